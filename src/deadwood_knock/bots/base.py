@@ -1,0 +1,78 @@
+"""The bot interface and registry."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from deadwood_knock.games.base import Game, GameError
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long a bot may think: a wall-clock limit, an iteration limit, or both."""
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+
+class Bot(Protocol):
+    """Chooses one of ``legal`` from what its seat may see; never the full state."""
+
+    name: str
+
+    def act(
+        self,
+        game: Game[Any, Any],
+        observation: Any,
+        legal: Sequence[Any],
+        rng: random.Random,
+        budget: Budget | None = None,
+    ) -> Any: ...
+
+
+class RandomBot:
+    """Uniformly random legal action: the baseline every other bot must beat."""
+
+    name = "random"
+
+    def act(
+        self,
+        game: Game[Any, Any],
+        observation: Any,
+        legal: Sequence[Any],
+        rng: random.Random,
+        budget: Budget | None = None,
+    ) -> Any:
+        return legal[rng.randrange(len(legal))]
+
+
+class UnknownBotError(GameError):
+    pass
+
+
+_REGISTRY: dict[str, Callable[[], Bot]] = {"random": RandomBot}
+
+
+def register(name: str, factory: Callable[[], Bot]) -> None:
+    _REGISTRY[name] = factory
+
+
+def bot_names() -> tuple[str, ...]:
+    return tuple(sorted(_REGISTRY))
+
+
+BOT_NAMES = bot_names
+
+
+def get_bot(name: str) -> Bot:
+    """A fresh bot by its public name."""
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        raise UnknownBotError(
+            f"unknown bot {name!r}; valid bots: {', '.join(bot_names())}"
+        ) from None
+    return factory()

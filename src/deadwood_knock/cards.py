@@ -1,0 +1,206 @@
+"""Cards, decks and the card notation shared by every game, CLI, API and test.
+
+A card is a small immutable value: an ``int`` subclass whose value is its index
+``0..53``. Index ``suit * 13 + (rank - 1)`` for the 52 suited cards (so a hand's
+cards of one suit are a contiguous 13-bit field of a bitmask, ace in bit 0) and
+52, 53 for the two jokers. Being an ``int`` keeps hot paths table-driven: a card
+indexes lists directly and hashes for free.
+
+>>> c = parse_card("Th")
+>>> c, c.rank, c.suit, c.pretty()
+(Th, 10, 'h', '10♥')
+>>> parse_cards("As Kd 10h 7♣ JK JK")
+(As, Kd, Th, 7c, JK, JK)
+>>> [int(c) for c in parse_cards("JK JK")]
+[52, 53]
+>>> format_cards(parse_cards("as KD"))
+'As Kd'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+__all__ = [
+    "DECK_52",
+    "DECK_54",
+    "JOKERS",
+    "RANKS",
+    "SUITS",
+    "Card",
+    "CardError",
+    "card",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+    "shuffled",
+]
+
+RANKS: Final = "A23456789TJQK"
+SUITS: Final = "shdc"
+_SUIT_SYMBOLS: Final = "♠♥♦♣"
+_SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
+_RANK_NAMES: Final = (
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+)
+JOKER_TOKEN: Final = "JK"
+
+
+class CardError(ValueError):
+    """A card token that is not in the notation, or a hand that repeats a card."""
+
+    def __init__(self, token: str, reason: str) -> None:
+        super().__init__(f"bad card {token!r}: {reason}")
+        self.token = token
+        self.reason = reason
+
+
+class Card(int):
+    """One card; compare and hash as its index. Build with :func:`card` or parse."""
+
+    __slots__ = ()
+
+    @property
+    def is_joker(self) -> bool:
+        return self >= 52
+
+    @property
+    def rank(self) -> int:
+        """1 (ace) .. 13 (king); 0 for a joker."""
+        return 0 if self >= 52 else self % 13 + 1
+
+    @property
+    def suit(self) -> str:
+        """``s h d c``; empty for a joker."""
+        return "" if self >= 52 else SUITS[self // 13]
+
+    @property
+    def suit_index(self) -> int:
+        """0..3 for ``s h d c``; -1 for a joker."""
+        return -1 if self >= 52 else self // 13
+
+    def __str__(self) -> str:
+        return _TEXT[self]
+
+    def __repr__(self) -> str:
+        return _TEXT[self]
+
+    def pretty(self) -> str:
+        """Human text with a suit symbol, e.g. ``10♥``; suits never rely on colour."""
+        return _PRETTY[self]
+
+    def name(self) -> str:
+        """Words for screen readers and hints, e.g. ``queen of hearts``."""
+        if self >= 52:
+            return "joker"
+        return f"{_RANK_NAMES[self % 13]} of {_SUIT_NAMES[self // 13]}"
+
+
+def _text(i: int) -> str:
+    return JOKER_TOKEN if i >= 52 else RANKS[i % 13] + SUITS[i // 13]
+
+
+def _pretty(i: int) -> str:
+    if i >= 52:
+        return "Joker"
+    rank = "10" if i % 13 == 9 else RANKS[i % 13]
+    return rank + _SUIT_SYMBOLS[i // 13]
+
+
+_TEXT: Final = tuple(_text(i) for i in range(54))
+_PRETTY: Final = tuple(_pretty(i) for i in range(54))
+
+#: Every card value, interned: ``CARDS[i]`` is the card with index ``i``.
+CARDS: Final[tuple[Card, ...]] = tuple(Card(i) for i in range(54))
+JOKERS: Final = (CARDS[52], CARDS[53])
+DECK_52: Final = CARDS[:52]
+DECK_54: Final = CARDS
+
+
+def card(index: int) -> Card:
+    """The interned card with this index (0..53)."""
+    if not 0 <= index < 54:
+        raise CardError(str(index), "card index must be 0..53")
+    return CARDS[index]
+
+
+_RANK_OF: Final = {r: i for i, r in enumerate(RANKS)} | {"10": 9}
+_SUIT_OF: Final = (
+    {s: i for i, s in enumerate(SUITS)}
+    | {sym: i for i, sym in enumerate(_SUIT_SYMBOLS)}
+    | {"♤": 0, "♡": 1, "♢": 2, "♧": 3}
+)
+
+
+def parse_card(token: str) -> Card:
+    """Parse one token: rank ``A 2-9 T J Q K`` (or ``10``) then suit ``s h d c`` (any
+    case, or a suit symbol); ``JK`` is a joker (the first one; see :func:`parse_cards`).
+    """
+    t = token.strip()
+    if not t:
+        raise CardError(token, "empty token")
+    if t.upper() == JOKER_TOKEN:
+        return JOKERS[0]
+    rank_text, suit_text = t[:-1].upper(), t[-1]
+    suit = _SUIT_OF.get(suit_text.lower(), _SUIT_OF.get(suit_text))
+    if suit is None:
+        raise CardError(token, f"unknown suit {suit_text!r} (use s h d c or ♠♥♦♣)")
+    rank = _RANK_OF.get(rank_text)
+    if rank is None:
+        if not rank_text:
+            raise CardError(token, "missing rank")
+        raise CardError(token, f"unknown rank {rank_text!r} (use A 2-9 T J Q K or 10)")
+    return CARDS[suit * 13 + rank]
+
+
+def parse_cards(text: str | Iterable[str], *, allow_repeats: bool = False) -> tuple[Card, ...]:
+    """Parse a whitespace- or comma-separated list of cards.
+
+    ``JK`` may appear twice (the deck's two jokers); any other repeat is an error
+    unless ``allow_repeats``.
+    """
+    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    out: list[Card] = []
+    seen: set[int] = set()
+    for token in tokens:
+        c = parse_card(token)
+        if c.is_joker and c in seen:
+            if CARDS[53] in seen and not allow_repeats:
+                raise CardError(token, "the deck has only two jokers")
+            c = CARDS[53] if not allow_repeats else c
+        elif c in seen and not allow_repeats:
+            raise CardError(token, "card appears twice")
+        seen.add(c)
+        out.append(c)
+    return tuple(out)
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    """Cards as notation separated by spaces, in the given order."""
+    return " ".join(_TEXT[c] for c in cards)
+
+
+def sort_key(c: int) -> tuple[int, int]:
+    """Display order: by suit, then rank; jokers last."""
+    return (4, c) if c >= 52 else (c // 13, c % 13)
+
+
+def shuffled(deck: Sequence[Card], rng: random.Random) -> list[Card]:
+    """A new list with the deck shuffled by the RNG passed in (never a global one)."""
+    cards = list(deck)
+    rng.shuffle(cards)
+    return cards

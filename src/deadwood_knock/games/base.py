@@ -1,0 +1,185 @@
+"""The one engine API that every game implements and every consumer drives.
+
+A game is a :class:`Game`: a bundle of pure functions over an immutable state.
+The server, web client (through the server), terminal client, bots and tests all
+go through it; nothing else re-implements a rule.
+
+* ``new_game(options, seed)`` deals the first round. Every shuffle of the game
+  (deals, reshuffles) comes from RNGs derived from that one seed, so a
+  :class:`GameRecord` (game, options, seed, actions) replays to the identical state.
+* ``legal_actions(state)`` lists the actions of the seat to act (``to_act``).
+* ``apply(state, action)`` returns ``(new_state, events)``; an illegal action
+  raises :class:`IllegalActionError` and changes nothing.
+* ``observe(state, seat)`` is everything that seat may see and nothing more.
+
+Actions, events, observations and options serialise to JSON-ready dicts; cards
+are written in the notation of :mod:`deadwood_knock.cards`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from deadwood_knock.cards import Card, format_cards
+
+__all__ = [
+    "Action",
+    "Event",
+    "Game",
+    "GameError",
+    "GameRecord",
+    "IllegalActionError",
+    "JSONDict",
+    "PositionError",
+    "derive_rng",
+    "replay",
+]
+
+JSONDict = dict[str, Any]
+
+
+class GameError(ValueError):
+    """Base of every rule error; its message says what was wrong."""
+
+
+class IllegalActionError(GameError):
+    """The action is not among ``legal_actions(state)``."""
+
+
+class PositionError(GameError):
+    """A position (or options) that cannot occur: a card twice or missing, wrong sizes..."""
+
+
+class Action(Protocol):
+    """An action is a small frozen dataclass with a ``kind`` and JSON form."""
+
+    @property
+    def kind(self) -> str: ...
+
+    def to_json(self) -> JSONDict: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, as the table saw it.
+
+    ``private_to`` is ``None`` for a public event; otherwise only that seat may see
+    it (for example the card it drew from the stock). ``data`` values are plain JSON
+    values or cards / tuples of cards, which :meth:`to_json` writes in notation.
+    """
+
+    kind: str
+    seat: int | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+    private_to: int | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` (``None``: a spectator) may see this event."""
+        return self.private_to is None or self.private_to == seat
+
+    def to_json(self) -> JSONDict:
+        out: JSONDict = {"type": self.kind}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        for key, value in self.data.items():
+            out[key] = to_jsonable(value)
+        return out
+
+
+def to_jsonable(value: Any) -> Any:
+    """Cards become notation strings; tuples become lists; mappings recurse."""
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list, frozenset, set)):
+        items = sorted(value) if isinstance(value, (frozenset, set)) else value
+        return [to_jsonable(v) for v in items]
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    return value
+
+
+def cards_json(cards: Sequence[Card]) -> str:
+    return format_cards(cards)
+
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+@dataclass(frozen=True, slots=True)
+class Game(Generic[S, A]):
+    """A game's rules as functions. Registered under its public name."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options_from_json: Callable[[Mapping[str, Any]], Any]
+    new_game: Callable[[Any, int], S]
+    legal_actions: Callable[[S], tuple[A, ...]]
+    apply: Callable[[S, A], tuple[S, tuple[Event, ...]]]
+    observe: Callable[[S, int], Any]
+    to_act: Callable[[S], int | None]
+    is_over: Callable[[S], bool]
+    scores: Callable[[S], tuple[int, ...]]
+    action_from_json: Callable[[Mapping[str, Any]], A]
+    position_from_json: Callable[[Mapping[str, Any]], S]
+    position_to_json: Callable[[S], JSONDict]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """Everything needed to replay a game exactly."""
+
+    game: str
+    options: JSONDict
+    seed: int
+    actions: tuple[JSONDict, ...] = ()
+
+    def to_json(self) -> JSONDict:
+        return {
+            "game": self.game,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "actions": [dict(a) for a in self.actions],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
+        try:
+            return cls(
+                game=str(data["game"]),
+                options=dict(data.get("options", {})),
+                seed=int(data["seed"]),
+                actions=tuple(dict(a) for a in data.get("actions", ())),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise GameError(f"bad game record: {exc}") from exc
+
+
+def replay(game: Game[S, A], record: GameRecord) -> S:
+    """Rebuild the state from a record; every action is checked for legality."""
+    state = game.new_game(game.options_from_json(record.options), record.seed)
+    for number, action_json in enumerate(record.actions, 1):
+        action = game.action_from_json(action_json)
+        if action not in game.legal_actions(state):
+            raise IllegalActionError(f"record action {number} is not legal: {action_json}")
+        state, _ = game.apply(state, action)
+    return state
+
+
+def derive_rng(seed: int, *path: int) -> random.Random:
+    """An RNG for one shuffle of a game, derived from the game's seed.
+
+    Each shuffle (round ``r``'s deal, its reshuffle...) gets its own stream, so a
+    state needs to carry only the seed, not a mutable RNG, and stays immutable.
+    """
+    key = seed & 0xFFFFFFFFFFFFFFFF
+    for part in path:
+        key = (key * 0x9E3779B97F4A7C15 + part + 1) & 0xFFFFFFFFFFFFFFFF
+    return random.Random(key)
