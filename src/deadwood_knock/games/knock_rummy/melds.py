@@ -1,0 +1,349 @@
+"""Exact Knock Rummy meld evaluation (ruling KR2), table-driven for the bots' hot path.
+
+A hand is a 52-bit mask (bit = card index), i.e. four 13-bit suit fields with the
+ace in bit 0. Within one suit, once the sets are fixed, the best runs are simple:
+every maximal block of 3+ consecutive ranks melds whole (leaving any card out only
+adds points), shorter blocks are deadwood. So one 8192-entry table per ace rule
+gives a suit's deadwood, and the only search left is which cards go into sets:
+for each rank held 3 or 4 times, "no set", "all four" or one of the 3-card sets.
+With High Aces the ace sits either below the 2 or above the king, never both, so
+the high table is the better of the two placements.
+
+>>> from deadwood_knock.cards import parse_cards
+>>> count(parse_cards("As 2s 3s Qs Ks 7h 7d 7c 9c 9d"))
+38
+>>> count(parse_cards("As 2s 3s Qs Ks 7h 7d 7c 9c 9d"), high_aces=True)
+23
+>>> best_discard_count(parse_cards("As 2s 3s 4h 4d 4c 8c 8d 8h Kd 5c"))
+(5, Kd)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import product
+from typing import Final
+
+from deadwood_knock.cards import CARDS, Card
+
+__all__ = [
+    "Arrangement",
+    "arrange",
+    "best_discard_count",
+    "card_value",
+    "count",
+    "count_mask",
+    "hand_mask",
+    "min_arrangements",
+    "run_positions",
+]
+
+SUIT_BITS: Final = 0x1FFF
+_BIG: Final = 1 << 30
+#: Deadwood points by rank index 0..12 (A=1, 2-10 face value, J/Q/K=10).
+RANK_VALUE: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+_CARD_VALUE: Final = tuple(RANK_VALUE[i % 13] for i in range(52))
+_BIT: Final = tuple(1 << i for i in range(52))
+
+
+def card_value(c: int) -> int:
+    """Deadwood points of one card."""
+    return _CARD_VALUE[c]
+
+
+def _block_deadwood(mask: int, values: Sequence[int]) -> int:
+    """Deadwood of one suit line: cards in maximal blocks shorter than 3."""
+    total = run = run_sum = 0
+    for pos, value in enumerate(values):
+        if mask >> pos & 1:
+            run += 1
+            run_sum += value
+        else:
+            if run < 3:
+                total += run_sum
+            run = run_sum = 0
+    return total + (run_sum if run < 3 else 0)
+
+
+# Line with the ace moved above the king: positions 0..11 are 2..K, 12 is the ace.
+_HIGH_LINE_VALUES: Final = (*RANK_VALUE[1:], 1)
+
+
+def _to_high_line(mask: int) -> int:
+    return (mask >> 1) | ((mask & 1) << 12)
+
+
+def _build_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    low = tuple(_block_deadwood(m, RANK_VALUE) for m in range(1 << 13))
+    high = tuple(
+        min(low[m], _block_deadwood(_to_high_line(m), _HIGH_LINE_VALUES)) if m & 1 else low[m]
+        for m in range(1 << 13)
+    )
+    return low, high
+
+
+_T_LOW, _T_HIGH = _build_tables()
+
+
+def _build_drop(table: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per suit mask: the lowest deadwood after removing one card, and which bit.
+
+    Ties go to the card worth most, then the higher rank, so discards are stable.
+    """
+    best: list[int] = [_BIG] * (1 << 13)
+    which: list[int] = [-1] * (1 << 13)
+    for m in range(1, 1 << 13):
+        b_val, b_bit = _BIG, -1
+        rest = m
+        while rest:
+            low_bit = rest & -rest
+            rest ^= low_bit
+            pos = low_bit.bit_length() - 1
+            value = table[m ^ low_bit]
+            # Later (higher) positions win ties: their value is never lower.
+            if value <= b_val:
+                b_val, b_bit = value, pos
+        best[m], which[m] = b_val, b_bit
+    return tuple(best), tuple(which)
+
+
+_DROP_LOW, _DROPBIT_LOW = _build_drop(_T_LOW)
+_DROP_HIGH, _DROPBIT_HIGH = _build_drop(_T_HIGH)
+
+
+def hand_mask(cards: Iterable[int]) -> int:
+    """The 52-bit mask of a hand (jokers are not part of this game)."""
+    m = 0
+    for c in cards:
+        m |= _BIT[c]
+    return m
+
+
+def _set_options(m: int, trip: int) -> list[list[int]]:
+    """For each rank held 3+ times: the card masks it may contribute as a set (0 = none)."""
+    options: list[list[int]] = []
+    while trip:
+        low_bit = trip & -trip
+        trip ^= low_bit
+        rank = low_bit.bit_length() - 1
+        holders = [rank + 13 * s for s in range(4) if m >> (rank + 13 * s) & 1]
+        opts = [0]
+        full = 0
+        for c in holders:
+            full |= 1 << c
+        opts.append(full)
+        if len(holders) == 4:
+            opts.extend(full ^ (1 << c) for c in holders)
+        options.append(opts)
+    return options
+
+
+def _trips(m: int) -> int:
+    a, b, c, d = m & SUIT_BITS, (m >> 13) & SUIT_BITS, (m >> 26) & SUIT_BITS, m >> 39
+    return (a & b & (c | d)) | (c & d & (a | b))
+
+
+_memo_low: dict[int, int] = {}
+_memo_high: dict[int, int] = {}
+_MEMO_CAP: Final = 1 << 20
+
+
+def _count_with_sets(m: int, trip: int, table: Sequence[int]) -> int:
+    best = _BIG
+    for combo in product(*_set_options(m, trip)):
+        r = m
+        for used in combo:
+            r ^= used
+        total = (
+            table[r & SUIT_BITS]
+            + table[(r >> 13) & SUIT_BITS]
+            + table[(r >> 26) & SUIT_BITS]
+            + table[r >> 39]
+        )
+        if total < best:
+            best = total
+    return best
+
+
+def count_mask(m: int, high_aces: bool = False) -> int:
+    """The count (lowest deadwood) of the hand with this 52-bit mask."""
+    table = _T_HIGH if high_aces else _T_LOW
+    a, b, c, d = m & SUIT_BITS, (m >> 13) & SUIT_BITS, (m >> 26) & SUIT_BITS, m >> 39
+    trip = (a & b & (c | d)) | (c & d & (a | b))
+    if not trip:
+        return table[a] + table[b] + table[c] + table[d]
+    memo = _memo_high if high_aces else _memo_low
+    found = memo.get(m)
+    if found is None:
+        if len(memo) >= _MEMO_CAP:
+            memo.clear()
+        found = memo[m] = _count_with_sets(m, trip, table)
+    return found
+
+
+def count(cards: Iterable[int], high_aces: bool = False) -> int:
+    """The count of a hand: its lowest deadwood over all ways to arrange it."""
+    m = 0
+    for c in cards:
+        m |= _BIT[c]
+    return count_mask(m, high_aces)
+
+
+def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[int, Card]:
+    """For a hand holding one card too many: the lowest count after one discard, and
+    that discard (ties: the discard worth most, then the highest card index).
+
+    Exact: a discard out of a set is the same as not taking that set (or taking the
+    other three of four) and discarding from what is left, so it is enough to search
+    set choices x one removal from the left-over suit fields, which the drop tables
+    answer per suit.
+    """
+    if not cards:
+        raise ValueError("best_discard_count needs at least one card")
+    m = hand_mask(cards)
+    table = _T_HIGH if high_aces else _T_LOW
+    drop = _DROP_HIGH if high_aces else _DROP_LOW
+    drop_bit = _DROPBIT_HIGH if high_aces else _DROPBIT_LOW
+    trip = _trips(m)
+    combos = product(*_set_options(m, trip)) if trip else ((),)
+    best_key = (_BIG, 0, 0)
+    for combo in combos:
+        r = m
+        for used in combo:
+            r ^= used
+        fields = (r & SUIT_BITS, (r >> 13) & SUIT_BITS, (r >> 26) & SUIT_BITS, r >> 39)
+        base = table[fields[0]] + table[fields[1]] + table[fields[2]] + table[fields[3]]
+        for s, field in enumerate(fields):
+            if not field:
+                continue
+            total = base - table[field] + drop[field]
+            c = 13 * s + drop_bit[field]
+            key = (total, -_CARD_VALUE[c], -c)
+            if key < best_key:
+                best_key = key
+    return best_key[0], CARDS[-best_key[2]]
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """One way to lay a hand out: melds (sets and runs) and the deadwood left over."""
+
+    deadwood_points: int
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood: tuple[Card, ...]
+
+    @property
+    def rummy(self) -> bool:
+        """Every card is matched."""
+        return not self.deadwood
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "count": self.deadwood_points,
+            "melds": [[str(c) for c in meld] for meld in self.melds],
+            "deadwood": [str(c) for c in self.deadwood],
+            "rummy": self.rummy,
+        }
+
+
+def _blocks(mask: int, high_line: bool) -> list[list[int]]:
+    """Maximal blocks of consecutive positions in a suit line, as rank indices."""
+    out: list[list[int]] = []
+    current: list[int] = []
+    for pos in range(13):
+        if mask >> pos & 1:
+            current.append((pos + 1) % 13 if high_line else pos)
+        else:
+            if current:
+                out.append(current)
+            current = []
+    if current:
+        out.append(current)
+    return out
+
+
+def _suit_layouts(field: int, high_aces: bool) -> list[tuple[list[list[int]], list[int]]]:
+    """Every min-deadwood layout of one suit field: (runs, deadwood) as rank indices."""
+    target = (_T_HIGH if high_aces else _T_LOW)[field]
+    lines = [(field, False)]
+    if high_aces and field & 1:
+        lines.append((_to_high_line(field), True))
+    out: list[tuple[list[list[int]], list[int]]] = []
+    for line, is_high in lines:
+        runs: list[list[int]] = []
+        dead: list[int] = []
+        for block in _blocks(line, is_high):
+            if len(block) >= 3:
+                runs.append(block)
+            else:
+                dead.extend(block)
+        if sum(RANK_VALUE[r] for r in dead) == target:
+            out.append((runs, dead))
+    return out
+
+
+def _sort_key(c: Card) -> tuple[int, int]:
+    return (c // 13, c % 13)
+
+
+def _meld_key(meld: tuple[Card, ...]) -> tuple[bool, tuple[int, ...]]:
+    """Sets first, then runs; each group in card order."""
+    return (meld[0] % 13 != meld[1] % 13, tuple(meld))
+
+
+def min_arrangements(cards: Iterable[int], high_aces: bool = False) -> list[Arrangement]:
+    """Every lowest-deadwood arrangement, up to splitting long runs (which never
+    changes the deadwood or where cards can be added). Runs are maximal blocks."""
+    m = hand_mask(cards)
+    table = _T_HIGH if high_aces else _T_LOW
+    trip = _trips(m)
+    best = count_mask(m, high_aces)
+    results: list[Arrangement] = []
+    seen: set[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = set()
+    combos = product(*_set_options(m, trip)) if trip else ((),)
+    for combo in combos:
+        r = m
+        for used in combo:
+            r ^= used
+        fields = [(r >> (13 * s)) & SUIT_BITS for s in range(4)]
+        if sum(table[f] for f in fields) != best:
+            continue
+        set_melds = [tuple(CARDS[i] for i in range(52) if used >> i & 1) for used in combo if used]
+        per_suit = [_suit_layouts(f, high_aces) for f in fields]
+        for choice in product(*per_suit):
+            melds = list(set_melds)
+            dead: list[Card] = []
+            for s, (runs, dead_ranks) in enumerate(choice):
+                melds.extend(tuple(CARDS[13 * s + rk] for rk in run) for run in runs)
+                dead.extend(CARDS[13 * s + rk] for rk in dead_ranks)
+            melds.sort(key=_meld_key)
+            dead.sort(key=_sort_key)
+            key = (tuple(tuple(int(c) for c in meld) for meld in melds), tuple(dead))
+            if key in seen:
+                continue
+            seen.add(key)
+            results.append(Arrangement(best, tuple(melds), tuple(dead)))
+    return results
+
+
+def arrange(cards: Sequence[Card], high_aces: bool = False) -> Arrangement:
+    """The hand laid out with the lowest possible deadwood (KR2).
+
+    When several layouts tie, the first found wins (set choices are tried from "no
+    set" upward; with High Aces the ace is tried low first). Sets come before runs
+    in ``melds``; runs are in rank order.
+    """
+    found = min_arrangements(cards, high_aces)
+    return found[0]
+
+
+def run_positions(meld: Sequence[Card]) -> tuple[int, int] | None:
+    """For a run, its (low, high) positions on the suit line where 13 is a high ace;
+    ``None`` for a set."""
+    if len(meld) < 3 or meld[0] % 13 == meld[1] % 13:
+        return None
+    positions = [c % 13 for c in meld]
+    if positions[-1] == 0 and positions[0] != 0:
+        positions[-1] = 13
+    return positions[0], positions[-1]
