@@ -1,0 +1,87 @@
+"""Engine, sessions and programmatic migrations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+SQLITE_FILE = "deadwood-knock.sqlite3"
+
+
+def default_sqlite_url(data_dir: Path) -> str:
+    return f"sqlite+aiosqlite:///{(data_dir / SQLITE_FILE).resolve()}"
+
+
+def normalise_url(url: str) -> str:
+    """Pick the async driver when a URL names only the database kind."""
+    for plain, driver in (
+        ("postgres://", "postgresql+asyncpg://"),
+        ("postgresql://", "postgresql+asyncpg://"),
+        ("sqlite://", "sqlite+aiosqlite://"),
+    ):
+        if url.startswith(plain):
+            return driver + url[len(plain) :]
+    return url
+
+
+def alembic_config(url: str) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    # ConfigParser interpolation would choke on a % in a password.
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def _upgrade(connection: Connection, cfg: Config) -> None:
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, "head")
+
+
+class Database:
+    """One async engine plus a session factory."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalise_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        kwargs: dict[str, Any] = {}
+        if self.is_sqlite:
+            kwargs["connect_args"] = {"timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(
+            self.engine, expire_on_commit=False
+        )
+
+    async def migrate(self) -> None:
+        """Bring the schema to the newest migration (idempotent)."""
+        cfg = alembic_config(self.url)
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_upgrade, cfg)
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers proceed during a write; foreign keys are off by default in SQLite.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()

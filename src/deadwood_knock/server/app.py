@@ -1,0 +1,160 @@
+"""Assembling the FastAPI app: lifespan (migrations, bot pool, resume), middleware, errors."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import logging
+import multiprocessing
+import os
+import re
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from deadwood_knock import __version__
+from deadwood_knock.persistence import Database
+from deadwood_knock.server import botpool
+from deadwood_knock.server.api import Services, router
+from deadwood_knock.server.errors import ApiError
+from deadwood_knock.server.hub import Hub
+from deadwood_knock.server.mail import make_mailer
+from deadwood_knock.server.matches import MatchService
+from deadwood_knock.server.middleware import AccessLog, BodyLimit, SecurityHeaders
+from deadwood_knock.server.otp import OtpService
+from deadwood_knock.server.ratelimit import make_rate_limiter
+from deadwood_knock.server.settings import Settings
+
+log = logging.getLogger("deadwood_knock.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+NODE_MODULES = Path(os.environ.get("DEADWOOD_NODE_MODULES") or WEB_DIR.parents[2] / "node_modules")
+
+
+def inline_script_hashes(page: Path) -> tuple[str, ...]:
+    """CSP hashes of the inline scripts (the import map) in the client's page."""
+    try:
+        text = page.read_text(encoding="utf-8")
+    except OSError:
+        return ()
+    bodies = re.findall(r"<script type=\"importmap\">(.*?)</script>", text, flags=re.S)
+    return tuple(
+        "'sha256-" + base64.b64encode(hashlib.sha256(b.encode()).digest()).decode() + "'"
+        for b in bodies
+    )
+
+
+def make_bot_executor(workers: int) -> ProcessPoolExecutor:
+    # "spawn": forking a process that already runs threads (the event loop's helpers,
+    # aiosqlite) can copy held locks into the child.
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def server_secret(settings: Settings) -> bytes:
+    """The key for one-time-code hashes: configured, or made once and kept in the data folder."""
+    if settings.secret_key:
+        return hashlib.sha256(settings.secret_key.encode()).digest()
+    path = settings.data_dir / "secret.key"
+    try:
+        return bytes.fromhex(path.read_text().strip())
+    except FileNotFoundError:
+        key = os.urandom(32)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(key.hex())
+        return key
+
+
+def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        db = Database(settings.effective_database_url)
+        await db.migrate()
+        pool = executor or make_bot_executor(settings.bot_workers)
+        if executor is None:
+            pool.submit(botpool.warm_up)
+        limiter = make_rate_limiter(settings.redis_url)
+        hub = Hub()
+        matches = MatchService(db, settings, pool, hub)
+        otp = OtpService(db, settings, server_secret(settings), make_mailer(settings), limiter)
+        app.state.services = Services(settings, db, matches, otp, hub, limiter)
+        resumed = await matches.resume_all()
+        log.info("server ready: %d active matches resumed", resumed)
+        try:
+            yield
+        finally:
+            await matches.close()
+            if executor is None:
+                pool.shutdown(wait=False, cancel_futures=True)
+            await limiter.close()
+            await db.dispose()
+
+    app = FastAPI(
+        title="Deadwood Knock server",
+        version=__version__,
+        description="Authoritative API for Deadwood Knock, Knock Rummy and Gin.",
+        lifespan=lifespan,
+    )
+    app.include_router(router)
+
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers or None)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # Say what was wrong, without echoing the input back.
+        problems = [
+            {"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))}
+            for e in exc.errors()
+        ]
+        detail = "; ".join(f"{'.'.join(p['loc'][1:]) or 'body'}: {p['msg']}" for p in problems)
+        body = {
+            "detail": detail or "invalid request",
+            "code": "invalid_request",
+            "errors": problems,
+        }
+        return JSONResponse(body, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse(
+            {"detail": str(exc.detail), "code": code},
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
+
+    if WEB_DIR.is_dir():
+        from fastapi.staticfiles import StaticFiles
+
+        # The client's Preact and htm come from npm (`npm ci` at the repo root), served as-is.
+        for package in ("preact", "htm"):
+            if (NODE_MODULES / package).is_dir():
+                app.mount(
+                    f"/vendor/{package}",
+                    StaticFiles(directory=NODE_MODULES / package),
+                    name=f"vendor-{package}",
+                )
+        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "POST", "PATCH"],
+            allow_headers=["Authorization", "Content-Type"],
+            max_age=600,
+        )
+    app.add_middleware(SecurityHeaders, script_hashes=inline_script_hashes(WEB_DIR / "index.html"))
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(AccessLog)
+    return app

@@ -1,0 +1,75 @@
+"""Bot decisions, run in worker processes so they never block the event loop.
+
+The worker gets only the record (which it replays to the current position), the
+seat and the bot's name, and hands the bot nothing but that seat's observation and
+legal actions. Each worker keeps the last state of recent matches so a decision
+replays only the actions since its previous one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
+
+from deadwood_knock.bots import Budget, get_bot
+from deadwood_knock.games.base import GameRecord, IllegalActionError, JSONDict
+from deadwood_knock.server.games import load_game
+
+_CACHE_SIZE = 64
+# match id -> (game, options, seed, actions replayed, state)
+_states: OrderedDict[str, tuple[str, JSONDict, int, tuple[JSONDict, ...], Any]] = OrderedDict()
+
+
+def _state_for(match_id: str, record: GameRecord, extra: Mapping[str, str]) -> Any:
+    game = load_game(record.game, extra)
+    cached = _states.get(match_id)
+    start, state = 0, None
+    if cached is not None:
+        name, options, seed, done, cached_state = cached
+        same_start = (name, options, seed) == (record.game, record.options, record.seed)
+        if same_start and record.actions[: len(done)] == done:
+            start, state = len(done), cached_state
+    if state is None:
+        state = game.new_game(game.options_from_json(record.options), record.seed)
+    for number, action_json in enumerate(record.actions[start:], start + 1):
+        action = game.action_from_json(action_json)
+        if action not in game.legal_actions(state):
+            raise IllegalActionError(f"record action {number} is not legal")
+        state, _ = game.apply(state, action)
+    _states[match_id] = (record.game, record.options, record.seed, record.actions, state)
+    _states.move_to_end(match_id)
+    while len(_states) > _CACHE_SIZE:
+        _states.popitem(last=False)
+    return state
+
+
+def decide(
+    match_id: str,
+    record_json: JSONDict,
+    seat: int,
+    bot_name: str,
+    rng_seed: int,
+    budget_seconds: float | None,
+    extra_games: Mapping[str, str],
+) -> JSONDict:
+    """The JSON of the action ``bot_name`` takes for ``seat``. Top level: picklable."""
+    record = GameRecord.from_json(record_json)
+    game = load_game(record.game, extra_games)
+    state = _state_for(match_id, record, extra_games)
+    if game.to_act(state) != seat:
+        raise IllegalActionError(f"seat {seat} is not to act")
+    observation = game.observe(state, seat)
+    legal = game.legal_actions(state)
+    bot = get_bot(bot_name)
+    action = bot.act(game, observation, legal, random.Random(rng_seed), Budget(budget_seconds))
+    if action not in legal:
+        raise IllegalActionError(f"bot {bot_name!r} chose an illegal action")
+    result: JSONDict = action.to_json()
+    return result
+
+
+def warm_up() -> bool:
+    """Imports done, process started: submitted once at start so the first move is quick."""
+    return True

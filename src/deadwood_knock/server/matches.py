@@ -1,0 +1,591 @@
+"""Authoritative matches: create, view, act, forfeit, and bots taking their turns.
+
+A match's truth is its log in the database; in memory each live match keeps the
+state its log replays to. An action is applied to a copy, appended to the log
+together with the bumped version in one transaction, and only then becomes the
+cached state and the answer. A restart replays the logs and carries on exactly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Mapping
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deadwood_knock.bots import get_bot
+from deadwood_knock.games.base import Event, Game, GameError, JSONDict
+from deadwood_knock.persistence import Database, Match, MatchAction, MatchSeat, Player
+from deadwood_knock.server import botpool
+from deadwood_knock.server.errors import ApiError, conflict, invalid, not_found
+from deadwood_knock.server.games import load_game
+from deadwood_knock.server.hub import Hub
+from deadwood_knock.server.settings import Settings
+
+log = logging.getLogger("deadwood_knock.server.matches")
+
+ACTIVE = "active"
+FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat: int
+    player_id: str | None
+    bot: str | None
+    name: str
+
+    def to_json(self) -> JSONDict:
+        out: JSONDict = {"seat": self.seat, "name": self.name}
+        out["kind"] = "bot" if self.bot else "human"
+        if self.bot:
+            out["bot"] = self.bot
+        return out
+
+
+@dataclass(eq=False)
+class LiveMatch:
+    """A match in memory. Mutated only while holding ``lock``."""
+
+    id: str
+    game_name: str
+    game: Game[Any, Any]
+    options: JSONDict
+    seed: int
+    seats: tuple[SeatInfo, ...]
+    state: Any
+    version: int
+    status: str
+    result: JSONDict | None
+    table_id: str | None
+    actions: list[JSONDict]
+    recent: deque[tuple[int, Event]]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+
+    def seat_of(self, player_id: str) -> int | None:
+        for info in self.seats:
+            if info.player_id == player_id:
+                return info.seat
+        return None
+
+    def record_json(self) -> JSONDict:
+        # Holds the seed: for the bot worker only, never for a response or a log.
+        return {
+            "game": self.game_name,
+            "options": self.options,
+            "seed": self.seed,
+            "actions": list(self.actions),
+        }
+
+
+def _json_of(value: Any) -> Any:
+    return value.to_json() if hasattr(value, "to_json") else value
+
+
+class MatchService:
+    def __init__(self, db: Database, settings: Settings, executor: Executor, hub: Hub) -> None:
+        self.db = db
+        self.settings = settings
+        self.executor = executor
+        self.hub = hub
+        self.live: dict[str, LiveMatch] = {}
+        self._load_lock = asyncio.Lock()
+        self._closing = False
+
+    # ----- creating and loading -------------------------------------------------------
+
+    def game(self, name: str) -> Game[Any, Any]:
+        try:
+            return load_game(name, self.settings.extra_games)
+        except GameError as exc:
+            raise invalid("unknown_game", str(exc)) from None
+
+    async def create(
+        self,
+        player: Player,
+        game_name: str,
+        opponents: list[str],
+        options: Mapping[str, Any],
+        table_id: str | None = None,
+    ) -> LiveMatch:
+        game = self.game(game_name)
+        for bot_name in opponents:
+            try:
+                get_bot(bot_name)
+            except GameError as exc:
+                raise invalid("unknown_bot", str(exc)) from None
+        players = 1 + len(opponents)
+        if not game.min_players <= players <= game.max_players:
+            raise invalid(
+                "bad_player_count",
+                f"{game_name} takes {game.min_players}-{game.max_players} players "
+                f"(you and {game.min_players - 1}-{game.max_players - 1} opponents); got {players}",
+            )
+        merged = dict(options)
+        merged.setdefault("players", players)
+        if merged["players"] != players:
+            raise invalid(
+                "bad_options", f"options.players is {merged['players']} but {players} are seated"
+            )
+        if "sleight_of_hand" not in options and game_name == "deadwood-knock":
+            # The table option comes from the profile unless the request sets it.
+            merged["sleight_of_hand"] = player.sleight_of_hand
+        try:
+            parsed = game.options_from_json(merged)
+            canonical = dict(_json_of(parsed)) if hasattr(parsed, "to_json") else merged
+            seed = secrets.randbits(63)
+            state = game.new_game(parsed, seed)
+        except (GameError, TypeError, ValueError, KeyError) as exc:
+            raise invalid("bad_options", f"invalid options: {exc}") from None
+        seats = (
+            SeatInfo(0, player.id, None, player.name or "You"),
+            *(SeatInfo(i, None, bot, bot) for i, bot in enumerate(opponents, 1)),
+        )
+        match_id = secrets.token_hex(16)
+        async with self.db.sessions() as session, session.begin():
+            session.add(
+                Match(
+                    id=match_id,
+                    game=game_name,
+                    options=canonical,
+                    seed=seed,
+                    status=ACTIVE,
+                    version=0,
+                    table_id=table_id,
+                )
+            )
+            await session.flush()
+            for info in seats:
+                session.add(
+                    MatchSeat(
+                        match_id=match_id, seat=info.seat, player_id=info.player_id, bot=info.bot
+                    )
+                )
+        live = LiveMatch(
+            id=match_id,
+            game_name=game_name,
+            game=game,
+            options=canonical,
+            seed=seed,
+            seats=seats,
+            state=state,
+            version=0,
+            status=ACTIVE,
+            result=None,
+            table_id=table_id,
+            actions=[],
+            recent=deque(maxlen=self.settings.recent_events),
+        )
+        self.live[match_id] = live
+        self.kick(live)
+        return live
+
+    async def get(self, match_id: str) -> LiveMatch | None:
+        live = self.live.get(match_id)
+        if live is not None:
+            return live
+        async with self._load_lock:
+            live = self.live.get(match_id)
+            if live is None:
+                live = await self._load(match_id)
+                if live is not None:
+                    self.live[match_id] = live
+                    self.kick(live)
+            return live
+
+    async def get_for(self, player: Player, match_id: str) -> tuple[LiveMatch, int]:
+        """The match and the player's seat; a match without the player is "not found"."""
+        if len(match_id) > 64:
+            raise not_found()
+        live = await self.get(match_id)
+        seat = None if live is None else live.seat_of(player.id)
+        if live is None or seat is None:
+            raise not_found()
+        return live, seat
+
+    async def _load(self, match_id: str) -> LiveMatch | None:
+        async with self.db.sessions() as session:
+            row = await session.get(Match, match_id)
+            if row is None:
+                return None
+            seat_rows = (
+                await session.execute(
+                    select(MatchSeat, Player.name)
+                    .outerjoin(Player, Player.id == MatchSeat.player_id)
+                    .where(MatchSeat.match_id == match_id)
+                    .order_by(MatchSeat.seat)
+                )
+            ).all()
+            action_rows = (
+                (
+                    await session.execute(
+                        select(MatchAction)
+                        .where(MatchAction.match_id == match_id)
+                        .order_by(MatchAction.version)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        game = load_game(row.game, self.settings.extra_games)
+        state = game.new_game(game.options_from_json(row.options), row.seed)
+        recent: deque[tuple[int, Event]] = deque(maxlen=self.settings.recent_events)
+        actions: list[JSONDict] = []
+        for number, action_row in enumerate(action_rows, 1):
+            if action_row.version != number:
+                raise RuntimeError(f"match {match_id}: log has a gap at version {number}")
+            action = game.action_from_json(action_row.action)
+            if action not in game.legal_actions(state):
+                raise RuntimeError(f"match {match_id}: logged action {number} is not legal")
+            state, events = game.apply(state, action)
+            recent.extend((number, e) for e in events)
+            actions.append(dict(action_row.action))
+        if row.version != len(actions):
+            raise RuntimeError(
+                f"match {match_id}: version {row.version} but {len(actions)} actions"
+            )
+        seats = tuple(
+            SeatInfo(s.seat, s.player_id, s.bot, s.bot or name or "Player") for s, name in seat_rows
+        )
+        return LiveMatch(
+            id=row.id,
+            game_name=row.game,
+            game=game,
+            options=dict(row.options),
+            seed=row.seed,
+            seats=seats,
+            state=state,
+            version=row.version,
+            status=row.status,
+            result=row.result,
+            table_id=row.table_id,
+            actions=actions,
+            recent=recent,
+        )
+
+    async def resume_all(self) -> int:
+        """After a start: load every active match and let bots whose turn it is carry on."""
+        async with self.db.sessions() as session:
+            ids = (await session.execute(select(Match.id).where(Match.status == ACTIVE))).scalars()
+            match_ids = list(ids)
+        for match_id in match_ids:
+            try:
+                await self.get(match_id)
+            except Exception:
+                log.exception("could not resume match %s", match_id)
+        return len(match_ids)
+
+    async def list_for(self, player: Player) -> list[JSONDict]:
+        async with self.db.sessions() as session:
+            rows = (
+                await session.execute(
+                    select(Match.id, Match.game, Match.status, Match.version, MatchSeat.seat)
+                    .join(MatchSeat, MatchSeat.match_id == Match.id)
+                    .where(MatchSeat.player_id == player.id)
+                    .order_by(Match.status, Match.updated_at.desc())
+                    .limit(200)
+                )
+            ).all()
+        return [
+            {
+                "match_id": r.id,
+                "game": r.game,
+                "status": r.status,
+                "version": r.version,
+                "seat": r.seat,
+            }
+            for r in rows
+        ]
+
+    # ----- views ---------------------------------------------------------------------
+
+    def view(self, live: LiveMatch, seat: int) -> JSONDict:
+        """Everything ``seat`` may see: its observation, never another seat's hidden cards."""
+        game, state = live.game, live.state
+        observation = _json_of(game.observe(state, seat))
+        to_act = game.to_act(state) if live.status == ACTIVE else None
+        legal = (
+            [a.to_json() for a in game.legal_actions(state)]
+            if live.status == ACTIVE and to_act == seat
+            else []
+        )
+        obs: Mapping[str, Any] = observation if isinstance(observation, Mapping) else {}
+        round_no, rounds = obs.get("round"), obs.get("rounds")
+        if round_no is None:
+            label = None
+        elif rounds:
+            label = f"round {round_no} of {rounds}"
+        else:
+            label = f"round {round_no}"
+        return {
+            "match_id": live.id,
+            "game": live.game_name,
+            "status": live.status,
+            "version": live.version,
+            "seat": seat,
+            "players": [s.to_json() for s in live.seats],
+            "to_act": to_act,
+            "your_turn": bool(legal),
+            "legal_actions": legal,
+            "scores": list(game.scores(state)),
+            "round": round_no,
+            "rounds": rounds,
+            "round_label": label,
+            "final_turn": bool(obs.get("final_turn", False)),
+            "observation": observation,
+            "recent_events": [
+                {"version": v, **e.to_json()} for v, e in live.recent if e.visible_to(seat)
+            ],
+            "result": live.result,
+            "table_id": live.table_id,
+        }
+
+    # ----- acting --------------------------------------------------------------------
+
+    async def act(
+        self,
+        live: LiveMatch,
+        seat: int,
+        action_json: Any,
+        client_action_id: str | None = None,
+        expected_version: int | None = None,
+    ) -> JSONDict:
+        """Apply one of the seat's legal actions; the answer is the seat's new view."""
+        async with live.lock:
+            if client_action_id is not None and await self._seen(live, client_action_id):
+                return self.view(live, seat)  # the same post again: applied once already
+            if live.status != ACTIVE:
+                raise conflict("match_finished", "the match is over")
+            if expected_version is not None and expected_version != live.version:
+                raise conflict(
+                    "version_conflict",
+                    f"the match is at version {live.version}, not {expected_version}; reload",
+                    version=live.version,
+                )
+            if live.game.to_act(live.state) != seat:
+                raise conflict("not_your_turn", "it is not your turn")
+            if not isinstance(action_json, Mapping):
+                raise invalid("bad_action", "action must be a JSON object")
+            try:
+                action = live.game.action_from_json(action_json)
+            except (GameError, TypeError, ValueError, KeyError) as exc:
+                raise invalid("bad_action", f"not an action: {exc}") from None
+            if action not in live.game.legal_actions(live.state):
+                raise invalid(
+                    "illegal_action", "that action is not legal now; choose one of legal_actions"
+                )
+            new_events = await self._append(live, seat, action, client_action_id)
+        self._published(live, new_events)
+        self.kick(live)
+        return self.view(live, seat)
+
+    async def _seen(self, live: LiveMatch, client_action_id: str) -> bool:
+        async with self.db.sessions() as session:
+            found = await session.scalar(
+                select(MatchAction.version).where(
+                    MatchAction.match_id == live.id,
+                    MatchAction.client_action_id == client_action_id,
+                )
+            )
+        return found is not None
+
+    async def _append(
+        self, live: LiveMatch, seat: int, action: Any, client_action_id: str | None
+    ) -> list[tuple[int, Event]]:
+        """Log the action durably, then make its result the live state. Caller holds the lock."""
+        new_state, events = live.game.apply(live.state, action)
+        version = live.version + 1
+        over = live.game.is_over(new_state)
+        result = self._result(live, new_state) if over else None
+        action_json = action.to_json()
+        try:
+            async with self.db.sessions() as session, session.begin():
+                session.add(
+                    MatchAction(
+                        match_id=live.id,
+                        version=version,
+                        seat=seat,
+                        action=action_json,
+                        client_action_id=client_action_id,
+                    )
+                )
+                changed = await session.execute(
+                    update(Match)
+                    .where(Match.id == live.id, Match.version == live.version)
+                    .values(
+                        version=version,
+                        status=FINISHED if over else ACTIVE,
+                        result=result,
+                        updated_at=func.now(),
+                    )
+                )
+                if getattr(changed, "rowcount", 1) != 1:
+                    raise _StaleMatch
+                if result is not None:
+                    await self._record_stats(session, live, result)
+        except (IntegrityError, _StaleMatch):
+            # Another writer (another process) got there first: our copy is stale.
+            self.live.pop(live.id, None)
+            raise conflict(
+                "version_conflict", "the match changed meanwhile; reload and try again"
+            ) from None
+        live.state = new_state
+        live.version = version
+        live.actions.append(action_json)
+        if over:
+            live.status, live.result = FINISHED, result
+        tagged = [(version, e) for e in events]
+        live.recent.extend(tagged)
+        return tagged
+
+    def _result(self, live: LiveMatch, state: Any) -> JSONDict:
+        scores = list(live.game.scores(state))
+        best = max(scores)
+        return {
+            "reason": "completed",
+            "scores": scores,
+            "winners": [seat for seat, score in enumerate(scores) if score == best],
+        }
+
+    async def _record_stats(self, session: AsyncSession, live: LiveMatch, result: JSONDict) -> None:
+        winners = set(result.get("winners", ()))
+        forfeited = result.get("forfeited_by")
+        scores = result.get("scores") or []
+        for info in live.seats:
+            if info.player_id is None:
+                continue
+            player = await session.get(Player, info.player_id)
+            if player is None:
+                continue
+            stats = dict(player.stats or {})
+            by_game = dict(stats.get("by_game", {}))
+            per = dict(by_game.get(live.game_name, {}))
+            if info.seat == forfeited:
+                outcome = "losses"
+                stats["forfeits"] = stats.get("forfeits", 0) + 1
+            elif info.seat in winners:
+                outcome = "wins" if len(winners) == 1 else "shared_wins"
+            elif forfeited is not None:
+                outcome = "abandoned"
+            else:
+                outcome = "losses"
+            for bucket in (stats, per):
+                bucket["matches"] = bucket.get("matches", 0) + 1
+                bucket[outcome] = bucket.get(outcome, 0) + 1
+            if info.seat < len(scores) and forfeited is None:
+                stats["points"] = stats.get("points", 0) + int(scores[info.seat])
+                per["points"] = per.get("points", 0) + int(scores[info.seat])
+            by_game[live.game_name] = per
+            stats["by_game"] = by_game
+            player.stats = stats
+
+    async def forfeit(self, live: LiveMatch, seat: int) -> JSONDict:
+        """The seat gives up: the match ends and counts as that player's loss."""
+        async with live.lock:
+            if live.status != ACTIVE:
+                raise conflict("match_finished", "the match is over")
+            result: JSONDict = {
+                "reason": "forfeit",
+                "forfeited_by": seat,
+                "scores": list(live.game.scores(live.state)),
+                "winners": [],
+            }
+            async with self.db.sessions() as session, session.begin():
+                changed = await session.execute(
+                    update(Match)
+                    .where(Match.id == live.id, Match.version == live.version)
+                    .values(status=FINISHED, result=result, updated_at=func.now())
+                )
+                if getattr(changed, "rowcount", 1) != 1:
+                    self.live.pop(live.id, None)
+                    raise conflict("version_conflict", "the match changed meanwhile; reload")
+                await self._record_stats(session, live, result)
+            live.status, live.result = FINISHED, result
+            event = (live.version, Event("forfeit", seat))
+            live.recent.append(event)
+        self._published(live, [event])
+        return self.view(live, seat)
+
+    def _published(self, live: LiveMatch, events: list[tuple[int, Event]]) -> None:
+        self.hub.publish(live.id, events, lambda seat: self.view(live, seat))
+
+    # ----- bots ----------------------------------------------------------------------
+
+    def _bot_to_act(self, live: LiveMatch) -> SeatInfo | None:
+        if live.status != ACTIVE or self._closing:
+            return None
+        seat = live.game.to_act(live.state)
+        if seat is None or seat >= len(live.seats):
+            return None
+        info = live.seats[seat]
+        return info if info.bot else None
+
+    def kick(self, live: LiveMatch) -> None:
+        """Start the bots of this match if one of them is to act and none is running."""
+        if live.bot_task is not None and not live.bot_task.done():
+            return
+        if self._bot_to_act(live) is None:
+            return
+        live.bot_task = asyncio.get_running_loop().create_task(self._drive(live))
+
+    async def _drive(self, live: LiveMatch) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self.live.get(live.id) is live:
+                info = self._bot_to_act(live)
+                if info is None or info.bot is None:
+                    return
+                version = live.version
+                started = time.monotonic()
+                action_json = await loop.run_in_executor(
+                    self.executor,
+                    botpool.decide,
+                    live.id,
+                    live.record_json(),
+                    info.seat,
+                    info.bot,
+                    secrets.randbits(64),
+                    self.settings.bot_seconds,
+                    dict(self.settings.extra_games),
+                )
+                pace = self.settings.bot_pacing
+                if pace > 0:
+                    # Pacing only, not security: a person-like pause before the move shows.
+                    wait = pace * random.uniform(0.6, 1.4) - (time.monotonic() - started)
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                async with live.lock:
+                    if live.version != version or self._bot_to_act(live) != info:
+                        continue  # the match moved on (a forfeit, another writer): decide again
+                    action = live.game.action_from_json(action_json)
+                    events = await self._append(live, info.seat, action, None)
+                self._published(live, events)
+        except asyncio.CancelledError:
+            raise
+        except ApiError as exc:
+            log.warning("bot stopped in match %s: %s", live.id, exc.code)
+        except Exception as exc:
+            # The message could name cards; the type is enough to investigate.
+            log.error("bot failed in match %s: %s", live.id, type(exc).__name__)
+
+    async def close(self) -> None:
+        self._closing = True
+        tasks = [m.bot_task for m in self.live.values() if m.bot_task and not m.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+class _StaleMatch(Exception):
+    pass

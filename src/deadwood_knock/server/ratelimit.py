@@ -1,0 +1,63 @@
+"""Fixed-window rate limits: in memory by default, Redis when configured (several processes)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Protocol
+
+
+class RateLimiter(Protocol):
+    async def hit(self, key: str, limit: int, window: int) -> int | None:
+        """Count one use of ``key``; ``None`` if allowed, else seconds until it is."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class MemoryRateLimiter:
+    def __init__(self) -> None:
+        self._windows: dict[str, tuple[int, int]] = {}
+
+    async def hit(self, key: str, limit: int, window: int) -> int | None:
+        now = int(time.time())
+        start = now - now % window
+        stored_start, count = self._windows.get(key, (start, 0))
+        if stored_start != start:
+            count = 0
+        if count >= limit:
+            return start + window - now or 1
+        self._windows[key] = (start, count + 1)
+        if len(self._windows) > 100_000:
+            # Forget windows that have ended so memory stays bounded.
+            self._windows = {k: v for k, v in self._windows.items() if v[0] >= start - 86_400}
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+class RedisRateLimiter:
+    def __init__(self, url: str, prefix: str = "dk:rl:") -> None:
+        import redis.asyncio as redis
+
+        self._redis: Any = redis.from_url(url)
+        self._prefix = prefix
+
+    async def hit(self, key: str, limit: int, window: int) -> int | None:
+        now = int(time.time())
+        start = now - now % window
+        name = f"{self._prefix}{key}:{start}"
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.incr(name)
+            pipe.expire(name, window + 1)
+            count, _ = await pipe.execute()
+        if int(count) > limit:
+            return start + window - now or 1
+        return None
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+def make_rate_limiter(redis_url: str | None) -> RateLimiter:
+    return RedisRateLimiter(redis_url) if redis_url else MemoryRateLimiter()

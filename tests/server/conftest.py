@@ -1,0 +1,107 @@
+"""Fixtures for the server tests: an app per test on SQLite (and PostgreSQL when
+DEADWOOD_TEST_DATABASE_URL is set), one shared bot process pool, a real SMTP server."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+from starlette.testclient import TestClient
+
+from deadwood_knock.server import Settings, create_app
+
+# The test-only toy game, importable by name in the bot workers too (spawned
+# processes inherit sys.path, which holds this folder).
+EXTRA_GAMES = {"toy": "dkserver_toy_game:GAME"}
+TABLES = ("match_actions", "match_seats", "devices", "otp_codes", "matches", "players")
+
+
+def _backends() -> list[str]:
+    return ["sqlite", "postgres"] if os.environ.get("DEADWOOD_TEST_DATABASE_URL") else ["sqlite"]
+
+
+async def _reset_postgres(url: str) -> None:
+    engine = create_async_engine(url)
+    async with engine.begin() as conn:
+        for table in (*TABLES, "alembic_version"):
+            await conn.execute(text(f"DROP TABLE IF EXISTS {table} CASCADE"))
+    await engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def bot_pool() -> Iterator[ProcessPoolExecutor]:
+    pool = ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn"))
+    yield pool
+    pool.shutdown(cancel_futures=True)
+
+
+@pytest.fixture(params=_backends())
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'test.sqlite3'}"
+    url = os.environ["DEADWOOD_TEST_DATABASE_URL"]
+    asyncio.run(_reset_postgres(url))
+    return url
+
+
+@pytest.fixture
+def settings(tmp_path: Path, database_url: str) -> Settings:
+    return Settings(
+        data_dir=tmp_path / "data",
+        database_url=database_url,
+        extra_games=EXTRA_GAMES,
+        bot_pacing=0.0,
+        bot_seconds=0.2,
+        secret_key="test secret",
+    )
+
+
+@pytest.fixture
+def make_client(bot_pool: ProcessPoolExecutor) -> Iterator[Callable[[Settings], TestClient]]:
+    opened: list[TestClient] = []
+
+    def make(settings: Settings) -> TestClient:
+        client = TestClient(create_app(settings, executor=bot_pool))
+        client.__enter__()
+        opened.append(client)
+        return client
+
+    yield make
+    for client in reversed(opened):
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: Callable[[Settings], TestClient], settings: Settings) -> TestClient:
+    return make_client(settings)
+
+
+class SmtpInbox:
+    def __init__(self) -> None:
+        self.messages: list[Any] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.messages.append(envelope)
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp_server() -> Iterator[tuple[int, SmtpInbox]]:
+    """A real SMTP server on localhost (aiosmtpd) collecting what it receives."""
+    from aiosmtpd.controller import Controller
+
+    inbox = SmtpInbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=0)
+    controller.start()
+    try:
+        yield controller.server.sockets[0].getsockname()[1], inbox
+    finally:
+        controller.stop()
