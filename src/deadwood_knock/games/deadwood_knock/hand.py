@@ -1,0 +1,554 @@
+"""The Deadwood Knock hand evaluator (ruling DK3): poker hand, deadwood, score, knock count.
+
+A hand (normally 8 cards, any 5..9 with up to two jokers) is split into a *poker hand*
+and *deadwood*. A legal poker hand is any 5 non-joker cards, or 6..8 non-joker cards
+that are all one suit or form one straight of distinct consecutive ranks (ace high or
+low, never K-A-2). Hand points come from the best 5-card poker hand inside it; every
+card outside it is deadwood (A 1, 2..10 face value, J/Q/K 10, joker -2).
+
+* The **scoring split** maximises ``hand points - deadwood``; ties go to the stronger
+  5-card poker hand, then (only so the choice is deterministic) to the poker hand whose
+  card indices, sorted, come first.
+* The **knock count** is the lowest deadwood over all legal splits; knocking needs 11 or less.
+
+Speed: this is the bots' hot path. Everything that does not depend on suits is looked up
+by one integer key summed from per-card codes (base-5 rank counts, plus a joker count),
+in a table filled from a precomputed 5-card table by a memoised "drop one card"
+recursion (the best 5-card pick of a multiset is the best pick of one of its
+one-card-smaller sub-multisets). Only a hand holding 5+ cards of one suit takes a slower
+exact branch, where "all cards of that suit" dominates every subset of it.
+
+>>> from deadwood_knock.cards import parse_cards
+>>> r = evaluate(parse_cards("As Ah 7c 7d Kd 2s JK 9h"))
+>>> r.category, r.hand_points, r.deadwood_points, r.score, r.knock_count
+('two_pair', 30, 9, 21, 0)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from deadwood_knock.cards import CARDS, Card
+from deadwood_knock.games.base import GameError, JSONDict
+
+__all__ = [
+    "CATEGORIES",
+    "HAND_POINTS",
+    "KNOCK_LIMIT",
+    "HandResult",
+    "IllegalSplitError",
+    "best_five_strength",
+    "card_value",
+    "evaluate",
+    "evaluate_batch",
+    "is_legal_poker_hand",
+    "legal_splits",
+    "split_result",
+    "strength_from_code",
+    "warm_tables",
+]
+
+CATEGORIES: Final = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+)
+HAND_POINTS: Final = (0, 15, 30, 40, 50, 60, 70, 85, 100, 120)
+KNOCK_LIMIT: Final = 11
+JOKER_DEADWOOD: Final = -2
+
+
+class IllegalSplitError(GameError):
+    """A chosen poker hand that DK3 does not allow for this hand."""
+
+
+def card_value(c: int) -> int:
+    """Deadwood value of one card: A 1, 2..10 face, J/Q/K 10, joker -2."""
+    return JOKER_DEADWOOD if c >= 52 else min(c % 13 + 1, 10)
+
+
+_VALUE: Final = tuple(card_value(i) for i in range(54))
+_POKER: Final = tuple(0 if i >= 52 else (14 if i % 13 == 0 else i % 13 + 1) for i in range(54))
+_RANK_VALUE: Final = tuple(min(d + 1, 10) for d in range(13))  # by rank digit (A = 0)
+_POW5: Final = tuple(5**d for d in range(14))
+_JOKER_UNIT: Final = _POW5[13]  # joker count sits above the 13 base-5 rank digits
+_KEY_MASK: Final = (1 << 32) - 1
+
+# One code per card; a hand's codes summed give: low 32 bits = rank-count key + jokers *
+# 5**13 (the table key), bits 32..47 = four 4-bit per-suit counts.
+_CODE: Final = tuple(
+    _JOKER_UNIT if i >= 52 else _POW5[i % 13] + (1 << (32 + 4 * (i // 13))) for i in range(54)
+)
+
+
+# --- strength codes -------------------------------------------------------------------
+# A 5-card strength packs into one int: category << 20 then up to five 4-bit poker ranks
+# (2..14), most significant first. Int comparison == poker comparison.
+
+
+def _pack(cat: int, ranks: Sequence[int]) -> int:
+    code = cat
+    for i in range(5):
+        code = (code << 4) | (ranks[i] if i < len(ranks) else 0)
+    return code
+
+
+def strength_from_code(code: int) -> tuple[int, ...]:
+    """The comparable strength tuple (category, ranks...) of a packed strength code;
+    ``()`` for code 0 (no poker hand at all)."""
+    if not code:
+        return ()
+    ranks = [(code >> (16 - 4 * i)) & 15 for i in range(5)]
+    return (code >> 20, *(r for r in ranks if r))
+
+
+def _straight_top(mask: int) -> int:
+    """Top poker rank of the best 5-long run in a poker-rank bitmask (bit 1 = low ace)."""
+    for top in range(14, 4, -1):
+        if (mask >> (top - 4)) & 31 == 31:
+            return top
+    return 0
+
+
+def _code_from(counts: Sequence[int], flush_masks: Iterable[int]) -> int:
+    """Best 5-card strength code inside cards given by poker-rank counts (index 2..14)
+    and the poker-rank bitmasks of suits holding 5+ cards (flush candidates)."""
+    best = 0
+    for fm in flush_masks:
+        top = _straight_top(fm | ((fm >> 14) & 1) << 1)
+        if top:
+            best = max(best, _pack(9 if top == 14 else 8, (top,)))
+        else:
+            best = max(best, _pack(5, [p for p in range(14, 1, -1) if fm >> p & 1][:5]))
+    if best >> 20 >= 8:
+        return best
+    desc = [p for p in range(14, 1, -1) if counts[p]]
+    groups = sorted(desc, key=lambda p: counts[p], reverse=True)  # stable: rank desc inside
+    top = groups[0]
+    if counts[top] >= 4:
+        return _pack(7, (top, next(p for p in desc if p != top)))
+    if counts[top] == 3:
+        pair = next((p for p in desc if p != top and counts[p] >= 2), 0)
+        if pair:
+            return _pack(6, (top, pair))
+    if best:
+        return best  # a flush beats everything below a full house
+    mask = 0
+    for p in desc:
+        mask |= 1 << p
+    if counts[14]:
+        mask |= 2
+    st = _straight_top(mask)
+    if st:
+        return _pack(4, (st,))
+    if counts[top] == 3:
+        return _pack(3, (top, *[p for p in desc if p != top][:2]))
+    pairs = [p for p in desc if counts[p] == 2]
+    if len(pairs) >= 2:
+        hi, lo = pairs[0], pairs[1]
+        return _pack(2, (hi, lo, next(p for p in desc if p not in (hi, lo))))
+    if pairs:
+        return _pack(1, (pairs[0], *[p for p in desc if p != pairs[0]][:3]))
+    return _pack(0, desc[:5])
+
+
+def _eval_cards(cards: Sequence[int]) -> int:
+    """Best 5-card strength code inside 5..9 non-joker cards (suits included)."""
+    counts = [0] * 15
+    suit_masks = [0, 0, 0, 0]
+    suit_n = [0, 0, 0, 0]
+    for c in cards:
+        p = _POKER[c]
+        counts[p] += 1
+        s = c // 13
+        suit_masks[s] |= 1 << p
+        suit_n[s] += 1
+    return _code_from(counts, [suit_masks[s] for s in range(4) if suit_n[s] >= 5])
+
+
+def best_five_strength(poker_hand: Sequence[Card]) -> tuple[int, ...]:
+    """Strength (category, ranks with kickers...) of the best 5 cards inside a poker hand;
+    ace high, the wheel is 5-high, suits never break ties. Used for the pot (DK6)."""
+    if len(poker_hand) < 5 or any(c >= 52 for c in poker_hand):
+        raise IllegalSplitError("a poker hand has at least 5 cards and no joker")
+    return strength_from_code(_eval_cards(poker_hand))
+
+
+# --- suit-blind tables -----------------------------------------------------------------
+
+
+def _digits(key: int) -> list[int]:
+    out = []
+    for _ in range(13):
+        key, d = divmod(key, 5)
+        out.append(d)
+    return out
+
+
+def _build_five() -> dict[int, tuple[int, int]]:
+    """Every 5-card rank multiset -> (objective, pick key); objective = (hand points + the
+    pick's deadwood value) << 24 | strength code, so a larger int is a better pick."""
+    table: dict[int, tuple[int, int]] = {}
+    for combo in itertools.combinations_with_replacement(range(13), 5):
+        counts = [0] * 15
+        key = 0
+        value = 0
+        for d in combo:
+            counts[14 if d == 0 else d + 1] += 1
+            key += _POW5[d]
+            value += _RANK_VALUE[d]
+        if max(counts) > 4:
+            continue
+        code = _code_from(counts, ())
+        table[key] = ((HAND_POINTS[code >> 20] + value) << 24 | code, key)
+    return table
+
+
+# Long (6..8) suit-blind straights: (digit key, value, objective-without-value).
+def _build_windows() -> tuple[tuple[int, int, int, int], ...]:
+    out = []
+    for length in (6, 7, 8):
+        for lo in range(1, 14 - length + 2):
+            poker = range(lo, lo + length)
+            digits = [0 if p in (1, 14) else p - 1 for p in poker]
+            key = sum(_POW5[d] for d in digits)
+            value = sum(_RANK_VALUE[d] for d in digits)
+            code = _pack(4, (lo + length - 1,))
+            mask = sum(1 << d for d in digits)
+            out.append((mask, key, value, (HAND_POINTS[4] + value) << 24 | code))
+    return tuple(out)
+
+
+def _build_window_digits() -> tuple[tuple[int, tuple[int, ...]], ...]:
+    out = []
+    for length in (6, 7, 8):
+        for lo in range(1, 14 - length + 2):
+            digits = tuple(0 if p in (1, 14) else p - 1 for p in range(lo, lo + length))
+            out.append((sum(1 << d for d in digits), digits))
+    return tuple(out)
+
+
+_WINDOW_DIGITS: Final = _build_window_digits()
+_FIVE: Final = _build_five()
+_WINDOWS: Final = _build_windows()
+_BEST: dict[int, tuple[int, int]] = dict(_FIVE)  # memo: rank key -> best 5-card pick
+# Table key -> (score, knock_count, hand_points, deadwood_points, strength code, pick key,
+# 1 if the ranks hold a long straight else 0).
+_Entry = tuple[int, int, int, int, int, int, int]
+_TABLE: dict[int, _Entry] = {}
+# Poker-rank-free memo for one suit's cards: 13-bit rank mask -> (strength code, value).
+_SUITED: dict[int, tuple[int, int]] = {}
+
+
+def _best_pick(key: int, n: int) -> tuple[int, int]:
+    got = _BEST.get(key)
+    if got is not None:
+        return got
+    best = (-1, 0)
+    k = key
+    for d in range(13):
+        k, c = divmod(k, 5)
+        if c:
+            sub = _best_pick(key - _POW5[d], n - 1)
+            if sub > best:
+                best = sub
+    _BEST[key] = best
+    return best
+
+
+def _fill(tkey: int) -> _Entry:
+    jokers, key = divmod(tkey, _JOKER_UNIT)
+    digits = _digits(key)
+    n = sum(digits)
+    total = sum(c * _RANK_VALUE[d] for d, c in enumerate(digits)) + JOKER_DEADWOOD * jokers
+    if n < 5:  # no legal poker hand: everything is deadwood
+        entry = (-total, total, 0, total, 0, 0, 0)
+    else:
+        obj, pick = _best_pick(key, n)
+        values = sorted((_RANK_VALUE[d] for d, c in enumerate(digits) for _ in range(c)))
+        maxval = sum(values[-5:])
+        present = sum(1 << d for d, c in enumerate(digits) if c)
+        windows = 0
+        for mask, wkey, wvalue, wobj in _WINDOWS:
+            if present & mask == mask:
+                windows = 1
+                maxval = max(maxval, wvalue)
+                if (wobj, wkey) > (obj, pick):
+                    obj, pick = wobj, wkey
+        code = obj & 0xFFFFFF
+        hp = HAND_POINTS[code >> 20]
+        deadwood = total - ((obj >> 24) - hp)
+        entry = (hp - deadwood, total - maxval, hp, deadwood, code, pick, windows)
+    _TABLE[tkey] = entry
+    return entry
+
+
+def warm_tables(max_cards: int = 8) -> int:
+    """Fill the suit-blind table for every hand of ``max_cards`` cards with 0..2 jokers
+    (optional: entries are otherwise filled on first use). Returns the table size."""
+    for size in range(max_cards - 2, max_cards + 1):
+        for combo in itertools.combinations_with_replacement(range(13), size):
+            key = sum(_POW5[d] for d in combo)
+            if max(_digits(key)) <= 4:
+                tkey = key + (max_cards - size) * _JOKER_UNIT
+                if tkey not in _TABLE:
+                    _fill(tkey)
+    return len(_TABLE)
+
+
+# --- results ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One split of a hand and what it scores. ``knock_count`` / ``can_knock`` are over
+    all legal splits, whatever split this result describes."""
+
+    category: str
+    hand_points: int
+    poker_hand: tuple[Card, ...]
+    deadwood: tuple[Card, ...]
+    deadwood_points: int
+    score: int
+    knock_count: int
+    can_knock: bool
+    strength: tuple[int, ...]
+
+    def to_json(self) -> JSONDict:
+        return {
+            "category": self.category,
+            "hand_points": self.hand_points,
+            "poker_hand": [str(c) for c in self.poker_hand],
+            "deadwood": [str(c) for c in self.deadwood],
+            "deadwood_points": self.deadwood_points,
+            "score": self.score,
+            "knock_count": self.knock_count,
+            "can_knock": self.can_knock,
+            "strength": list(self.strength),
+        }
+
+
+def _check(cards: Sequence[int]) -> None:
+    if not 5 <= len(cards) <= 9:
+        raise IllegalSplitError(f"a hand has 5 to 9 cards, not {len(cards)}")
+    if len(set(cards)) != len(cards):
+        raise IllegalSplitError("a hand holds each card at most once")
+    if any(not 0 <= c < 54 for c in cards):
+        raise IllegalSplitError("card index out of range")
+
+
+def _flush_branch(
+    cards: Sequence[int], entry: _Entry
+) -> tuple[int, int, int, int, int, tuple[int, ...]]:
+    """Exact evaluation for a hand with 5+ cards of one suit. Returns (score, knock,
+    hand points, deadwood, code, poker hand as sorted indices)."""
+    total = sum(_VALUE[c] for c in cards)
+    plain = sorted(c for c in cards if c < 52)
+    suit = next(s for s in range(4) if sum(1 for c in plain if c // 13 == s) >= 5)
+    suited = [c for c in plain if c // 13 == suit]
+    # Candidates: the suit-blind best (its table value), the whole suit (or, with 9 suited
+    # cards, every 8 of them) and every card choice of every long straight.
+    cands: list[tuple[int, int, tuple[int, ...]]] = []
+    pick = _realize(plain, entry[5])
+    cands.append((entry[0], entry[4], pick))
+    flush_sets = [suited] if len(suited) <= 8 else list(itertools.combinations(suited, 8))
+    maxval = total - entry[1]
+    for fs in flush_sets:
+        value = sum(_VALUE[c] for c in fs)
+        maxval = max(maxval, value)
+        code = _eval_cards(fs)
+        cands.append((HAND_POINTS[code >> 20] - (total - value), code, tuple(fs)))
+    # Only a long straight holding 5+ suited cards can beat its suit-blind value.
+    by_rank: dict[int, list[int]] = {}
+    present = suited_present = 0
+    for c in plain:
+        by_rank.setdefault(c % 13, []).append(c)
+        present |= 1 << (c % 13)
+        if c // 13 == suit:
+            suited_present |= 1 << (c % 13)
+    for mask, digits in _WINDOW_DIGITS:
+        if present & mask == mask and (suited_present & mask).bit_count() >= 5:
+            for choice in itertools.product(*(by_rank[d] for d in digits)):
+                value = sum(_VALUE[c] for c in choice)
+                code = _eval_cards(choice)
+                hp = HAND_POINTS[code >> 20]
+                cands.append((hp - (total - value), code, tuple(sorted(choice))))
+    score, code, best = min(cands, key=lambda t: (-t[0], -t[1], t[2]))
+    hp = HAND_POINTS[code >> 20]
+    return score, total - maxval, hp, hp - score, code, best
+
+
+def _flush_fast(cards: Sequence[int], entry: _Entry, suits: int) -> tuple[int, int, int, int, int]:
+    """The flush branch without the poker hand's cards, for the batch API. The common
+    case (at most 8 suited cards, no long straight in the ranks) needs only the memoised
+    value of "all cards of that suit"; anything else takes the exact branch."""
+    suit = next(s for s in range(4) if (suits >> (4 * s)) & 15 >= 5)
+    if (suits >> (4 * suit)) & 15 > 8 or entry[6]:
+        score, knock, hp, dw, code, _ = _flush_branch(cards, entry)
+        return score, knock, hp, dw, code
+    lo = suit * 13
+    mask = 0
+    for c in cards:
+        if lo <= c < lo + 13:
+            mask |= 1 << (c - lo)
+    got = _SUITED.get(mask)
+    if got is None:
+        spades = [d for d in range(13) if mask >> d & 1]
+        got = _SUITED[mask] = (_eval_cards(spades), sum(_VALUE[d] for d in spades))
+    code, value = got
+    total = sum(map(_VALUE.__getitem__, cards))
+    hp = HAND_POINTS[code >> 20]
+    score = hp + value - total
+    knock = min(entry[1], total - value)
+    if (score, code) > (entry[0], entry[4]):
+        return score, knock, hp, hp - score, code
+    return entry[0], knock, entry[2], entry[3], entry[4]
+
+
+def _realize(plain: Sequence[int], pick_key: int) -> tuple[int, ...]:
+    """The lowest-index cards of ``plain`` (sorted) matching a rank-count pick key."""
+    need = _digits(pick_key)
+    out = []
+    for c in plain:
+        d = c % 13
+        if need[d]:
+            need[d] -= 1
+            out.append(c)
+    return tuple(out)
+
+
+def _result(
+    cards: Sequence[int],
+    poker: tuple[int, ...],
+    score: int,
+    knock: int,
+    hp: int,
+    deadwood_points: int,
+    code: int,
+) -> HandResult:
+    in_hand = set(poker)
+    deadwood = sorted(c for c in cards if c not in in_hand)
+    return HandResult(
+        category=CATEGORIES[code >> 20] if poker else CATEGORIES[0],
+        hand_points=hp,
+        poker_hand=tuple(CARDS[c] for c in poker),
+        deadwood=tuple(CARDS[c] for c in deadwood),
+        deadwood_points=deadwood_points,
+        score=score,
+        knock_count=knock,
+        can_knock=knock <= KNOCK_LIMIT,
+        strength=strength_from_code(code) if poker else (),
+    )
+
+
+def evaluate(cards: Sequence[Card]) -> HandResult:
+    """The scoring split of a hand of 5..9 cards (jokers allowed) and its knock count.
+
+    With fewer than 5 non-joker cards there is no legal poker hand: the poker hand is
+    empty and every card is deadwood.
+    """
+    _check(cards)
+    s = sum(map(_CODE.__getitem__, cards))
+    tkey = s & _KEY_MASK
+    entry = _TABLE.get(tkey) or _fill(tkey)
+    if ((s >> 32) + 0x3333) & 0x8888:  # some suit holds 5+ cards
+        score, knock, hp, dw, code, poker = _flush_branch(cards, entry)
+        return _result(cards, poker, score, knock, hp, dw, code)
+    poker = _realize(sorted(c for c in cards if c < 52), entry[5])
+    return _result(cards, poker, *entry[:5])
+
+
+def evaluate_batch(hands: Iterable[Sequence[Card]]) -> list[tuple[int, int, int, int, int]]:
+    """Fast evaluation of many hands (no validation): for each, ``(score, knock_count,
+    hand_points, deadwood_points, strength_code)`` of the scoring split. Decode the
+    strength with :func:`strength_from_code`; ``CATEGORIES[code >> 20]`` is the category.
+    """
+    out: list[tuple[int, int, int, int, int]] = []
+    append = out.append
+    code_of = _CODE.__getitem__
+    table_get = _TABLE.get
+    for cards in hands:
+        s = sum(map(code_of, cards))
+        tkey = s & _KEY_MASK
+        entry = table_get(tkey) or _fill(tkey)
+        if ((s >> 32) + 0x3333) & 0x8888:
+            append(_flush_fast(cards, entry, s >> 32))
+        else:
+            append(entry[:5])
+    return out
+
+
+# --- splits ------------------------------------------------------------------------------
+
+
+def is_legal_poker_hand(poker_hand: Sequence[int]) -> bool:
+    """DK3: any 5 non-joker cards, or 6..8 all one suit or one straight of distinct
+    consecutive ranks (ace high or low, never K-A-2)."""
+    n = len(poker_hand)
+    if n < 5 or n > 8 or len(set(poker_hand)) != n or any(c >= 52 for c in poker_hand):
+        return False
+    if n == 5 or len({c // 13 for c in poker_hand}) == 1:
+        return True
+    ranks = {c % 13 + 1 for c in poker_hand}
+    if len(ranks) != n:
+        return False
+    low, high = min(ranks), max(ranks)
+    if high - low == n - 1:
+        return True
+    # Ace high: the ace (1) acts as 14, the rest must run up to the king.
+    return 1 in ranks and min(ranks - {1}) == 14 - n + 1 and high == 13
+
+
+def _split_entry(cards: Sequence[int], poker: Sequence[int]) -> tuple[int, int, tuple[int, ...]]:
+    total = sum(_VALUE[c] for c in cards)
+    value = sum(_VALUE[c] for c in poker)
+    code = _eval_cards(poker)
+    return HAND_POINTS[code >> 20] - (total - value), code, tuple(sorted(poker))
+
+
+def legal_splits(cards: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
+    """Every legal poker hand of this hand (cards sorted by index), best first: by score,
+    then strength, then sorted indices; the first is the scoring split. A hand with fewer
+    than 5 non-joker cards has one split, the empty poker hand."""
+    _check(cards)
+    plain = sorted(c for c in cards if c < 52)
+    found = [
+        _split_entry(cards, combo)
+        for size in range(5, min(len(plain), 8) + 1)
+        for combo in itertools.combinations(plain, size)
+        if size == 5 or is_legal_poker_hand(combo)
+    ]
+    found.sort(key=lambda t: (-t[0], -t[1], t[2]))
+    if not found:
+        return ((),)
+    return tuple(tuple(CARDS[c] for c in poker) for _, _, poker in found)
+
+
+def split_result(cards: Sequence[Card], poker_hand: Sequence[Card]) -> HandResult:
+    """The result of a player-chosen split; raises :class:`IllegalSplitError` if the
+    poker hand is not legal for this hand (DK3)."""
+    _check(cards)
+    poker = tuple(sorted(poker_hand))
+    knock = evaluate(cards).knock_count
+    if not poker and sum(1 for c in cards if c < 52) < 5:
+        total = sum(_VALUE[c] for c in cards)
+        return _result(cards, (), -total, knock, 0, total, 0)
+    if not set(poker) <= set(cards):
+        raise IllegalSplitError("the poker hand uses a card that is not in the hand")
+    if not is_legal_poker_hand(poker):
+        raise IllegalSplitError(
+            "a poker hand is 5 non-joker cards, or 6 to 8 of one suit or in one straight"
+        )
+    score, code, _ = _split_entry(cards, poker)
+    hp = HAND_POINTS[code >> 20]
+    return _result(cards, poker, score, knock, hp, hp - score, code)
