@@ -29,8 +29,11 @@ unit: $(STAMP)
 
 test: lint typecheck unit
 
-bench: $(STAMP)
-	$(VENV)/bin/deadwood-knock bench
+# The peers live in their own environment, bench/.venv, so they never touch .venv.
+bench:
+	test -x bench/.venv/bin/python || $(PYTHON) -m venv bench/.venv
+	bench/.venv/bin/python -m pip install --disable-pip-version-check -q -e . -r bench/requirements.txt
+	bench/.venv/bin/python bench/run.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,0 +1,367 @@
+"""Speed measurements of our evaluators and engines, and ``deadwood-knock bench``.
+
+``deadwood-knock bench --quick [--json]`` measures our code only (no peer library is
+needed) in well under 30 s. Without ``--quick`` the full harness ``bench/run.py`` runs
+in the separate bench environment ``bench/.venv`` (made by ``make bench``), where the
+peer libraries are installed, and compares with them on the same seeded hands.
+
+The hand streams and timing helpers here are shared with the full harness, so both
+measure exactly the same workload.
+
+Every rate is items per second: the best of ``repeats`` timings, each summing timed
+batches until at least ``min_time`` seconds. Every batch is work the code has never
+seen in this process (new hands, new game seeds), so memoised answers cannot inflate
+a figure; building and converting the batch is not timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from deadwood_knock.cards import DECK_52, DECK_54, Card
+from deadwood_knock.games.base import derive_rng
+
+__all__ = [
+    "DEFAULT_SEED",
+    "HAND_SETS",
+    "QUICK_KEYS",
+    "batch_step",
+    "best_rate",
+    "chunks",
+    "hand_stream",
+    "import_cost",
+    "main",
+    "measure_ours",
+    "play_dk_round",
+    "play_kr_hand",
+    "playout_step",
+    "random_hands",
+]
+
+DEFAULT_SEED = 20261129
+
+#: The keys ``--quick --json`` always prints (more follow).
+QUICK_KEYS = (
+    "dk_eval_per_s",
+    "kr10_per_s",
+    "kr11_per_s",
+    "kr_playouts_per_s",
+    "dk_playouts_per_s",
+)
+
+#: Cards of ranks A-5 only: the dense case, where melds overlap the most.
+DENSE_DECK: tuple[Card, ...] = tuple(c for c in DECK_52 if c.rank <= 5)
+
+#: Each hand set: (cards per hand, deck drawn from).
+HAND_SETS: dict[str, tuple[int, tuple[Card, ...]]] = {
+    "dk8": (8, DECK_54),  # Deadwood Knock hands, jokers included
+    "poker7": (7, DECK_52),  # for the 7-card poker evaluators
+    "poker5": (5, DECK_52),  # plain poker hands, for agreement checks
+    "kr10": (10, DECK_52),
+    "kr11": (11, DECK_52),
+    "dense10": (10, DENSE_DECK),
+    "dense11": (11, DENSE_DECK),
+}
+# Each set draws from its own stream of the seed, so adding a set changes no other.
+_STREAMS = {name: number for number, name in enumerate(HAND_SETS, 1)}
+
+# A random playout that has not ended after this many actions means an engine bug.
+_MAX_ACTIONS = 20_000
+
+CHUNK = 10_000  # hands per timed batch
+
+Hand = tuple[Card, ...]
+#: One timed step: (items done, seconds they took).
+Step = Callable[[], tuple[int, float]]
+
+
+def hand_stream(seed: int, name: str) -> Iterator[Hand]:
+    """The endless seeded stream of one hand set's hands."""
+    size, deck = HAND_SETS[name]
+    sample = derive_rng(seed, 0xBE7C, _STREAMS[name]).sample
+    while True:
+        yield tuple(sample(deck, size))
+
+
+def random_hands(seed: int, name: str, count: int) -> list[Hand]:
+    """The first ``count`` hands of a set's stream (every timing starts with these)."""
+    return list(itertools.islice(hand_stream(seed, name), count))
+
+
+def chunks(seed: int, name: str, size: int = CHUNK) -> Iterator[list[Hand]]:
+    """A set's stream cut into batches of ``size`` hands."""
+    stream = hand_stream(seed, name)
+    while True:
+        yield list(itertools.islice(stream, size))
+
+
+def _same(hands: list[Hand]) -> Any:
+    return hands
+
+
+def batch_step(
+    batches: Iterator[list[Hand]],
+    evaluate: Callable[[Any], object],
+    prepare: Callable[[list[Hand]], Any] = _same,
+) -> Step:
+    """A step that takes the next batch, converts it (untimed), then times ``evaluate``."""
+
+    def step() -> tuple[int, float]:
+        hands = next(batches)
+        work = prepare(hands)
+        start = time.perf_counter()
+        evaluate(work)
+        return len(hands), time.perf_counter() - start
+
+    return step
+
+
+def best_rate(step: Step, min_time: float = 0.5, repeats: int = 3) -> float:
+    """Items per second: best of ``repeats`` timings, each summing steps until at
+    least ``min_time`` timed seconds have passed."""
+    best = 0.0
+    for _ in range(max(1, repeats)):
+        items, spent = 0, 0.0
+        while True:
+            n, seconds = step()
+            items += n
+            spent += seconds
+            if spent >= min_time and spent > 0:
+                break
+        best = max(best, items / spent)
+    return best
+
+
+# --- our workloads -----------------------------------------------------------------
+
+
+def dk_eval_step(seed: int, size: int = CHUNK) -> Step:
+    from deadwood_knock.games.deadwood_knock.hand import evaluate_batch
+
+    return batch_step(chunks(seed, "dk8", size), evaluate_batch)
+
+
+def kr10_step(seed: int, name: str = "kr10", size: int = CHUNK) -> Step:
+    from deadwood_knock.games.knock_rummy.melds import count
+
+    def run(hands: list[Hand]) -> object:
+        return list(map(count, hands))
+
+    return batch_step(chunks(seed, name, size), run)
+
+
+def kr11_step(seed: int, name: str = "kr11", size: int = CHUNK) -> Step:
+    from deadwood_knock.games.knock_rummy.melds import best_discard_count
+
+    def run(hands: list[Hand]) -> object:
+        return list(map(best_discard_count, hands))
+
+    return batch_step(chunks(seed, name, size), run)
+
+
+def _play_until(game: Any, state: Any, rng: Any, end_kinds: frozenset[str]) -> int:
+    """Random legal actions until an event of ``end_kinds``; returns the actions taken."""
+    legal_actions, apply, choice = game.legal_actions, game.apply, rng.choice
+    for taken in range(1, _MAX_ACTIONS + 1):
+        state, events = apply(state, choice(legal_actions(state)))
+        for event in events:
+            if event.kind in end_kinds:
+                return taken
+    raise RuntimeError(f"{game.name}: random playout did not end in {_MAX_ACTIONS} actions")
+
+
+# Knock Rummy and Gin end a hand with a result, or void it (the stock ran out).
+_KR_END = frozenset({"hand_result", "void"})
+_DK_END = frozenset({"round_result"})
+
+
+def play_kr_hand(seed: int, players: int = 2, game_name: str = "knock-rummy") -> int:
+    """One hand of uniformly random legal play through the public engine API;
+    returns the number of actions it took."""
+    from deadwood_knock.games import get_game
+
+    game = get_game(game_name)
+    state = game.new_game(game.options_from_json({"players": players}), seed)
+    return _play_until(game, state, derive_rng(seed, 0xA11), _KR_END)
+
+
+def play_dk_round(seed: int, players: int = 4) -> int:
+    """One Deadwood Knock round of uniformly random legal play, public engine API."""
+    from deadwood_knock.games import get_game
+
+    game = get_game("deadwood-knock")
+    state = game.new_game(game.options_from_json({"players": players, "rounds": 1}), seed)
+    return _play_until(game, state, derive_rng(seed, 0xA11), _DK_END)
+
+
+def playout_step(play: Callable[[int], int], seed: int, games: int) -> Step:
+    """Times ``games`` playouts per step, each with a new seed (no game is replayed)."""
+    seeds = itertools.count(seed)
+
+    def step() -> tuple[int, float]:
+        batch = list(itertools.islice(seeds, games))
+        start = time.perf_counter()
+        for s in batch:
+            play(s)
+        return games, time.perf_counter() - start
+
+    return step
+
+
+def import_cost(module: str) -> tuple[float, float]:
+    """Seconds and peak MB that importing ``module`` adds, in a fresh interpreter.
+
+    The package's base modules are imported first so that only the module's own
+    work (for an evaluator: building or loading its tables) is counted.
+    """
+    code = (
+        "import importlib, resource, time\n"
+        "import deadwood_knock.cards, deadwood_knock.games.base\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "t = time.perf_counter()\n"
+        f"importlib.import_module({module!r})\n"
+        "dt = time.perf_counter() - t\n"
+        "after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "print(dt, (after - before) / 1024)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    seconds, megabytes = done.stdout.split()
+    return float(seconds), float(megabytes)
+
+
+DK_HAND_MODULE = "deadwood_knock.games.deadwood_knock.hand"
+KR_MELDS_MODULE = "deadwood_knock.games.knock_rummy.melds"
+
+
+def measure_ours(
+    seed: int = DEFAULT_SEED,
+    hands: int = CHUNK,
+    games: int = 20,
+    min_time: float = 0.5,
+    repeats: int = 3,
+) -> dict[str, Any]:
+    """Every ours-only figure, as the JSON object ``--quick --json`` prints.
+
+    ``hands`` is the batch size of the evaluator timings, ``games`` the Knock Rummy
+    hands per playout batch (Deadwood Knock rounds are longer: a quarter as many).
+    """
+    few = max(1, games // 4)
+
+    def rate(step: Step) -> float:
+        return round(best_rate(step, min_time, repeats), 1)
+
+    def dk6(s: int) -> int:
+        return play_dk_round(s, players=6)
+
+    # Dense 11-card hands go before dense 10-card ones: their best discard looks at
+    # 10-card subsets, which the dense 10-card stream would otherwise have warmed.
+    result: dict[str, Any] = {
+        "dk_eval_per_s": rate(dk_eval_step(seed, hands)),
+        "kr10_per_s": rate(kr10_step(seed, "kr10", hands)),
+        "kr11_per_s": rate(kr11_step(seed, "kr11", hands)),
+        "kr_playouts_per_s": rate(playout_step(play_kr_hand, seed, games)),
+        "dk_playouts_per_s": rate(playout_step(play_dk_round, seed, few)),
+        "kr11_dense_per_s": rate(kr11_step(seed, "dense11", hands)),
+        "kr10_dense_per_s": rate(kr10_step(seed, "dense10", hands)),
+        "dk6_playouts_per_s": rate(playout_step(dk6, seed, few)),
+    }
+    for key, module in (("dk_tables", DK_HAND_MODULE), ("kr_tables", KR_MELDS_MODULE)):
+        seconds, megabytes = import_cost(module)
+        result[f"{key}_load_s"] = round(seconds, 3)
+        result[f"{key}_load_mb"] = round(megabytes, 1)
+    result["settings"] = {
+        "seed": seed,
+        "hands": hands,
+        "games": games,
+        "min_time": min_time,
+        "repeats": repeats,
+        "python": platform.python_version(),
+    }
+    return result
+
+
+LABELS = {
+    "dk_eval_per_s": "Deadwood Knock 8-card evals/s (batch API)",
+    "kr10_per_s": "Knock Rummy count, 10 random cards, hands/s",
+    "kr11_per_s": "Knock Rummy best discard, 11 random cards, hands/s",
+    "kr11_dense_per_s": "Knock Rummy best discard, 11 dense cards, hands/s",
+    "kr10_dense_per_s": "Knock Rummy count, 10 dense cards, hands/s",
+    "kr_playouts_per_s": "Knock Rummy 2p random hands/s (engine API)",
+    "dk_playouts_per_s": "Deadwood Knock 4p random rounds/s (engine API)",
+    "dk6_playouts_per_s": "Deadwood Knock 6p random rounds/s (engine API)",
+    "dk_tables_load_s": "Deadwood Knock tables load, s",
+    "dk_tables_load_mb": "Deadwood Knock tables load, MB",
+    "kr_tables_load_s": "Knock Rummy tables load, s",
+    "kr_tables_load_mb": "Knock Rummy tables load, MB",
+}
+
+
+def fmt(value: float) -> str:
+    """Rates as whole numbers with thousands separators; small figures to 3 digits."""
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
+def _print_table(result: dict[str, Any]) -> None:
+    width = max(len(label) for label in LABELS.values())
+    for key, label in LABELS.items():
+        if key in result:
+            print(f"{label:<{width}}  {fmt(result[key]):>12}")
+
+
+def repo_root() -> Path:
+    """The source checkout this package runs from (an editable install)."""
+    return Path(__file__).resolve().parents[2]
+
+
+def run_full(argv: Sequence[str] = ()) -> int:
+    """The full harness, with the peers, in the bench environment."""
+    root = repo_root()
+    python = root / "bench" / ".venv" / "bin" / "python"
+    script = root / "bench" / "run.py"
+    if not script.is_file():
+        print(f"bench: {script} not found (the full harness needs a source checkout)")
+        return 2
+    if not python.is_file():
+        print("bench: the bench environment bench/.venv is missing; `make bench` creates it")
+        return 2
+    return subprocess.call([str(python), str(script), *argv], cwd=root, env=dict(os.environ))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="deadwood-knock bench",
+        description="Measure evaluator and playout speed (ours only with --quick).",
+    )
+    parser.add_argument("--quick", action="store_true", help="ours only, no peers, under 30 s")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--hands", type=int, default=CHUNK, help="hands per timed batch")
+    parser.add_argument("--games", type=int, default=20, help="Knock Rummy hands per batch")
+    parser.add_argument("--min-time", type=float, default=0.5, help="timed seconds per timing")
+    parser.add_argument("--repeats", type=int, default=3, help="timings; the best counts")
+    args = parser.parse_args(argv)
+    if not args.quick:
+        passed = ["--json"] if args.json else []
+        return run_full([*passed, "--seed", str(args.seed)])
+    if args.hands < 1 or args.games < 1 or args.min_time < 0 or args.repeats < 1:
+        parser.error("--hands, --games and --repeats must be positive, --min-time >= 0")
+    result = measure_ours(args.seed, args.hands, args.games, args.min_time, args.repeats)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        _print_table(result)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
