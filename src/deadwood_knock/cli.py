@@ -159,6 +159,12 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     return int(bench_main(argv))
 
 
+def _cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
+    from deadwood_knock.arena import run_cli
+
+    return run_cli(args, out)
+
+
 # --- parser ----------------------------------------------------------------------------------
 
 
@@ -196,6 +202,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true", help="ours only, under 30 s")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(func=_cmd_bench)
+
+    from deadwood_knock.arena import add_arguments as arena_arguments
+
+    arena = sub.add_parser("arena", help="play whole matches between bots, seats rotated")
+    arena_arguments(arena)
+    arena.set_defaults(func=_cmd_arena)
     return parser
 
 

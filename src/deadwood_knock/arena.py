@@ -1,0 +1,575 @@
+"""The arena: whole matches between named bots, with seats rotated, and their figures.
+
+``deadwood-knock arena --game deadwood-knock --players strong,greedy --matches 40 --seed 1``
+
+Matches come in groups of one deal seed per rotation of the line-up: match ``m`` uses the
+deal seed of group ``m // n`` and rotates the line-up by ``m % n`` seats, so every bot plays
+every seat of the same deals (duplicate style), which cancels most of the luck of the cards.
+
+For each bot it prints the mean score per round (Deadwood Knock) or per hand (Knock Rummy,
+Gin) with a 95% confidence interval, the match win rate, the decision time (median, p95),
+the paired margin between every two bots, and a style table (knock timing, call and palm
+rates) that shows how the personalities differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any, NoReturn, TextIO
+
+from deadwood_knock.bots import Budget, UnknownBotError, bot_names, get_bot
+from deadwood_knock.games import GAME_NAMES, get_game
+from deadwood_knock.games.base import Event, GameError, derive_rng
+
+__all__ = [
+    "ArenaError",
+    "ArenaReport",
+    "MatchResult",
+    "main",
+    "play_match",
+    "run_arena",
+]
+
+#: Event kinds that close a scored round (DK) or hand (KR, Gin).
+ROUND_END_KINDS = frozenset({"round_result", "hand_result"})
+#: A match longer than this many actions is a bug, not a slow game.
+MAX_ACTIONS = 200_000
+Z95 = 1.959963984540054
+
+
+class ArenaError(GameError):
+    """A bad arena request (unknown bot, bad option) or a bot that broke the rules."""
+
+
+@dataclass(slots=True)
+class SeatStyle:
+    """What one seat did in a match, counted for the style table."""
+
+    rounds: int = 0
+    knocks: int = 0
+    knock_turns: list[int] = field(default_factory=list)
+    calls: int = 0
+    folds: int = 0
+    palms: int = 0
+    palm_chances: int = 0
+    stands: int = 0
+    rummies: int = 0
+    discard_takes: int = 0
+    draws: int = 0
+
+    def merge(self, other: SeatStyle) -> None:
+        self.rounds += other.rounds
+        self.knocks += other.knocks
+        self.knock_turns.extend(other.knock_turns)
+        self.calls += other.calls
+        self.folds += other.folds
+        self.palms += other.palms
+        self.palm_chances += other.palm_chances
+        self.stands += other.stands
+        self.rummies += other.rummies
+        self.discard_takes += other.discard_takes
+        self.draws += other.draws
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """One played match: the line-up by seat, every round's scores, totals and timings."""
+
+    index: int
+    lineup: tuple[str, ...]
+    round_scores: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    decision_ms: tuple[tuple[float, ...], ...]
+    styles: tuple[SeatStyle, ...]
+
+
+def _source(action: Any) -> str | None:
+    source = getattr(action, "source", None)
+    return None if source is None else str(getattr(source, "value", source))
+
+
+def play_match(
+    game_name: str,
+    lineup: Sequence[str],
+    options: Mapping[str, Any],
+    seed: int,
+    budget: Budget | None = None,
+    index: int = 0,
+) -> MatchResult:
+    """Play one whole match; raise :class:`ArenaError` if a bot returns an illegal action."""
+    game = get_game(game_name)
+    opts = game.options_from_json({**options, "players": len(lineup)})
+    bots = [get_bot(name) for name in lineup]
+    rngs = [random.Random(derive_rng(seed, 7, seat).getrandbits(64)) for seat in range(len(lineup))]
+    state = game.new_game(opts, seed)
+    start_totals = tuple(game.scores(state))
+    round_scores: list[tuple[int, ...]] = []
+    timings: list[list[float]] = [[] for _ in lineup]
+    styles = [SeatStyle() for _ in lineup]
+    turns = [0] * len(lineup)
+    actions = 0
+    while not game.is_over(state):
+        seat = game.to_act(state)
+        if seat is None:
+            raise ArenaError(f"{game_name}: nobody to act in a match that is not over")
+        legal = game.legal_actions(state)
+        observation = game.observe(state, seat)
+        started = time.perf_counter()
+        action = bots[seat].act(game, observation, legal, rngs[seat], budget)
+        timings[seat].append((time.perf_counter() - started) * 1000.0)
+        if action not in legal:
+            raise ArenaError(
+                f"bot {lineup[seat]!r} chose an illegal action {action!r} in match {index}"
+            )
+        _count_style(styles[seat], action, legal, turns, seat)
+        state, events = game.apply(state, action)
+        actions += 1
+        if actions > MAX_ACTIONS:
+            raise ArenaError(f"match {index} did not end after {MAX_ACTIONS} actions")
+        if _round_ended(events):
+            totals = tuple(game.scores(state))
+            round_scores.append(tuple(b - a for a, b in zip(start_totals, totals, strict=True)))
+            start_totals = totals
+            for s in range(len(lineup)):
+                styles[s].rounds += 1
+            turns = [0] * len(lineup)
+    totals = tuple(game.scores(state))
+    if not round_scores:  # a game without result events still counts as one round
+        round_scores.append(tuple(totals))
+    return MatchResult(
+        index=index,
+        lineup=tuple(lineup),
+        round_scores=tuple(round_scores),
+        totals=totals,
+        decision_ms=tuple(tuple(t) for t in timings),
+        styles=tuple(styles),
+    )
+
+
+def _round_ended(events: Iterable[Event]) -> bool:
+    return any(e.kind in ROUND_END_KINDS for e in events)
+
+
+def _count_style(
+    style: SeatStyle, action: Any, legal: Sequence[Any], turns: list[int], seat: int
+) -> None:
+    kind = getattr(action, "kind", "")
+    if any(_source(a) == "palm" for a in legal):
+        style.palm_chances += 1
+    # A turn starts with a draw or a stand; a Deadwood Knock knock is a whole turn, while a
+    # Knock Rummy knock comes after that turn's draw.
+    if kind in ("draw", "stand") or (kind == "knock" and not hasattr(action, "discard")):
+        turns[seat] += 1
+    if kind == "draw":
+        style.draws += 1
+        source = _source(action)
+        if source == "palm":
+            style.palms += 1
+        elif source == "discard":
+            style.discard_takes += 1
+    elif kind == "knock":
+        style.knocks += 1
+        style.knock_turns.append(turns[seat])
+    elif kind == "call":
+        style.calls += 1
+    elif kind == "fold":
+        style.folds += 1
+    elif kind == "stand":
+        style.stands += 1
+    elif kind == "rummy":
+        style.rummies += 1
+
+
+# --- statistics ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BotFigures:
+    name: str
+    seats: int
+    rounds: int
+    mean: float
+    ci95: tuple[float, float]
+    win_rate: float
+    decision_ms_p50: float
+    decision_ms_p95: float
+    decisions: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mean": round(self.mean, 3),
+            "ci95": [round(self.ci95[0], 3), round(self.ci95[1], 3)],
+            "win_rate": round(self.win_rate, 4),
+            "decision_ms_p50": round(self.decision_ms_p50, 3),
+            "decision_ms_p95": round(self.decision_ms_p95, 3),
+            "seats": self.seats,
+            "rounds": self.rounds,
+            "decisions": self.decisions,
+        }
+
+
+def ratio_mean_ci(
+    sums: Sequence[float], counts: Sequence[int]
+) -> tuple[float, tuple[float, float]]:
+    """Mean per round over clusters (matches) and its 95% interval.
+
+    Rounds of one match are not independent (same seat, same totals race), so the
+    standard error treats each match as one sample of a ratio estimator.
+    """
+    total = sum(counts)
+    if total == 0:
+        return 0.0, (0.0, 0.0)
+    mean = sum(sums) / total
+    n = len(sums)
+    if n < 2:
+        return mean, (mean, mean)
+    avg_count = total / n
+    resid = sum((y - mean * x) ** 2 for y, x in zip(sums, counts, strict=True))
+    se = math.sqrt(resid / (n * (n - 1))) / avg_count
+    return mean, (mean - Z95 * se, mean + Z95 * se)
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    """Sample mean and its normal 95% interval."""
+    if not values:
+        return 0.0, (0.0, 0.0)
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, (mean, mean)
+    se = statistics.stdev(values) / math.sqrt(len(values))
+    return mean, (mean - Z95 * se, mean + Z95 * se)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100); 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100.0 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def _win_credit(totals: Sequence[int], seat: int) -> float:
+    best = max(totals)
+    if totals[seat] != best:
+        return 0.0
+    return 1.0 / sum(1 for t in totals if t == best)
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaReport:
+    game: str
+    matches: int
+    lineup: tuple[str, ...]
+    options: Mapping[str, Any]
+    bots: Mapping[str, BotFigures]
+    margins: Mapping[str, tuple[float, tuple[float, float]]]
+    styles: Mapping[str, SeatStyle]
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": list(self.lineup),
+            "options": dict(self.options),
+            "matches": self.matches,
+            "bots": {name: fig.to_json() for name, fig in self.bots.items()},
+            "margins": {
+                key: {"mean": round(m, 3), "ci95": [round(lo, 3), round(hi, 3)]}
+                for key, (m, (lo, hi)) in self.margins.items()
+            },
+            "style": {name: style_row(self.game, s) for name, s in self.styles.items()},
+            "seconds": round(self.seconds, 2),
+        }
+
+
+def style_row(game: str, s: SeatStyle) -> dict[str, float | None]:
+    """The style figures of one bot: how often and how early it knocks, calls, palms."""
+
+    def rate(a: int, b: int) -> float | None:
+        return round(a / b, 3) if b else None
+
+    row: dict[str, float | None] = {
+        "knocks_per_round": rate(s.knocks, s.rounds),
+        "knock_turn_mean": round(statistics.fmean(s.knock_turns), 2) if s.knock_turns else None,
+        "discard_take_rate": rate(s.discard_takes, s.draws),
+    }
+    if game == "deadwood-knock":
+        row["call_rate"] = rate(s.calls, s.calls + s.folds)
+        row["palm_rate"] = rate(s.palms, s.palm_chances)
+        row["stand_per_round"] = rate(s.stands, s.rounds)
+    else:
+        row["rummy_per_round"] = rate(s.rummies, s.rounds)
+    return row
+
+
+def summarise(
+    game: str,
+    lineup: Sequence[str],
+    options: Mapping[str, Any],
+    results: Sequence[MatchResult],
+    seconds: float = 0.0,
+) -> ArenaReport:
+    names = list(dict.fromkeys(lineup))
+    sums: dict[str, list[float]] = {n: [] for n in names}
+    counts: dict[str, list[int]] = {n: [] for n in names}
+    wins: dict[str, list[float]] = {n: [] for n in names}
+    times: dict[str, list[float]] = {n: [] for n in names}
+    styles: dict[str, SeatStyle] = {n: SeatStyle() for n in names}
+    per_match: list[dict[str, float]] = []
+    for result in results:
+        rounds = len(result.round_scores)
+        match_means: dict[str, list[float]] = {}
+        for seat, name in enumerate(result.lineup):
+            total = sum(r[seat] for r in result.round_scores)
+            sums[name].append(total)
+            counts[name].append(rounds)
+            wins[name].append(_win_credit(result.totals, seat))
+            times[name].extend(result.decision_ms[seat])
+            styles[name].merge(result.styles[seat])
+            match_means.setdefault(name, []).append(total / rounds if rounds else 0.0)
+        per_match.append({n: statistics.fmean(v) for n, v in match_means.items()})
+    bots: dict[str, BotFigures] = {}
+    for name in names:
+        mean, ci = ratio_mean_ci(sums[name], counts[name])
+        bots[name] = BotFigures(
+            name=name,
+            seats=len(sums[name]),
+            rounds=sum(counts[name]),
+            mean=mean,
+            ci95=ci,
+            win_rate=statistics.fmean(wins[name]) if wins[name] else 0.0,
+            decision_ms_p50=percentile(times[name], 50),
+            decision_ms_p95=percentile(times[name], 95),
+            decisions=len(times[name]),
+        )
+    margins: dict[str, tuple[float, tuple[float, float]]] = {}
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            diffs = [m[a] - m[b] for m in per_match if a in m and b in m]
+            margins[f"{a} - {b}"] = mean_ci(diffs)
+    return ArenaReport(
+        game=game,
+        matches=len(results),
+        lineup=tuple(lineup),
+        options=dict(options),
+        bots=bots,
+        margins=margins,
+        styles=styles,
+        seconds=seconds,
+    )
+
+
+# --- running ---------------------------------------------------------------------------------
+
+
+def match_plan(
+    lineup: Sequence[str], matches: int, seed: int
+) -> list[tuple[int, tuple[str, ...], int]]:
+    """(index, rotated line-up, deal seed) for each match: one deal seed per full rotation."""
+    n = len(lineup)
+    plan = []
+    for m in range(matches):
+        shift = m % n
+        rotated = tuple(lineup[shift:]) + tuple(lineup[:shift])
+        deal_seed = derive_rng(seed, m // n).getrandbits(62)
+        plan.append((m, rotated, deal_seed))
+    return plan
+
+
+def _play_task(
+    task: tuple[str, tuple[str, ...], dict[str, Any], int, Budget | None, int],
+) -> MatchResult:
+    game, lineup, options, seed, budget, index = task
+    return play_match(game, lineup, options, seed, budget, index)
+
+
+def run_arena(
+    game: str,
+    lineup: Sequence[str],
+    matches: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    jobs: int = 1,
+    budget: Budget | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaReport:
+    """Play ``matches`` matches (in ``jobs`` processes) and summarise them."""
+    if game not in GAME_NAMES:
+        raise ArenaError(f"unknown game {game!r}; choose one of: {', '.join(GAME_NAMES)}")
+    valid = bot_names()
+    for name in lineup:
+        if name not in valid:
+            raise ArenaError(f"unknown bot {name!r}; valid bots: {', '.join(valid)}")
+    g = get_game(game)
+    if not g.min_players <= len(lineup) <= g.max_players:
+        raise ArenaError(
+            f"{game} takes {g.min_players} to {g.max_players} players, got {len(lineup)}"
+        )
+    opts = dict(options or {})
+    g.options_from_json({**opts, "players": len(lineup)})  # fail early on bad options
+    tasks = [(game, rot, opts, s, budget, i) for i, rot, s in match_plan(lineup, matches, seed)]
+    started = time.perf_counter()
+    results: list[MatchResult] = []
+    if jobs <= 1:
+        for task in tasks:
+            results.append(_play_task(task))
+            if progress:
+                progress(len(results), matches)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_play_task, t) for t in tasks]
+            for fut in as_completed(futures):
+                results.append(fut.result())
+                if progress:
+                    progress(len(results), matches)
+    results.sort(key=lambda r: r.index)
+    return summarise(game, lineup, opts, results, time.perf_counter() - started)
+
+
+class ProgressBar:
+    """A one-line progress bar redrawn on a text stream (stderr)."""
+
+    def __init__(self, stream: TextIO, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.started = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.width * done // max(total, 1)
+        elapsed = time.perf_counter() - self.started
+        bar = "#" * filled + "-" * (self.width - filled)
+        end = "\n" if done >= total else ""
+        self.stream.write(f"\r[{bar}] {done}/{total} matches, {elapsed:.1f}s{end}")
+        self.stream.flush()
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+def format_report(report: ArenaReport) -> str:
+    unit = "round" if report.game == "deadwood-knock" else "hand"
+    lines = [
+        f"{report.game}: {report.matches} matches, seats "
+        f"{','.join(report.lineup)} rotated, {report.seconds:.1f}s",
+        "",
+        f"{'bot':<16}{'mean/' + unit:>12}{'95% CI':>22}{'win rate':>10}{'p50 ms':>9}{'p95 ms':>9}",
+    ]
+    for fig in report.bots.values():
+        ci = f"[{fig.ci95[0]:.2f}, {fig.ci95[1]:.2f}]"
+        lines.append(
+            f"{fig.name:<16}{fig.mean:>12.2f}{ci:>22}{fig.win_rate:>10.3f}"
+            f"{fig.decision_ms_p50:>9.2f}{fig.decision_ms_p95:>9.2f}"
+        )
+    if report.margins:
+        lines += ["", f"{'margin (paired by match)':<34}{'mean':>10}{'95% CI':>22}"]
+        for key, (m, (lo, hi)) in report.margins.items():
+            lines.append(f"{key:<34}{m:>10.2f}{f'[{lo:.2f}, {hi:.2f}]':>22}")
+    rows = {name: style_row(report.game, s) for name, s in report.styles.items()}
+    if rows:
+        columns = list(next(iter(rows.values())))
+        lines += ["", f"{'style':<16}" + "".join(f"{c:>19}" for c in columns)]
+        for name, row in rows.items():
+            cells = "".join(f"{'-' if row[c] is None else row[c]:>19}" for c in columns)
+            lines.append(f"{name:<16}{cells}")
+    return "\n".join(lines)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arena's options, shared by ``deadwood-knock arena`` and this module's parser."""
+    p.add_argument("--game", required=True, choices=GAME_NAMES)
+    p.add_argument("--players", required=True, help="comma-separated bot names, one per seat")
+    p.add_argument("--matches", type=int, default=20)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--sleight", action="store_true", help="Deadwood Knock: Sleight of Hand on")
+    p.add_argument("--rounds", type=int, default=None, help="Deadwood Knock: rounds per match")
+    p.add_argument("--target", type=int, default=None, help="Knock Rummy / Gin: game total")
+    p.add_argument("--options", default=None, help="more game options as a JSON object")
+    p.add_argument("--budget-ms", type=float, default=None, help="time per decision (search bots)")
+    p.add_argument("--iterations", type=int, default=None, help="iterations per decision")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def build_parser(prog: str = "deadwood-knock arena") -> argparse.ArgumentParser:
+    p = _Parser(prog=prog, description="Play whole matches between bots, seats rotated.")
+    add_arguments(p)
+    return p
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    opts: dict[str, Any] = {}
+    if args.options:
+        try:
+            loaded = json.loads(args.options)
+        except json.JSONDecodeError as exc:
+            raise ArenaError(f"--options is not JSON: {exc}") from exc
+        if not isinstance(loaded, dict):
+            raise ArenaError("--options must be a JSON object")
+        opts.update(loaded)
+    if args.sleight:
+        opts["sleight_of_hand"] = True
+    if args.rounds is not None:
+        opts["rounds"] = args.rounds
+    if args.target is not None:
+        opts["target"] = args.target
+    return opts
+
+
+def main(
+    argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
+    """``deadwood-knock arena …``: exit 0, or 2 with one line on stderr for bad input."""
+    return run_cli(build_parser().parse_args(argv), out, err)
+
+
+def run_cli(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run parsed arena arguments (the main CLI's ``arena`` subcommand lands here)."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    lineup = [name.strip() for name in args.players.split(",") if name.strip()]
+    try:
+        if args.matches < 1:
+            raise ArenaError("--matches must be at least 1")
+        budget = None
+        if args.budget_ms is not None or args.iterations is not None:
+            seconds = None if args.budget_ms is None else args.budget_ms / 1000.0
+            budget = Budget(seconds=seconds, iterations=args.iterations)
+        progress = None if args.no_progress else ProgressBar(err)
+        report = run_arena(
+            args.game,
+            lineup,
+            args.matches,
+            args.seed,
+            options=_options(args),
+            jobs=max(1, args.jobs),
+            budget=budget,
+            progress=progress,
+        )
+    except (ArenaError, UnknownBotError, GameError) as exc:
+        err.write(f"deadwood-knock arena: {exc}\n")
+        return 2
+    if args.json:
+        out.write(json.dumps(report.to_json()) + "\n")
+    else:
+        out.write(format_report(report) + "\n")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
