@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from starlette.testclient import TestClient
-
 from dkserver_helpers import create_match, new_player
+from starlette.testclient import TestClient
 
 
 def test_health_and_docs(client: TestClient) -> None:

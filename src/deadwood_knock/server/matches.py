@@ -149,7 +149,7 @@ class MatchService:
         except (GameError, TypeError, ValueError, KeyError) as exc:
             raise invalid("bad_options", f"invalid options: {exc}") from None
         seats = (
-            SeatInfo(0, player.id, None, player.name or "You"),
+            SeatInfo(0, player.id, None, player.name or "Player"),
             *(SeatInfo(i, None, bot, bot) for i, bot in enumerate(opponents, 1)),
         )
         match_id = secrets.token_hex(16)
