@@ -242,6 +242,14 @@ def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
         seconds, megabytes = ours.import_cost(module)
         rows.append(Row(f"{title} tables load (import)", "s", seconds, note="limit 0.5 s"))
         rows.append(Row(f"{title} tables load (import)", "MB", megabytes, note="limit 100 MB"))
+    rows.append(
+        Row(
+            "Peak memory after all of ours and the peers",
+            "MB",
+            ours.peak_rss_mb(),
+            note="includes memos filled while running, and the peer libraries",
+        )
+    )
     return rows
 
 

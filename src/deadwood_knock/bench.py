@@ -239,6 +239,13 @@ def import_cost(module: str) -> tuple[float, float]:
     return float(seconds), float(megabytes)
 
 
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far, in MB (Linux reports KiB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 DK_HAND_MODULE = "deadwood_knock.games.deadwood_knock.hand"
 KR_MELDS_MODULE = "deadwood_knock.games.knock_rummy.melds"
 
@@ -279,6 +286,8 @@ def measure_ours(
         seconds, megabytes = import_cost(module)
         result[f"{key}_load_s"] = round(seconds, 3)
         result[f"{key}_load_mb"] = round(megabytes, 1)
+    # Tables or memos filled while running count here, not in the import cost.
+    result["peak_rss_mb"] = round(peak_rss_mb(), 1)
     result["settings"] = {
         "seed": seed,
         "hands": hands,
@@ -303,6 +312,7 @@ LABELS = {
     "dk_tables_load_mb": "Deadwood Knock tables load, MB",
     "kr_tables_load_s": "Knock Rummy tables load, s",
     "kr_tables_load_mb": "Knock Rummy tables load, MB",
+    "peak_rss_mb": "Peak memory of the whole bench run, MB",
 }
 
 
