@@ -1,0 +1,1 @@
+"""Developer tools that reproduce the content art."""

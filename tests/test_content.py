@@ -1,0 +1,392 @@
+"""The trail's content: counts, uniqueness, references, art, difficulty rule, schemas."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import string
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from deadwood_knock.content import Content, ContentError, load_content, read_content
+from deadwood_knock.content.loader import CONTENT_DIR
+from deadwood_knock.content.schema import (
+    DIFFICULTY_LADDER,
+    FILE_MODELS,
+    SCHEMA_DIR,
+    Difficulty,
+    GazetteEvent,
+    TableGame,
+    TalkSituation,
+    Town,
+    json_schemas,
+    render_schema,
+)
+
+DATA = CONTENT_DIR / "data"
+ART = CONTENT_DIR / "art"
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def content() -> Content:
+    return load_content()
+
+
+# --- counts -----------------------------------------------------------------
+
+
+def test_minimum_counts(content: Content) -> None:
+    assert len(content.towns) >= 45
+    assert len(content.venues) >= 200
+    assert len(content.figures) >= 40
+    assert len(content.wanted) >= 12
+    assert len(content.card_backs) >= 8
+    assert len(content.likenesses) >= 12
+
+
+def test_load_content_is_cached(content: Content) -> None:
+    assert load_content() is content
+
+
+# --- uniqueness ---------------------------------------------------------------
+
+
+def test_towns_unique_by_id_and_by_place(content: Content) -> None:
+    ids = [t.id for t in content.towns]
+    places = [(t.name.casefold(), t.state_or_territory) for t in content.towns]
+    assert len(set(ids)) == len(ids)
+    assert len(set(places)) == len(places)
+
+
+def test_venues_unique_by_id_and_by_name_in_town(content: Content) -> None:
+    ids = [v.id for v in content.venues]
+    keys = [(v.name.casefold(), v.town) for v in content.venues]
+    assert len(set(ids)) == len(ids)
+    assert len(set(keys)) == len(keys)
+
+
+def test_figures_unique(content: Content) -> None:
+    ids = [f.id for f in content.figures]
+    names = [f.name.casefold() for f in content.figures]
+    assert len(set(ids)) == len(ids)
+    assert len(set(names)) == len(names)
+
+
+def test_other_ids_unique(content: Content) -> None:
+    for records in (content.wanted, content.card_backs, content.likenesses):
+        ids = [r.id for r in records]
+        assert len(set(ids)) == len(ids)
+
+
+# --- the trail ----------------------------------------------------------------
+
+
+def test_trail_order_is_contiguous_and_ends_in_deadwood(content: Content) -> None:
+    assert [t.order for t in content.trail] == list(range(len(content.towns)))
+    last = content.trail[-1]
+    assert last.id == "deadwood"
+    assert last.name == "Deadwood"
+    assert last.state_or_territory == "Dakota Territory"
+    assert last.modern_state == "South Dakota"
+
+
+def test_trail_starts_in_cowtowns(content: Content) -> None:
+    # The journey opens among the cattle towns before the mining camps.
+    first_six = [t.kind.value for t in content.trail[:6]]
+    assert first_six.count("cowtown") >= 3
+    assert "mining_camp" not in first_six
+
+
+def test_every_town_has_ordered_tables(content: Content) -> None:
+    for town in content.towns:
+        tables = content.venues_in(town.id)
+        assert tables, f"{town.id} has no tables"
+        assert [v.order for v in tables] == list(range(len(tables)))
+
+
+# --- references -----------------------------------------------------------------
+
+
+def test_every_reference_resolves(content: Content) -> None:
+    towns, figures = content.town_by_id, content.figure_by_id
+    for v in content.venues:
+        assert v.town in towns
+        assert all(o in figures for o in v.table.opponents)
+    for f in content.figures:
+        assert f.towns and all(t in towns for t in f.towns)
+        assert content.art_path(f.portrait).is_file()
+    for w in content.wanted:
+        assert w.town in towns
+        assert w.figure is None or w.figure in figures
+    for art in [b.svg for b in content.card_backs] + [lk.svg for lk in content.likenesses]:
+        assert content.art_path(art).is_file()
+
+
+def test_every_figure_sits_at_some_table(content: Content) -> None:
+    seated = {o for v in content.venues for o in v.table.opponents}
+    assert seated == set(content.figure_by_id)
+
+
+def test_table_seats_fit_the_game(content: Content) -> None:
+    for v in content.venues:
+        n = len(v.table.opponents)
+        if v.table.game is TableGame.GIN:
+            assert n == 1
+        elif v.table.game is TableGame.KNOCK_RUMMY:
+            assert 1 <= n <= 4
+        else:
+            assert 1 <= n <= 5
+    games = {v.table.game for v in content.venues}
+    assert games == set(TableGame)
+    mostly = sum(v.table.game is TableGame.DEADWOOD_KNOCK for v in content.venues)
+    assert mostly > len(content.venues) // 2
+
+
+# --- difficulty rule ---------------------------------------------------------------
+# A table is as hard as its hardest opponent. Along the trail (town order, then table
+# order) that difficulty never drops, stakes never drop, the trail opens with a
+# tenderfoot table, climbs every rung of the ladder, and closes with a legend.
+
+
+def test_table_difficulty_never_drops_along_the_trail(content: Content) -> None:
+    levels = [content.table_difficulty(v) for v in content.trail_venues()]
+    assert levels == sorted(levels)
+    assert levels[0] == Difficulty.TENDERFOOT.rank
+    assert levels[-1] == Difficulty.LEGEND.rank
+    assert set(levels) == set(range(len(DIFFICULTY_LADDER)))
+
+
+def test_stakes_never_drop_along_the_trail(content: Content) -> None:
+    stakes = [v.table.stakes for v in content.trail_venues()]
+    assert stakes == sorted(stakes)
+    assert stakes[-1] > stakes[0]
+
+
+def test_deadwood_final_table_is_hickoks(content: Content) -> None:
+    final = content.trail_venues()[-1]
+    assert final.town == "deadwood"
+    assert "wild-bill-hickok" in final.table.opponents
+
+
+def test_skill_parameters_rise_with_difficulty(content: Content) -> None:
+    def mean_reading(level: Difficulty) -> float:
+        values = [f.discard_reading for f in content.figures if f.difficulty is level]
+        return sum(values) / len(values)
+
+    means = [mean_reading(level) for level in DIFFICULTY_LADDER]
+    assert means == sorted(means)
+
+
+def test_lawmen_never_palm(content: Content) -> None:
+    for f in content.figures:
+        if f.role == "lawman" and f.id != "henry-plummer":
+            assert f.palm_rate == 0.0, f.id
+
+
+# --- text -----------------------------------------------------------------------------
+
+
+def test_no_web_addresses_anywhere_in_the_data() -> None:
+    pattern = re.compile(r"https?:|www\.|\.(com|org|net|edu|gov)\b", re.IGNORECASE)
+    for path in DATA.glob("*.json"):
+        assert not pattern.search(path.read_text(encoding="utf-8")), path.name
+
+
+def test_table_talk_covers_the_basics(content: Content) -> None:
+    for f in content.figures:
+        said = [t.situation for t in f.table_talk]
+        assert 4 <= len(said) <= 8
+        assert {TalkSituation.GREETING, TalkSituation.WIN, TalkSituation.LOSE} <= set(said)
+        assert f.portrait_note
+
+
+def test_figure_dates_are_plausible(content: Content) -> None:
+    for f in content.figures:
+        if f.born is not None and f.died is not None:
+            assert 10 <= f.died - f.born <= 100, f.id
+
+
+def test_gazette_has_every_event_and_fills_cleanly(content: Content) -> None:
+    assert content.gazette_empty == "No news from the trail just yet."
+    values = {
+        "player": "Sam",
+        "venue": "Long Branch",
+        "town": "Dodge City",
+        "opponent": "Luke Short",
+        "hand": "a full house",
+        "reward": "500",
+        "deck": "Faro Tiger",
+    }
+    for event in GazetteEvent:
+        templates = content.gazette_for(event)
+        assert templates, event
+        for t in templates:
+            for text in (t.headline, t.item):
+                filled = text.format(**values)
+                assert "{" not in filled and "}" not in filled
+                fields = {f for _, f, _, _ in string.Formatter().parse(text) if f}
+                assert fields <= set(values)
+
+
+def test_card_back_unlocks(content: Content) -> None:
+    defaults = [b for b in content.card_backs if b.unlock is None]
+    assert [b.id for b in defaults] == ["plain-ledger"]
+    kinds = {b.unlock.milestone.value for b in content.card_backs if b.unlock}
+    assert {"tables_won", "towns_completed", "gunfights_won", "deadwood_reached"} <= kinds
+
+
+def test_wanted_posters_have_gunfight_terms(content: Content) -> None:
+    with_figures = [w for w in content.wanted if w.figure is not None]
+    assert len(with_figures) >= 8
+    for w in content.wanted:
+        assert w.gunfight.rounds >= 1
+        assert w.gunfight.score_to_beat > 0
+        assert w.reward > 0
+
+
+# --- art ------------------------------------------------------------------------------
+
+
+def _svg_files() -> list[Path]:
+    return sorted(ART.rglob("*.svg"))
+
+
+def test_every_svg_is_small_valid_xml_with_a_title() -> None:
+    files = _svg_files()
+    assert files
+    for path in files:
+        assert path.stat().st_size < 6 * 1024, path.name
+        root = ET.parse(path).getroot()
+        assert root.tag == f"{SVG_NS}svg", path.name
+        title = root.find(f"{SVG_NS}title")
+        assert title is not None and (title.text or "").strip(), path.name
+
+
+def test_no_orphan_art(content: Content) -> None:
+    named = {f.portrait for f in content.figures}
+    named |= {b.svg for b in content.card_backs} | {lk.svg for lk in content.likenesses}
+    on_disk = {p.relative_to(CONTENT_DIR).as_posix() for p in _svg_files()}
+    assert on_disk == named
+
+
+def test_portraits_are_distinct_drawings(content: Content) -> None:
+    # Hats, whiskers, collars and palettes vary by id, so nearly every drawing differs.
+    drawings = {
+        content.art_path(f.portrait).read_text().split("</title>", 1)[1] for f in content.figures
+    }
+    assert len(drawings) >= 0.8 * len(content.figures)
+
+
+# --- schemas --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("stem", sorted(FILE_MODELS))
+def test_schema_round_trip(stem: str) -> None:
+    text = (DATA / f"{stem}.json").read_text(encoding="utf-8")
+    model = FILE_MODELS[stem].model_validate_json(text)
+    again = FILE_MODELS[stem].model_validate_json(model.model_dump_json())
+    assert again == model
+    assert json.loads(model.model_dump_json(exclude_unset=True)) == json.loads(text)
+
+
+@pytest.mark.parametrize("stem", sorted(FILE_MODELS))
+def test_exported_json_schema_matches(stem: str) -> None:
+    committed = (SCHEMA_DIR / f"{stem}.schema.json").read_text(encoding="utf-8")
+    assert committed == render_schema(json_schemas()[stem]), (
+        "run: python -m deadwood_knock.content.schema"
+    )
+
+
+def test_schema_rejects_bad_records() -> None:
+    good = {
+        "id": "test-town",
+        "name": "Test",
+        "state_or_territory": "Kansas",
+        "modern_state": "Kansas",
+        "kind": "cowtown",
+        "boom_years": "1870-1880",
+        "description": "A plain description of a plain town.",
+        "order": 0,
+    }
+    Town.model_validate_json(json.dumps(good))
+    for field, value in [
+        ("id", "Not A Slug"),
+        ("kind", "space_port"),
+        ("boom_years", "1880-1870"),
+        ("description", "Read more at www.example.com today."),
+        ("order", -1),
+    ]:
+        with pytest.raises(ValidationError):
+            Town.model_validate_json(json.dumps({**good, field: value}))
+    with pytest.raises(ValidationError):
+        Town.model_validate_json(json.dumps({**good, "extra": 1}))
+
+
+# --- cross-checks on broken copies -----------------------------------------------------
+
+
+def _copy(tmp_path: Path) -> Path:
+    root = tmp_path / "content"
+    shutil.copytree(CONTENT_DIR / "data", root / "data")
+    shutil.copytree(CONTENT_DIR / "art", root / "art")
+    return root
+
+
+def _edit(root: Path, stem: str, edit: object) -> None:
+    path = root / "data" / f"{stem}.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    edit(data)  # type: ignore[operator]
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_copy_of_content_loads(tmp_path: Path) -> None:
+    assert len(read_content(_copy(tmp_path)).venues) == len(load_content().venues)
+
+
+def test_unknown_venue_town_is_refused(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    _edit(root, "venues", lambda d: d["venues"][0].update(town="atlantis"))
+    with pytest.raises(ContentError, match="unknown town"):
+        read_content(root)
+
+
+def test_unknown_opponent_is_refused(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    _edit(root, "venues", lambda d: d["venues"][0]["table"].update(opponents=["nobody-at-all"]))
+    with pytest.raises(ContentError, match="unknown opponent"):
+        read_content(root)
+
+
+def test_duplicate_figure_id_is_refused(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+
+    def dup(d: dict[str, list[dict[str, object]]]) -> None:
+        d["figures"].append({**d["figures"][0], "name": "Someone Else"})
+
+    _edit(root, "figures", dup)
+    with pytest.raises(ContentError, match="duplicate figure id"):
+        read_content(root)
+
+
+def test_missing_portrait_is_refused(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    (root / "art" / "portraits" / "doc-holliday.svg").unlink()
+    with pytest.raises(ContentError, match="no portrait"):
+        read_content(root)
+
+
+def test_trail_not_ending_in_deadwood_is_refused(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+
+    def swap(d: dict[str, list[dict[str, object]]]) -> None:
+        towns = d["towns"]
+        towns[-1]["order"], towns[0]["order"] = towns[0]["order"], towns[-1]["order"]
+
+    _edit(root, "towns", swap)
+    with pytest.raises(ContentError, match="Deadwood"):
+        read_content(root)
