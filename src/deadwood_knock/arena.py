@@ -156,7 +156,8 @@ def play_match(
 
 
 def _round_ended(events: Iterable[Event]) -> bool:
-    return any(e.kind in ROUND_END_KINDS for e in events)
+    """A scored round or hand ended (a void Knock Rummy hand is dealt again, not counted)."""
+    return any(e.kind in ROUND_END_KINDS and e.data.get("outcome") != "void" for e in events)
 
 
 def _count_style(
@@ -338,6 +339,7 @@ def summarise(
             styles[name].merge(result.styles[seat])
             match_means.setdefault(name, []).append(total / rounds if rounds else 0.0)
         per_match.append({n: statistics.fmean(v) for n, v in match_means.items()})
+        per_match[-1]["#rounds"] = float(rounds)
     bots: dict[str, BotFigures] = {}
     for name in names:
         mean, ci = ratio_mean_ci(sums[name], counts[name])
@@ -355,8 +357,11 @@ def summarise(
     margins: dict[str, tuple[float, tuple[float, float]]] = {}
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            diffs = [m[a] - m[b] for m in per_match if a in m and b in m]
-            margins[f"{a} - {b}"] = mean_ci(diffs)
+            # Paired by match, weighted by its rounds: the same weighting as the means.
+            both = [m for m in per_match if a in m and b in m]
+            margins[f"{a} - {b}"] = ratio_mean_ci(
+                [(m[a] - m[b]) * m["#rounds"] for m in both], [int(m["#rounds"]) for m in both]
+            )
     return ArenaReport(
         game=game,
         matches=len(results),

@@ -2,11 +2,60 @@
 
 The registry maps public bot names to factories; every consumer (server, arena,
 terminal client) asks it for bots by name, and an unknown name is an error that
-lists the valid ones.
+lists the valid ones. Built in: ``random``, ``greedy``, ``strong`` (search), the ladder
+``tenderfoot`` … ``legend`` and a few styles (``flush-chaser``, ``cautious``, …).
 """
 
 from __future__ import annotations
 
-from deadwood_knock.bots.base import BOT_NAMES, Bot, Budget, UnknownBotError, get_bot
+from deadwood_knock.bots.base import (
+    BOT_NAMES,
+    Bot,
+    Budget,
+    RandomBot,
+    UnknownBotError,
+    bot_names,
+    get_bot,
+    register,
+)
+from deadwood_knock.bots.personality import (
+    LADDER,
+    PERSONALITIES,
+    GreedyBot,
+    PersonalityBot,
+    PersonalityParams,
+    personality_bot,
+)
+from deadwood_knock.bots.strong import StrongBot
 
-__all__ = ["BOT_NAMES", "Bot", "Budget", "UnknownBotError", "get_bot"]
+__all__ = [
+    "BOT_NAMES",
+    "LADDER",
+    "PERSONALITIES",
+    "Bot",
+    "Budget",
+    "GreedyBot",
+    "PersonalityBot",
+    "PersonalityParams",
+    "RandomBot",
+    "StrongBot",
+    "UnknownBotError",
+    "bot_names",
+    "get_bot",
+    "personality_bot",
+    "register",
+]
+
+
+def _personality_factory(name: str) -> PersonalityBot:
+    return personality_bot(PERSONALITIES[name], name)
+
+
+def _register_builtins() -> None:
+    register("greedy", GreedyBot)
+    register("strong", StrongBot)
+    for name in PERSONALITIES:
+        register(name, lambda name=name: _personality_factory(name))  # type: ignore[misc]
+
+
+_register_builtins()

@@ -1,0 +1,188 @@
+"""Deadwood Knock know-how shared by the greedy, personality, search and hint code.
+
+A Deadwood Knock turn is one action ``Draw(select, source)``: the discard is chosen
+before the take, so a stock draw is valued as an expectation over the cards this seat
+has not seen. Everything here works on plain card tuples; the callers decide where the
+cards come from (an observation for real decisions, a sampled state inside a search).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from deadwood_knock.bots.view import without
+from deadwood_knock.cards import Card
+
+__all__ = [
+    "CATEGORY_STRENGTH",
+    "DrawChoice",
+    "HandValue",
+    "draw_values",
+    "hand_value",
+    "potential",
+    "source_of",
+]
+
+#: How good a poker hand is at a showdown for the pot, as a rough 0..1 call strength.
+CATEGORY_STRENGTH: dict[str, float] = {
+    "high_card": 0.05,
+    "pair": 0.25,
+    "two_pair": 0.5,
+    "three_of_a_kind": 0.62,
+    "straight": 0.74,
+    "flush": 0.8,
+    "full_house": 0.9,
+    "four_of_a_kind": 0.96,
+    "straight_flush": 0.99,
+    "royal_flush": 1.0,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """The few evaluator figures the bots use, cached per set of cards."""
+
+    score: int
+    knock_count: int
+    hand_points: int
+    deadwood_points: int
+    category: str
+    strength: tuple[int, ...]
+
+
+@lru_cache(maxsize=1 << 18)
+def _hand_value_sorted(key: tuple[Card, ...]) -> HandValue:
+    from deadwood_knock.games.deadwood_knock.hand import (
+        CATEGORIES,
+        evaluate_batch,
+        strength_from_code,
+    )
+
+    score, knock, hp, dw, code = evaluate_batch([key])[0]
+    return HandValue(
+        score=score,
+        knock_count=knock,
+        hand_points=hp,
+        deadwood_points=dw,
+        category=str(CATEGORIES[code >> 20]),
+        strength=tuple(strength_from_code(code)),
+    )
+
+
+def hand_value(cards: Sequence[Card]) -> HandValue:
+    """Scoring split figures of a hand (5..9 cards with at least 5 non-jokers)."""
+    return _hand_value_sorted(tuple(sorted(cards)))
+
+
+def deadwood_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The deadwood of the scoring split (the slower full evaluation)."""
+    from deadwood_knock.games.deadwood_knock.hand import evaluate
+
+    return tuple(evaluate(cards).deadwood)
+
+
+def source_of(action: Any) -> str:
+    source = getattr(action, "source", "")
+    return str(getattr(source, "value", source))
+
+
+def call_strength(value: HandValue) -> float:
+    """0..1: how likely this poker hand is to hold up in a pot; kickers nudge it."""
+    base = CATEGORY_STRENGTH.get(value.category, 0.0)
+    top = value.strength[1] if len(value.strength) > 1 else 0
+    return min(1.0, base + 0.01 * max(0, top - 7))
+
+
+def potential(cards: Sequence[Card], chase: str) -> float:
+    """How close the hand is to what this player chases, in rough points (0..~20).
+
+    Not part of the score: it is what makes a player keep four hearts or a lone pair
+    while the evaluator alone would throw them.
+    """
+    suited = [0, 0, 0, 0]
+    ranks = [0] * 14
+    for c in cards:
+        if c < 52:
+            suited[c // 13] += 1
+            ranks[c % 13 + 1] += 1
+    ranks[0] = 0
+    best_suit = max(suited)
+    flush = 12.0 if best_suit == 4 else (4.0 if best_suit == 3 else 0.0)
+    present = [ranks[r] > 0 for r in range(1, 14)] + [ranks[1] > 0]  # ace high too
+    run = best_run = 0
+    for p in present:
+        run = run + 1 if p else 0
+        best_run = max(best_run, run)
+    straight = 10.0 if best_run == 4 else (3.0 if best_run == 3 else 0.0)
+    pairs = sum(1 for r in ranks if r == 2)
+    trips = sum(1 for r in ranks if r >= 3)
+    sets = 4.0 * pairs + 8.0 * trips
+    deadwood = -hand_value(cards).knock_count * 0.5 if len(cards) >= 5 else 0.0
+    if chase == "flush":
+        return 1.6 * flush + 0.3 * straight + 0.2 * sets
+    if chase == "straight":
+        return 1.6 * straight + 0.3 * flush + 0.2 * sets
+    if chase in ("pairs", "sets"):
+        return (1.6 if chase == "sets" else 1.3) * sets + 0.2 * (flush + straight)
+    if chase == "low_deadwood":
+        return deadwood * 1.5 + 0.2 * (flush + straight + sets)
+    return 0.6 * (flush + straight + sets) + 0.5 * deadwood
+
+
+@dataclass(frozen=True, slots=True)
+class DrawChoice:
+    action: Any
+    value: float
+    select: Card
+    source: str
+    taken: Card | None
+
+
+def draw_values(
+    hand: Sequence[Card],
+    legal: Sequence[Any],
+    top: Card | None,
+    buried: Card | None,
+    stock_sample: Sequence[Card],
+    value: Callable[[Sequence[Card]], float],
+) -> list[DrawChoice]:
+    """The value of every legal ``Draw``: known cards exactly, the stock as a mean."""
+    hand = tuple(hand)
+    stock_cache: dict[Card, float] = {}
+    out: list[DrawChoice] = []
+    for action in legal:
+        if getattr(action, "kind", "") != "draw":
+            continue
+        select: Card = action.select
+        src = source_of(action)
+        rest = without(hand, select)
+        if src == "discard" and top is not None:
+            out.append(DrawChoice(action, value([*rest, top]), select, src, top))
+        elif src == "palm" and buried is not None:
+            out.append(DrawChoice(action, value([*rest, buried]), select, src, buried))
+        elif src == "stock":
+            if select not in stock_cache:
+                sample = [x for x in stock_sample if x != select] or list(stock_sample)
+                stock_cache[select] = (
+                    sum(value([*rest, x]) for x in sample) / len(sample) if sample else 0.0
+                )
+            out.append(DrawChoice(action, stock_cache[select], select, src, None))
+    out.sort(key=lambda d: -d.value)
+    return out
+
+
+def sample_cards(cards: Sequence[Card], k: int, rng: random.Random) -> list[Card]:
+    if len(cards) <= k:
+        return list(cards)
+    return rng.sample(list(cards), k)
+
+
+def safe_value(cards: Sequence[Card]) -> float:
+    """Plain score, tolerant of hands the evaluator refuses (too few non-jokers)."""
+    if sum(1 for c in cards if c < 52) < 5:
+        return -20.0
+    return float(hand_value(cards).score)

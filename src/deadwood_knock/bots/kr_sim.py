@@ -1,0 +1,282 @@
+"""A fast Knock Rummy / Gin hand simulator for the search bot's playouts.
+
+Plain mutable lists instead of the immutable engine, the same rules (KR3–KR8): draw from
+the stock or the discard top, knock (with the limit) or go rummy, the discard-pile card
+that may not be thrown back the same turn, the pile turned over twice and the void hand,
+settling with ties, shares and bonuses. Gin lay-offs are estimated (each of the
+defender's deadwood cards that extends one of the knocker's melds is laid off), which
+is close enough for a playout. Only ever run on positions sampled from the seat's own
+view, never on the real hidden cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from deadwood_knock.bots.kr import options_of, points
+from deadwood_knock.bots.view import TableView, cards_of
+from deadwood_knock.cards import Card
+
+__all__ = ["KrSim", "apply_action", "playout", "sample_position"]
+
+DRAW: Final = "draw"
+DISCARD: Final = "discard"
+OVER: Final = "over"
+
+
+def _count(cards: Sequence[Card], high_aces: bool) -> int:
+    from deadwood_knock.games.knock_rummy.melds import count
+
+    return int(count(cards, high_aces=high_aces))
+
+
+def _best_discard(cards: Sequence[Card], high_aces: bool, banned: Card | None) -> tuple[int, Card]:
+    from deadwood_knock.games.knock_rummy.melds import best_discard_count
+
+    n, c = best_discard_count(cards, high_aces=high_aces)
+    if banned is None or c != banned:
+        return int(n), c
+    best: tuple[int, int, Card] | None = None
+    for x in cards:
+        if x == banned:
+            continue
+        k = (_count([y for y in cards if y != x], high_aces), -points(x), x)
+        if best is None or k < best:
+            best = k
+    assert best is not None
+    return best[0], best[2]
+
+
+@dataclass(slots=True)
+class KrSim:
+    """A mutable hand in progress (a sample, never the real deal)."""
+
+    hands: list[list[Card]]
+    stock: list[Card]  # top is last
+    pile: list[Card]  # top is last
+    to_act: int
+    phase: str
+    high_aces: bool
+    limit: int | None
+    gin: bool
+    turnovers: int = 0
+    taken: Card | None = None
+    result: list[int] | None = None
+
+    def copy(self) -> KrSim:
+        return KrSim(
+            [h[:] for h in self.hands],
+            self.stock[:],
+            self.pile[:],
+            self.to_act,
+            self.phase,
+            self.high_aces,
+            self.limit,
+            self.gin,
+            self.turnovers,
+            self.taken,
+        )
+
+
+def sample_position(view: TableView, rng: random.Random) -> KrSim | None:
+    """A full position consistent with the seat's view; ``None`` if it cannot be read."""
+    raw = view.raw
+    to_act = raw.get("to_act")
+    phase = {"draw": DRAW, "discard": DISCARD}.get(str(raw.get("phase", "")))
+    if to_act is None or phase is None:
+        return None
+    high_aces, limit, gin = options_of(raw)
+    unseen = list(view.unseen())
+    rng.shuffle(unseen)
+    hands: list[list[Card]] = []
+    for s in range(view.players):
+        if s == view.seat:
+            hands.append(list(view.hand))
+            continue
+        known = list(view.known_cards[s]) if s < len(view.known_cards) else []
+        size = view.hand_sizes[s] if s < len(view.hand_sizes) else 10
+        need = max(0, size - len(known))
+        hands.append(known + unseen[:need])
+        del unseen[:need]
+    taken_raw = raw.get("taken_discard")
+    taken = None if taken_raw is None else cards_of([taken_raw])[0]
+    public = raw.get("public_stock")
+    stock = list(cards_of(public)) if public else unseen[: view.stock_size]
+    return KrSim(
+        hands=hands,
+        stock=stock,
+        pile=list(view.discard_pile),
+        to_act=int(to_act),
+        phase=phase,
+        high_aces=high_aces,
+        limit=limit,
+        gin=gin,
+        turnovers=int(raw.get("turnovers") or 0),
+        taken=taken,
+    )
+
+
+# --- moves -----------------------------------------------------------------------------------
+
+
+def do_draw(sim: KrSim, seat: int, source: str) -> None:
+    hand = sim.hands[seat]
+    if source == "discard" and sim.pile:
+        c = sim.pile.pop()
+        hand.append(c)
+        sim.taken = c
+    else:
+        if not sim.stock:
+            if sim.turnovers >= 2 or not sim.pile:
+                sim.result = [0] * len(sim.hands)  # void hand
+                sim.phase = OVER
+                return
+            sim.stock = sim.pile[::-1]  # face down, unshuffled: old bottom on top
+            sim.pile = []
+            sim.turnovers += 1
+        hand.append(sim.stock.pop())
+        sim.taken = None
+    sim.phase = DISCARD
+
+
+def do_discard(sim: KrSim, seat: int, card: Card, knock: bool) -> None:
+    sim.hands[seat].remove(card)
+    sim.pile.append(card)
+    if knock:
+        settle(sim, seat, rummy=False)
+        return
+    if sim.gin and len(sim.stock) <= 2:
+        sim.result = [0] * len(sim.hands)
+        sim.phase = OVER
+        return
+    if not sim.stock and sim.turnovers >= 2:
+        sim.result = [0] * len(sim.hands)
+        sim.phase = OVER
+        return
+    sim.to_act = (seat + 1) % len(sim.hands)
+    sim.phase = DRAW
+    sim.taken = None
+
+
+def do_rummy(sim: KrSim, seat: int, card: Card | None) -> None:
+    if card is not None:
+        sim.hands[seat].remove(card)
+        sim.pile.append(card)
+    settle(sim, seat, rummy=True)
+
+
+def _layoff_estimate(knocker: Sequence[Card], defender: Sequence[Card], high_aces: bool) -> int:
+    """Deadwood the defender sheds on the knocker's melds: a card that, added to the
+    knocker's hand, keeps its count unchanged extends a meld."""
+    base = _count(knocker, high_aces)
+    own = _count(defender, high_aces)
+    shed = 0
+    held = list(knocker)
+    for c in sorted(defender, key=lambda x: -points(x)):
+        if _count([*held, c], high_aces) == base:
+            rest = [x for x in defender if x != c]
+            if _count(rest, high_aces) == own - points(c):
+                shed += points(c)
+                held.append(c)
+    return shed
+
+
+def settle(sim: KrSim, knocker: int, rummy: bool) -> None:
+    n = len(sim.hands)
+    counts = [_count(h, sim.high_aces) for h in sim.hands]
+    result = [0] * n
+    if sim.gin:
+        other = 1 - knocker
+        k, d = counts[knocker], counts[other]
+        if k == 0:
+            result[knocker], result[other] = d + 25, -(d + 25)
+        else:
+            d = max(0, d - _layoff_estimate(sim.hands[knocker], sim.hands[other], sim.high_aces))
+            if d <= k:
+                result[other], result[knocker] = k - d + 25, -(k - d + 25)
+            else:
+                result[knocker], result[other] = d - k, -(d - k)
+    else:
+        if rummy:
+            winners = [knocker]
+        else:
+            low = min(counts)
+            winners = [s for s in range(n) if counts[s] == low]
+            if knocker in winners and len(winners) > 1:
+                winners.remove(knocker)
+        w = counts[winners[0]]
+        for s in range(n):
+            if s in winners:
+                continue
+            pay = counts[s] - w + (25 if rummy else 0) + (10 if s == knocker else 0)
+            share = pay // len(winners)
+            for win in winners:
+                result[win] += share
+                result[s] -= share
+    sim.result = result
+    sim.phase = OVER
+
+
+# --- policy ----------------------------------------------------------------------------------
+
+
+def policy_move(sim: KrSim, knock_at: int) -> None:
+    seat = sim.to_act
+    hand = sim.hands[seat]
+    ha = sim.high_aces
+    if sim.phase == DRAW:
+        top = sim.pile[-1] if sim.pile else None
+        if top is not None:
+            now = _count(hand, ha)
+            with_top = min(_count([*hand[:i], *hand[i + 1 :], top], ha) for i in range(len(hand)))
+            if with_top < now:
+                do_draw(sim, seat, "discard")
+                return
+        do_draw(sim, seat, "stock")
+        return
+    if not sim.gin and _count(hand, ha) == 0:
+        do_rummy(sim, seat, None)
+        return
+    left, card = _best_discard(hand, ha, sim.taken)
+    if left == 0 and not sim.gin:
+        do_rummy(sim, seat, card)
+        return
+    limit = knock_at if sim.limit is None else min(knock_at, sim.limit)
+    do_discard(sim, seat, card, knock=left <= limit)
+
+
+def apply_action(sim: KrSim, seat: int, action: Any) -> bool:
+    """Play one public engine action in the sample; False if it does not fit."""
+    if sim.phase == OVER or sim.to_act != seat:
+        return False
+    kind = getattr(action, "kind", "")
+    if kind == "draw":
+        if sim.phase != DRAW:
+            return False
+        source = getattr(action, "source", "stock")
+        do_draw(sim, seat, str(getattr(source, "value", source)))
+        return True
+    card = getattr(action, "card", None) if kind == "discard" else getattr(action, "discard", None)
+    if card is not None and card not in sim.hands[seat]:
+        return False
+    if kind == "rummy":
+        do_rummy(sim, seat, card)
+    elif kind in ("discard", "knock") and card is not None:
+        do_discard(sim, seat, card, knock=kind == "knock")
+    else:
+        return False
+    return True
+
+
+def playout(sim: KrSim, knock_at: int, cap: int = 300) -> list[int]:
+    """Finish the hand; every seat's score for it (zeros for a void or cut-off hand)."""
+    steps = 0
+    while sim.phase != OVER and steps < cap:
+        policy_move(sim, knock_at)
+        steps += 1
+    if sim.result is None:
+        sim.result = [0] * len(sim.hands)
+    return sim.result

@@ -1,0 +1,399 @@
+"""Greedy and personality bots: heuristic players with parameters a person can feel.
+
+A personality is a :class:`PersonalityParams` (the content schema's figure fields:
+``knock_threshold``, ``call_rate``, ``fold_discipline``, ``chase``, ``palm_rate``,
+``discard_reading``, plus the figure's ladder ``difficulty``). The difficulty sets skill
+that a person does not tune directly: how often the player blunders, how many unseen
+cards it weighs before drawing, how far it looks past the next card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from deadwood_knock.bots.base import Budget
+from deadwood_knock.bots.dk import (
+    DrawChoice,
+    call_strength,
+    draw_values,
+    hand_value,
+    potential,
+    safe_value,
+    sample_cards,
+)
+from deadwood_knock.bots.kr import (
+    best_after_draw,
+    count,
+    discard_card,
+    options_of,
+    points,
+    source_of,
+)
+from deadwood_knock.bots.view import TableView, view_of
+from deadwood_knock.cards import Card
+from deadwood_knock.games.base import Game, GameError
+
+__all__ = [
+    "CHASES",
+    "LADDER",
+    "PERSONALITIES",
+    "GreedyBot",
+    "PersonalityBot",
+    "PersonalityParams",
+    "personality_bot",
+]
+
+CHASES = ("pairs", "sets", "flush", "straight", "low_deadwood", "balanced")
+LADDER = ("tenderfoot", "greenhorn", "regular", "sharp", "high_roller", "legend")
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    blunder: float  # chance of a careless draw or discard
+    sample: int  # unseen cards weighed when valuing a stock draw
+    foresight: float  # weight of the hand's promise (draws) against its score now
+
+
+SKILLS: dict[str, Skill] = {
+    "tenderfoot": Skill(0.30, 4, 0.2),
+    "greenhorn": Skill(0.15, 6, 0.4),
+    "regular": Skill(0.07, 10, 0.6),
+    "sharp": Skill(0.03, 14, 0.8),
+    "high_roller": Skill(0.02, 16, 0.8),
+    "legend": Skill(0.0, 24, 1.0),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PersonalityParams:
+    """A figure's playing style; ranges match the content schema."""
+
+    knock_threshold: int = 8
+    call_rate: float = 0.5
+    fold_discipline: float = 0.5
+    chase: str = "balanced"
+    palm_rate: float = 0.2
+    discard_reading: float = 0.5
+    difficulty: str = "regular"
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.knock_threshold <= 11:
+            raise GameError(f"knock_threshold must be 0..11, got {self.knock_threshold}")
+        for name in ("call_rate", "fold_discipline", "palm_rate", "discard_reading"):
+            v = getattr(self, name)
+            if not 0.0 <= v <= 1.0:
+                raise GameError(f"{name} must be between 0 and 1, got {v}")
+        if self.chase not in CHASES:
+            raise GameError(f"chase must be one of {', '.join(CHASES)}, got {self.chase!r}")
+        if self.difficulty not in SKILLS:
+            raise GameError(f"difficulty must be one of {', '.join(LADDER)}")
+
+    @classmethod
+    def from_any(cls, obj: Any, difficulty: str | None = None) -> PersonalityParams:
+        """From a mapping or any object with the fields (e.g. the content schema's model).
+
+        Enum values (``chase``, ``difficulty``) are read through their ``value``.
+        """
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = obj.get(f.name) if isinstance(obj, Mapping) else getattr(obj, f.name, None)
+            if raw is not None:
+                values[f.name] = getattr(raw, "value", raw)
+        if difficulty is not None:
+            values["difficulty"] = difficulty
+        try:
+            return cls(**values)
+        except TypeError as exc:
+            raise GameError(f"bad personality: {exc}") from exc
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _kind(action: Any) -> str:
+    return str(getattr(action, "kind", ""))
+
+
+class PersonalityBot:
+    """A heuristic player shaped by :class:`PersonalityParams`."""
+
+    def __init__(self, params: PersonalityParams, name: str = "personality") -> None:
+        self.params = params
+        self.skill = SKILLS[params.difficulty]
+        self.name = name
+
+    def act(
+        self,
+        game: Game[Any, Any],
+        observation: Any,
+        legal: Sequence[Any],
+        rng: random.Random,
+        budget: Budget | None = None,
+    ) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        view = view_of(observation, game.name)
+        if game.name == "deadwood-knock":
+            return self._dk(view, legal, rng)
+        return self._kr(view, legal, rng)
+
+    # --- Deadwood Knock ------------------------------------------------------------------
+
+    def _dk(self, view: TableView, legal: Sequence[Any], rng: random.Random) -> Any:
+        p = self.params
+        kinds = {_kind(a) for a in legal}
+        if "reveal" in kinds:
+            return legal[0]  # the scoring split comes first
+        if "call" in kinds or "fold" in kinds:
+            return self._call_or_fold(view, legal, rng)
+        now = hand_value(view.hand)
+        if "knock" in kinds and now.knock_count <= p.knock_threshold:
+            return next(a for a in legal if _kind(a) == "knock")
+        final = "stand" in kinds
+        draws = [a for a in legal if _kind(a) == "draw"]
+        if draws and rng.random() < self.skill.blunder:
+            plain = [a for a in draws if getattr(a, "source", None) != "palm"] or draws
+            return rng.choice(plain)
+        weight = 0.0 if final else self.skill.foresight * 0.8
+
+        def value(cards: Sequence[Card]) -> float:
+            base = safe_value(cards)
+            return base + weight * potential(cards, p.chase) if weight else base
+
+        unseen = view.unseen(p.discard_reading)
+        sample = sample_cards(unseen, self.skill.sample, rng)
+        choices = draw_values(view.hand, draws, view.top, view.buried, sample, value)
+        palm_ok = rng.random() < p.palm_rate
+        best: DrawChoice | None = None
+        best_v = float("-inf")
+        feed = _dk_feed_risk(view)
+        for ch in choices:
+            v = ch.value - p.discard_reading * feed(ch.select)
+            if ch.source == "palm":
+                if not palm_ok:
+                    continue
+                v -= 3.0  # the Suspicion risk, as this player feels it
+            if v > best_v:
+                best, best_v = ch, v
+        if final and (best is None or best_v <= now.score):
+            return next(a for a in legal if _kind(a) == "stand")
+        if best is None:
+            return rng.choice(list(legal))
+        return best.action
+
+    def _call_or_fold(self, view: TableView, legal: Sequence[Any], rng: random.Random) -> Any:
+        p = self.params
+        q = call_strength(hand_value(view.hand))
+        callers = sum(1 for e in view.raw.get("events") or () if e.get("type") == "call")
+        if q >= 0.6:
+            chance = max(p.call_rate, 0.9)
+        elif q >= 0.4:
+            chance = p.call_rate
+        else:
+            chance = p.call_rate * (1.0 - p.fold_discipline)
+        chance *= (1.0 - 0.3 * p.fold_discipline) ** callers  # more callers, tougher pot
+        want = "call" if rng.random() < chance else "fold"
+        return next((a for a in legal if _kind(a) == want), legal[0])
+
+    # --- Knock Rummy and Gin -------------------------------------------------------------
+
+    def _kr(self, view: TableView, legal: Sequence[Any], rng: random.Random) -> Any:
+        p = self.params
+        high_aces, _limit, _gin = options_of(view.raw)
+        kinds = {_kind(a) for a in legal}
+        if "rummy" in kinds:
+            return next(a for a in legal if _kind(a) == "rummy")
+        if "draw" in kinds:
+            return self._kr_draw(view, legal, rng, high_aces)
+        throws = [a for a in legal if _kind(a) in ("discard", "knock")]
+        if not throws:
+            return legal[0]
+        if rng.random() < self.skill.blunder:
+            plain = [a for a in throws if _kind(a) == "discard"] or throws
+            return rng.choice(plain)
+        feed = _kr_feed_risk(view)
+        scored: dict[Card, float] = {}
+        counts: dict[Card, int] = {}
+        for a in throws:
+            c = discard_card(a)
+            if c is None or c in scored:
+                continue
+            rest = [x for x in view.hand if x != c]
+            counts[c] = count(rest, high_aces)
+            scored[c] = (
+                -counts[c]
+                + self.skill.foresight * _kr_potential(rest, p.chase)
+                - p.discard_reading * feed(c)
+                + 0.05 * points(c)
+            )
+        knockable = [a for a in throws if _kind(a) == "knock"]
+        if knockable:
+            best_knock = min(knockable, key=lambda a: _count_of(counts, discard_card(a)))
+            c = discard_card(best_knock)
+            if c is not None and _count_of(counts, c) <= p.knock_threshold:
+                return best_knock
+        best_card = max(scored, key=lambda c: scored[c])
+        return next(a for a in throws if _kind(a) == "discard" and discard_card(a) == best_card)
+
+    def _kr_draw(
+        self, view: TableView, legal: Sequence[Any], rng: random.Random, high_aces: bool
+    ) -> Any:
+        by_source = {source_of(a): a for a in legal if _kind(a) == "draw"}
+        stock, discard = by_source.get("stock"), by_source.get("discard")
+        if stock is None or discard is None or view.top is None:
+            return stock or discard or legal[0]
+        if rng.random() < self.skill.blunder:
+            return rng.choice([stock, discard])
+        with_top = best_after_draw(view.hand, view.top, high_aces, keep=True)
+        sample = sample_cards(view.unseen(self.params.discard_reading), self.skill.sample, rng)
+        if not sample:
+            return discard
+        from_stock = sum(best_after_draw(view.hand, x, high_aces, keep=False) for x in sample)
+        # Taking the top discard shows the table what you collect; a reader weighs that.
+        shown = 0.5 * self.params.discard_reading
+        return discard if with_top + shown < from_stock / len(sample) else stock
+
+
+def _count_of(counts: Mapping[Card, int], c: Card | None) -> int:
+    return 99 if c is None else counts.get(c, 99)
+
+
+def _dk_feed_risk(view: TableView) -> Any:
+    """How much placing a card helps the next player, judged by what they took."""
+    taken = view.picked[view.next_seat()] if view.picked else ()
+    suits = [c // 13 for c in taken if c < 52]
+    ranks = [c % 13 for c in taken if c < 52]
+
+    def risk(c: Card) -> float:
+        if c >= 52:
+            return 0.0
+        return 2.0 * suits.count(c // 13) + 3.0 * ranks.count(c % 13)
+
+    return risk
+
+
+def _kr_feed_risk(view: TableView) -> Any:
+    """Cards that fit what the next player took from the pile are dangerous to throw."""
+    taken = [c for c in (view.picked[view.next_seat()] if view.picked else ()) if c < 52]
+
+    def risk(c: Card) -> float:
+        r = 0.0
+        for t in taken:
+            if t % 13 == c % 13:
+                r += 3.0
+            elif t // 13 == c // 13 and abs(t % 13 - c % 13) <= 2:
+                r += 2.0
+        return r
+
+    return risk
+
+
+def _kr_potential(cards: Sequence[Card], chase: str) -> float:
+    """Pairs and suited neighbours that a draw could turn into melds."""
+    ranks = [0] * 13
+    for c in cards:
+        ranks[c % 13] += 1
+    pairs = sum(1 for r in ranks if r == 2)
+    suited = set(cards)
+    near = sum(1 for c in cards if c % 13 < 12 and c + 1 in suited)
+    gaps = sum(1 for c in cards if c % 13 < 11 and c + 2 in suited)
+    if chase in ("pairs", "sets"):
+        return 1.5 * pairs + 0.5 * (near + 0.5 * gaps)
+    if chase in ("straight", "flush"):
+        return 0.5 * pairs + 1.5 * (near + 0.5 * gaps)
+    if chase == "low_deadwood":
+        return 0.3 * (pairs + near)
+    return pairs + near + 0.5 * gaps
+
+
+class GreedyBot:
+    """Takes the best immediate improvement of its own hand; knocks as soon as it may.
+
+    Deadwood Knock: the draw with the best expected score now (a stock draw averaged over
+    every unseen card), a knock whenever legal, a call with two pair or better.
+    Knock Rummy and Gin: the discard top when it lowers the count at once, the discard
+    that leaves the lowest count, a knock at 10 or less (where allowed), rummy at once.
+    """
+
+    name = "greedy"
+
+    def act(
+        self,
+        game: Game[Any, Any],
+        observation: Any,
+        legal: Sequence[Any],
+        rng: random.Random,
+        budget: Budget | None = None,
+    ) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        view = view_of(observation, game.name)
+        kinds = {_kind(a) for a in legal}
+        if game.name == "deadwood-knock":
+            if "reveal" in kinds:
+                return legal[0]
+            if "call" in kinds:
+                strong = hand_value(view.hand).hand_points >= 30
+                want = "call" if strong else "fold"
+                return next(a for a in legal if _kind(a) == want)
+            if "knock" in kinds:
+                return next(a for a in legal if _kind(a) == "knock")
+            draws = [a for a in legal if _kind(a) == "draw"]
+            choices = draw_values(
+                view.hand, draws, view.top, view.buried, view.unseen(), safe_value
+            )
+            if "stand" in kinds and (
+                not choices or choices[0].value <= hand_value(view.hand).score
+            ):
+                return next(a for a in legal if _kind(a) == "stand")
+            return choices[0].action if choices else legal[0]
+        high_aces, _limit, _gin = options_of(view.raw)
+        if "rummy" in kinds:
+            return next(a for a in legal if _kind(a) == "rummy")
+        if "draw" in kinds:
+            by_source = {source_of(a): a for a in legal if _kind(a) == "draw"}
+            if "discard" in by_source and view.top is not None and "stock" in by_source:
+                better = best_after_draw(view.hand, view.top, high_aces, keep=True)
+                if better < count(view.hand, high_aces):
+                    return by_source["discard"]
+            return by_source.get("stock") or next(iter(by_source.values()))
+        best: tuple[int, int] | None = None
+        choice = legal[0]
+        for a in legal:
+            c = discard_card(a)
+            if c is None:
+                continue
+            left = count([x for x in view.hand if x != c], high_aces)
+            knock = _kind(a) == "knock"
+            if knock and left > 10:
+                continue
+            key = (left, -points(c) - (100 if knock else 0))
+            if best is None or key < best:
+                best, choice = key, a
+        return choice
+
+
+def personality_bot(params: Any, name: str | None = None) -> PersonalityBot:
+    """A bot for any figure: ``params`` is a :class:`PersonalityParams`, a mapping or a model."""
+    p = params if isinstance(params, PersonalityParams) else PersonalityParams.from_any(params)
+    return PersonalityBot(p, name or f"personality:{p.difficulty}:{p.chase}")
+
+
+#: Built-in personalities: the ladder from tenderfoot to legend, then a few styles.
+PERSONALITIES: dict[str, PersonalityParams] = {
+    "tenderfoot": PersonalityParams(11, 0.8, 0.1, "pairs", 0.5, 0.0, "tenderfoot"),
+    "greenhorn": PersonalityParams(10, 0.65, 0.3, "flush", 0.35, 0.2, "greenhorn"),
+    "regular": PersonalityParams(8, 0.5, 0.5, "balanced", 0.2, 0.5, "regular"),
+    "sharp": PersonalityParams(7, 0.45, 0.7, "balanced", 0.15, 0.75, "sharp"),
+    "high_roller": PersonalityParams(7, 0.75, 0.55, "straight", 0.35, 0.8, "high_roller"),
+    "legend": PersonalityParams(6, 0.5, 0.85, "balanced", 0.1, 1.0, "legend"),
+    "flush-chaser": PersonalityParams(9, 0.6, 0.4, "flush", 0.2, 0.5, "regular"),
+    "set-collector": PersonalityParams(8, 0.55, 0.5, "sets", 0.2, 0.5, "regular"),
+    "straight-shooter": PersonalityParams(8, 0.5, 0.5, "straight", 0.1, 0.5, "regular"),
+    "bean-counter": PersonalityParams(5, 0.4, 0.6, "low_deadwood", 0.1, 0.6, "regular"),
+    "cautious": PersonalityParams(4, 0.25, 0.9, "low_deadwood", 0.0, 0.7, "sharp"),
+    "gambler": PersonalityParams(11, 0.95, 0.05, "flush", 0.8, 0.3, "regular"),
+}

@@ -1,0 +1,458 @@
+"""The strong bot: determinized rollouts over what its seat has not seen.
+
+For each decision it ranks the legal actions with a cheap heuristic, keeps the most
+promising few, and then repeatedly:
+
+1. samples a full position consistent with everything the seat saw (the game module's
+   ``determinize(observation, rng)``: unseen cards dealt at random to the other hands
+   and the stock), never looking at the real hidden cards;
+2. plays every kept action in that same sample and finishes the round (Deadwood Knock)
+   or hand (Knock Rummy, Gin) with a fast playout policy, the same random stream for
+   every action so that their differences are not drowned in card luck;
+3. scores the outcome as its own round score minus the mean of the others'
+   (Deadwood Knock) or its own hand score (Knock Rummy and Gin, which are zero-sum).
+
+Weak actions are dropped as evidence builds (successive halving); the budget is a time
+limit and/or an iteration limit (one iteration = one sample played with every kept action).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from deadwood_knock.bots import kr_sim
+from deadwood_knock.bots.base import Budget
+from deadwood_knock.bots.dk import (
+    draw_values,
+    hand_value,
+    potential,
+    safe_value,
+    sample_cards,
+    source_of,
+)
+from deadwood_knock.bots.dk_sim import Sim, apply_action, playout, sample_position
+from deadwood_knock.bots.kr import best_after_draw, count, discard_card, options_of, points
+from deadwood_knock.bots.view import TableView, view_of
+from deadwood_knock.cards import CARDS, Card
+from deadwood_knock.games.base import Event, Game
+
+__all__ = ["DEFAULT_BUDGET", "ActionValue", "StrongBot"]
+
+DEFAULT_BUDGET = Budget(seconds=0.12, iterations=400)
+KR_PLAYOUT_KNOCK = 6
+ROUND_END_KINDS = frozenset({"round_result", "hand_result", "void", "hand_void"})
+MAX_PLAYOUT_ACTIONS = 400
+
+
+@dataclass(frozen=True, slots=True)
+class ActionValue:
+    """One candidate action: its mean playout value, how many samples, and its prior."""
+
+    action: Any
+    value: float
+    samples: int
+    prior: float
+
+
+def _kind(action: Any) -> str:
+    return str(getattr(action, "kind", ""))
+
+
+def determinizer(game_name: str) -> Callable[[Any, random.Random], Any]:
+    module = "deadwood_knock" if game_name == "deadwood-knock" else "knock_rummy"
+    mod = importlib.import_module(f"deadwood_knock.games.{module}")
+    fn: Callable[[Any, random.Random], Any] = mod.determinize
+    return fn
+
+
+# --- reading a sampled state (the search's own sample, never the real one) -------------------
+
+
+def state_hand(state: Any, seat: int) -> tuple[Card, ...]:
+    return tuple(state.hands[seat])
+
+
+def state_top(state: Any) -> Card | None:
+    pile = getattr(state, "discard", None)
+    if pile is None:
+        pile = state.discard_pile
+    return pile[-1] if pile else None
+
+
+# --- playout policies ------------------------------------------------------------------------
+
+
+def _joker_as_one(c: Card) -> Card:
+    return CARDS[52] if c >= 52 else c
+
+
+def dk_playout_action(state: Any, seat: int, legal: Sequence[Any], rng: random.Random) -> Any:
+    """A quick, reasonable Deadwood Knock move for any seat inside a playout."""
+    first = _kind(legal[0])
+    if first == "reveal" or len(legal) == 1:
+        return legal[0]
+    hand = state_hand(state, seat)
+    if first in ("call", "fold"):
+        want = "call" if hand_value(hand).hand_points >= 30 else "fold"
+        return next((a for a in legal if _kind(a) == want), legal[0])
+    now = hand_value(hand)
+    knock = stand = None
+    by_move: dict[tuple[Card, str], Any] = {}
+    for a in legal:
+        k = _kind(a)
+        if k == "knock":
+            knock = a
+        elif k == "stand":
+            stand = a
+        elif k == "draw":
+            by_move[(_joker_as_one(a.select), source_of(a))] = a
+    if knock is not None and (now.knock_count <= 6 or (now.knock_count <= 11 and now.score >= 20)):
+        return knock
+    top = state_top(state)
+    best_take, best_v = None, float(now.score) + 1.0
+    if top is not None:
+        for c in hand:
+            a = by_move.get((_joker_as_one(c), "discard"))
+            if a is not None:
+                v = safe_value([x for x in hand if x != c] + [top])
+                if v > best_v:
+                    best_take, best_v = a, v
+    if best_take is not None:
+        return best_take
+    if stand is not None:
+        return stand
+    # Throw the card whose loss hurts least, judged on the 7 cards left.
+    best_stock, best_keep = None, float("-inf")
+    for c in hand:
+        a = by_move.get((_joker_as_one(c), "stock"))
+        if a is None:
+            continue
+        v = safe_value([x for x in hand if x != c]) if len(hand) > 5 else 0.0
+        if v > best_keep:
+            best_stock, best_keep = a, v
+    if best_stock is not None:
+        return best_stock
+    return legal[rng.randrange(len(legal))]
+
+
+def kr_playout_action(
+    state: Any, seat: int, legal: Sequence[Any], rng: random.Random, high_aces: bool, limit: int
+) -> Any:
+    """A quick Knock Rummy / Gin move: greedy draws, lowest-count discards, knock when low."""
+    if len(legal) == 1:
+        return legal[0]
+    for a in legal:
+        if _kind(a) == "rummy":
+            return a
+    hand = state_hand(state, seat)
+    if _kind(legal[0]) == "draw":
+        draws = {source_of(a): a for a in legal}
+        top = state_top(state)
+        if (
+            "discard" in draws
+            and "stock" in draws
+            and top is not None
+            and best_after_draw(hand, top, high_aces, keep=True) < count(hand, high_aces) - 1
+        ):
+            return draws["discard"]
+        return draws.get("stock") or legal[0]
+    best_key: tuple[int, int] | None = None
+    best_card: Card | None = None
+    for a in legal:
+        c = discard_card(a)
+        if c is None or _kind(a) != "discard":
+            continue
+        key = (count([x for x in hand if x != c], high_aces), -points(c))
+        if best_key is None or key < best_key:
+            best_key, best_card = key, c
+    if best_key is not None and best_key[0] <= limit:
+        for a in legal:
+            if _kind(a) == "knock" and discard_card(a) == best_card:
+                return a
+    for a in legal:
+        if _kind(a) == "discard" and discard_card(a) == best_card:
+            return a
+    return legal[rng.randrange(len(legal))]
+
+
+# --- the bot ---------------------------------------------------------------------------------
+
+
+class StrongBot:
+    """Determinized-rollout search; see the module docstring."""
+
+    name = "strong"
+
+    def __init__(self, default_budget: Budget = DEFAULT_BUDGET, width: int = 6) -> None:
+        self.default_budget = default_budget
+        self.width = width
+
+    def act(
+        self,
+        game: Game[Any, Any],
+        observation: Any,
+        legal: Sequence[Any],
+        rng: random.Random,
+        budget: Budget | None = None,
+    ) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        return self.evaluate(game, observation, legal, rng, budget)[0].action
+
+    def evaluate(
+        self,
+        game: Game[Any, Any],
+        observation: Any,
+        legal: Sequence[Any],
+        rng: random.Random,
+        budget: Budget | None = None,
+    ) -> list[ActionValue]:
+        """Every considered action with its value, best first (what hints show)."""
+        budget = budget or self.default_budget
+        started = time.perf_counter()
+        view = view_of(observation, game.name)
+        priors = self._priors(game.name, view, legal, rng)
+        forced = self._forced(game.name, view, legal)
+        if forced is not None:
+            return [ActionValue(forced, 0.0, 0, 0.0)]
+        ranked = sorted(priors, key=lambda ap: -ap[1])
+        keep = ranked[: self.width]
+        # Always weigh the best of each turn-ending choice, however the heuristic rates it.
+        kept_kinds = {_kind(a) for a, _ in keep}
+        for a, pr in ranked[self.width :]:
+            k = _kind(a)
+            if k in ("knock", "stand", "call", "fold") and k not in kept_kinds:
+                keep.append((a, pr))
+                kept_kinds.add(k)
+        if len(keep) == 1:
+            return [ActionValue(keep[0][0], keep[0][1], 0, keep[0][1])]
+        sums = [0.0] * len(keep)
+        visits = [0] * len(keep)
+        active = list(range(len(keep)))
+        search = self._search(game, observation, view)
+        deadline = None if budget.seconds is None else started + budget.seconds
+        limit = budget.iterations
+        it = 0
+        next_cut = 4
+        while True:
+            sample = search.sample(rng)
+            stream = rng.getrandbits(48)
+            for i in active:
+                sums[i] += search.value(sample, keep[i][0], random.Random(stream))
+                visits[i] += 1
+            it += 1
+            if limit is not None and it >= limit:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            if it >= next_cut and len(active) > 2:
+                active.sort(key=lambda i: -(sums[i] / visits[i]))
+                active = active[: max(2, (len(active) + 1) // 2)]
+                next_cut *= 2
+        out = [
+            ActionValue(a, sums[i] / visits[i] if visits[i] else float("-inf"), visits[i], pr)
+            for i, (a, pr) in enumerate(keep)
+        ]
+        out.sort(key=lambda av: (-av.samples, -av.value, -av.prior))
+        # Most-sampled first (survivors of the halving), then by value.
+        top_visits = out[0].samples
+        survivors = sorted(
+            (av for av in out if av.samples == top_visits), key=lambda av: (-av.value, -av.prior)
+        )
+        rest = sorted((av for av in out if av.samples != top_visits), key=lambda av: -av.value)
+        return survivors + rest
+
+    # --- pieces --------------------------------------------------------------------------
+
+    def _forced(self, game_name: str, view: TableView, legal: Sequence[Any]) -> Any | None:
+        kinds = [_kind(a) for a in legal]
+        if game_name == "deadwood-knock" and kinds and kinds[0] == "reveal":
+            return legal[0]
+        if game_name != "deadwood-knock" and "rummy" in kinds:
+            return legal[kinds.index("rummy")]
+        return None
+
+    def _priors(
+        self, game_name: str, view: TableView, legal: Sequence[Any], rng: random.Random
+    ) -> list[tuple[Any, float]]:
+        if game_name == "deadwood-knock":
+            return _dk_priors(view, legal, rng)
+        return _kr_priors(view, legal, rng)
+
+    def _search(self, game: Game[Any, Any], observation: Any, view: TableView) -> Search:
+        if game.name == "deadwood-knock":
+            probe = sample_position(view, random.Random(0))
+            if probe is not None:
+                return SimSearch(view)
+        elif kr_sim.sample_position(view, random.Random(0)) is not None:
+            return KrSimSearch(view)
+        return EngineSearch(game, observation, view)
+
+
+class Search(Protocol):
+    def sample(self, rng: random.Random) -> Any: ...
+
+    def value(self, sample: Any, action: Any, rng: random.Random) -> float: ...
+
+
+class SimSearch:
+    """Deadwood Knock playouts in the fast simulator, on positions sampled from the view."""
+
+    def __init__(self, view: TableView) -> None:
+        self.view = view
+
+    def sample(self, rng: random.Random) -> Sim:
+        sim = sample_position(self.view, rng)
+        assert sim is not None
+        return sim
+
+    def value(self, sample: Sim, action: Any, rng: random.Random) -> float:
+        sim = sample.copy()
+        seat = self.view.seat
+        if not apply_action(sim, seat, action, rng):
+            return -1000.0
+        scores = playout(sim, rng)
+        others = [v for s, v in enumerate(scores) if s != seat]
+        return scores[seat] - (sum(others) / len(others) if others else 0.0)
+
+
+class KrSimSearch:
+    """Knock Rummy / Gin playouts in the fast simulator, on positions sampled from the view."""
+
+    def __init__(self, view: TableView) -> None:
+        self.view = view
+        _high, _limit, gin = options_of(view.raw)
+        self.knock_at = 10 if gin else KR_PLAYOUT_KNOCK
+
+    def sample(self, rng: random.Random) -> kr_sim.KrSim:
+        sim = kr_sim.sample_position(self.view, rng)
+        assert sim is not None
+        return sim
+
+    def value(self, sample: kr_sim.KrSim, action: Any, rng: random.Random) -> float:
+        sim = sample.copy()
+        seat = self.view.seat
+        if not kr_sim.apply_action(sim, seat, action):
+            return -1000.0
+        rng.shuffle(sim.stock)  # the sampled stock order is a guess: vary it per playout
+        return float(kr_sim.playout(sim, self.knock_at)[seat])
+
+
+class EngineSearch:
+    """Playouts through the public engine on the game module's ``determinize`` samples."""
+
+    def __init__(self, game: Game[Any, Any], observation: Any, view: TableView) -> None:
+        self.game = game
+        self.observation = observation
+        self.view = view
+        self.determinize = determinizer(game.name)
+
+    def sample(self, rng: random.Random) -> Any:
+        return self.determinize(self.observation, rng)
+
+    def value(self, sample: Any, action: Any, rng: random.Random) -> float:
+        game, view = self.game, self.view
+        base = tuple(game.scores(sample))
+        seat = view.seat
+        dk = game.name == "deadwood-knock"
+        high_aces, limit, gin = (False, None, False) if dk else options_of(view.raw)
+        knock_at = min(limit if limit is not None else 99, 10 if gin else 6)
+        state, events = game.apply(sample, action)
+        steps = 0
+        while not _ended(events) and not game.is_over(state) and steps < MAX_PLAYOUT_ACTIONS:
+            who = game.to_act(state)
+            if who is None:
+                break
+            legal = game.legal_actions(state)
+            if dk:
+                a = dk_playout_action(state, who, legal, rng)
+            else:
+                a = kr_playout_action(state, who, legal, rng, high_aces, knock_at)
+            state, events = game.apply(state, a)
+            steps += 1
+        totals = game.scores(state)
+        deltas = [b - a for a, b in zip(base, totals, strict=True)]
+        if not _ended(events) and not game.is_over(state):
+            return _static(game.name, state, seat, high_aces)
+        if dk:
+            others = [d for s, d in enumerate(deltas) if s != seat]
+            return deltas[seat] - (sum(others) / len(others) if others else 0.0)
+        return float(deltas[seat])
+
+
+def _ended(events: Sequence[Event]) -> bool:
+    return any(e.kind in ROUND_END_KINDS for e in events)
+
+
+def _static(game_name: str, state: Any, seat: int, high_aces: bool) -> float:
+    """A cut-off playout's value: hand quality now against the table's."""
+    players = len(state.hands)
+    if game_name == "deadwood-knock":
+        mine = safe_value(state_hand(state, seat))
+        others = [safe_value(state_hand(state, s)) for s in range(players) if s != seat]
+        return mine - sum(others) / len(others)
+    mine_c = count(state_hand(state, seat), high_aces)
+    others_c = [count(state_hand(state, s), high_aces) for s in range(players) if s != seat]
+    return (sum(others_c) / len(others_c) - mine_c) * 0.5
+
+
+def _dk_priors(
+    view: TableView, legal: Sequence[Any], rng: random.Random
+) -> list[tuple[Any, float]]:
+    now = hand_value(view.hand)
+    kinds = {_kind(a) for a in legal}
+    final = "stand" in kinds
+    out: list[tuple[Any, float]] = []
+    if "call" in kinds or "fold" in kinds:
+        return [(a, 0.0) for a in legal]
+
+    def value(cards: Sequence[Card]) -> float:
+        base = safe_value(cards)
+        return base if final else base + 0.5 * potential(cards, "balanced")
+
+    draws = [a for a in legal if _kind(a) == "draw"]
+    sample = sample_cards(view.unseen(), 12, rng)
+    for ch in draws_and_values(view, draws, sample, value):
+        out.append(ch)
+    for a in legal:
+        if _kind(a) in ("knock", "stand"):
+            out.append((a, float(now.score)))
+    return out
+
+
+def draws_and_values(
+    view: TableView,
+    draws: Sequence[Any],
+    sample: Sequence[Card],
+    value: Callable[[Sequence[Card]], float],
+) -> list[tuple[Any, float]]:
+    return [
+        (ch.action, ch.value)
+        for ch in draw_values(view.hand, draws, view.top, view.buried, sample, value)
+    ]
+
+
+def _kr_priors(
+    view: TableView, legal: Sequence[Any], rng: random.Random
+) -> list[tuple[Any, float]]:
+    high_aces, _limit, _gin = options_of(view.raw)
+    out: list[tuple[Any, float]] = []
+    for a in legal:
+        k = _kind(a)
+        if k == "draw":
+            if source_of(a) == "discard" and view.top is not None:
+                out.append((a, -float(best_after_draw(view.hand, view.top, high_aces, keep=True))))
+            else:
+                out.append((a, -float(count(view.hand, high_aces))))
+        elif k in ("discard", "knock"):
+            c = discard_card(a)
+            left = count([x for x in view.hand if x != c], high_aces)
+            out.append((a, -float(left) + 0.01 * (points(c) if c is not None else 0)))
+        else:
+            out.append((a, 0.0))
+    return out

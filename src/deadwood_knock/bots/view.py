@@ -1,0 +1,234 @@
+"""What a seat knows, read from its observation only: the bots' memory of the table.
+
+A bot never gets the state. Everything here comes from ``observation.to_json()`` (the
+keys every game shares) and the round's events visible to the seat, which is how an
+attentive player remembers the table: which cards went into the discard pile and who
+threw them, which cards each player took from it (and so still holds), what was palmed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from deadwood_knock.cards import CARDS, JOKERS, Card, parse_card
+
+__all__ = ["TableView", "cards_of", "view_of"]
+
+
+def cards_of(items: Iterable[Any]) -> tuple[Card, ...]:
+    """Cards from notation strings (or cards); a second ``JK`` is the second joker."""
+    out: list[Card] = []
+    for item in items:
+        c = item if isinstance(item, Card) else parse_card(str(item))
+        if c.is_joker and c in out:
+            c = JOKERS[1]
+        out.append(c)
+    return tuple(out)
+
+
+def _card_or_none(value: Any) -> Card | None:
+    if value is None or isinstance(value, (list, tuple, dict)):
+        return None
+    try:
+        return value if isinstance(value, Card) else parse_card(str(value))
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """One seat's knowledge of the table, derived from its observation."""
+
+    game: str
+    seat: int
+    players: int
+    phase: str
+    hand: tuple[Card, ...]
+    discard_pile: tuple[Card, ...]
+    stock_size: int
+    hand_sizes: tuple[int, ...]
+    known_cards: tuple[tuple[Card, ...], ...]
+    out_of_play: tuple[Card, ...]
+    picked: tuple[tuple[Card, ...], ...]
+    thrown: tuple[tuple[Card, ...], ...]
+    final_turn: bool
+    round: int
+    turn: int
+    raw: Mapping[str, Any]
+
+    @property
+    def top(self) -> Card | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def buried(self) -> Card | None:
+        """The card under the top discard (the one a palm would take)."""
+        return self.discard_pile[-2] if len(self.discard_pile) >= 2 else None
+
+    def unseen(self, reading: float = 1.0) -> tuple[Card, ...]:
+        """Cards this seat has not seen: in other hands or in the stock.
+
+        ``reading`` below 1 models a player who does not track the pile: it forgets the
+        older discards (keeps only the most recent share of them) and what others took.
+        """
+        dk = self.game == "deadwood-knock"
+        seen: list[Card] = [*self.hand, *self.out_of_play]
+        pile = self.discard_pile
+        if reading >= 1.0:
+            seen.extend(pile)
+            for s, known in enumerate(self.known_cards):
+                if s != self.seat:
+                    seen.extend(known)
+            public = self.raw.get("public_stock")
+            if public:
+                seen.extend(cards_of(public))
+        else:
+            remembered = round(len(pile) * max(reading, 0.0))
+            seen.extend(pile[len(pile) - remembered :] if remembered else ())
+            if pile and not remembered:
+                seen.append(pile[-1])  # the top card is in plain sight
+        seen_set = set(seen)
+        out = [c for c in CARDS[:52] if c not in seen_set]
+        if dk:
+            # Jokers are interchangeable and may be written alike: count them, not names.
+            jokers = 2 - sum(1 for c in seen if c >= 52)
+            free = [j for j in JOKERS if j not in seen_set] + list(JOKERS)
+            out.extend(free[: max(0, jokers)])
+        return tuple(out)
+
+    def next_seat(self, offset: int = 1) -> int:
+        return (self.seat + offset) % self.players
+
+
+_ATTRS = (
+    "game",
+    "seat",
+    "players",
+    "to_act",
+    "phase",
+    "hand",
+    "discard_pile",
+    "stock_size",
+    "hand_sizes",
+    "known_cards",
+    "covers",
+    "knocker",
+    "calls",
+    "palmed",
+    "reshuffled",
+    "taken_discard",
+    "turnovers",
+    "public_stock",
+    "final_turn",
+    "round",
+    "hand_number",
+)
+
+
+def _as_data(observation: Any, game: str | None) -> dict[str, Any]:
+    """The observation's fields as a dict; cards stay cards (so jokers keep their names)."""
+    if isinstance(observation, Mapping):
+        data = dict(observation)
+    else:
+        data = {k: getattr(observation, k) for k in _ATTRS if hasattr(observation, k)}
+        if "round" not in data and "hand_number" in data:
+            data["round"] = data["hand_number"]
+        opts: Any = getattr(observation, "options", None)
+        data["options"] = opts.to_json() if opts is not None and hasattr(opts, "to_json") else {}
+        data["events"] = [e.to_json() for e in getattr(observation, "events", ())]
+        data["legal_actions"] = [a.to_json() for a in getattr(observation, "legal_actions", ())]
+    if game and not data.get("game"):
+        data["game"] = game
+    return data
+
+
+def view_of(observation: Any, game: str | None = None) -> TableView:
+    """Read the seat's view from an observation object (or its JSON dict)."""
+    data = _as_data(observation, game)
+    players = int(data.get("players") or len(data.get("hand_sizes") or ()) or 2)
+    seat = int(data.get("seat", 0))
+    known_raw = data.get("known_cards") or [[] for _ in range(players)]
+    known = tuple(cards_of(k) for k in known_raw)
+    picked: list[list[Card]] = [[] for _ in range(players)]
+    thrown: list[list[Card]] = [[] for _ in range(players)]
+    out: list[Card] = []
+    turn = 0
+    for event in data.get("events") or ():
+        _read_event(event, seat, picked, thrown, out)
+        if event.get("seat") == seat and event.get("type") in ("draw", "stand", "knock"):
+            turn += 1
+    for key in ("covers", "set_aside", "out_of_play"):
+        if data.get(key):
+            out.extend(cards_of(data[key]))
+    return TableView(
+        game=str(data.get("game", "")),
+        seat=seat,
+        players=players,
+        phase=str(data.get("phase", "")),
+        hand=cards_of(data.get("hand") or ()),
+        discard_pile=cards_of(data.get("discard_pile") or ()),
+        stock_size=int(data.get("stock_size") or 0),
+        hand_sizes=tuple(int(x) for x in data.get("hand_sizes") or ()),
+        known_cards=known,
+        out_of_play=tuple(dict.fromkeys(out)),
+        picked=tuple(tuple(p) for p in picked),
+        thrown=tuple(tuple(t) for t in thrown),
+        final_turn=bool(data.get("final_turn", False)),
+        round=int(data.get("round") or 1),
+        turn=turn,
+        raw=data,
+    )
+
+
+def _read_event(
+    event: Mapping[str, Any],
+    me: int,
+    picked: list[list[Card]],
+    thrown: list[list[Card]],
+    out: list[Card],
+) -> None:
+    """Remember who took and who threw which card, tolerant of each game's event fields."""
+    seat = event.get("seat")
+    if not isinstance(seat, int) or not 0 <= seat < len(picked):
+        return
+    kind = str(event.get("type", ""))
+    if kind in ("draw", "take", "palm", "pick_up"):
+        source = str(event.get("source", ""))
+        if source in ("discard", "palm"):
+            c = _card_or_none(event.get("card") or event.get("taken"))
+            if c is not None:
+                picked[seat].append(c)
+        cover = _card_or_none(event.get("cover"))
+        if cover is not None:
+            out.append(cover)
+    if kind in ("discard", "place", "placed", "knock"):
+        c = _card_or_none(event.get("card") or event.get("discard"))
+        if c is not None:
+            thrown[seat].append(c)
+    elif kind == "draw":
+        c = _card_or_none(event.get("placed") or event.get("select") or event.get("discarded"))
+        if c is not None:
+            thrown[seat].append(c)
+
+
+def without(hand: Sequence[Card], select: Card) -> list[Card]:
+    """The hand less one card; a joker select takes whichever joker the hand holds."""
+    rest = list(hand)
+    if select in rest:
+        rest.remove(select)
+    elif select >= 52:
+        for j in JOKERS:
+            if j in rest:
+                rest.remove(j)
+                break
+    return rest
+
+
+def suit_counts(cards: Sequence[Card]) -> list[int]:
+    counts = [0, 0, 0, 0]
+    for c in cards:
+        if c < 52:
+            counts[c // 13] += 1
+    return counts
