@@ -45,6 +45,7 @@ __all__ = [
     "evaluate",
     "evaluate_batch",
     "is_legal_poker_hand",
+    "knock_count",
     "legal_splits",
     "split_result",
     "strength_from_code",
@@ -250,16 +251,17 @@ _TABLE: dict[int, _Entry] = {}
 _SUITED: dict[int, tuple[int, int]] = {}
 
 
-def _best_pick(key: int, n: int) -> tuple[int, int]:
+def _best_pick(key: int, digits: list[int]) -> tuple[int, int]:
+    """Best 5-card pick of a rank multiset (``digits`` are its counts, left unchanged)."""
     got = _BEST.get(key)
     if got is not None:
         return got
     best = (-1, 0)
-    k = key
     for d in range(13):
-        k, c = divmod(k, 5)
-        if c:
-            sub = _best_pick(key - _POW5[d], n - 1)
+        if digits[d]:
+            digits[d] -= 1
+            sub = _best_pick(key - _POW5[d], digits)
+            digits[d] += 1
             if sub > best:
                 best = sub
     _BEST[key] = best
@@ -274,7 +276,7 @@ def _fill(tkey: int) -> _Entry:
     if n < 5:  # no legal poker hand: everything is deadwood
         entry = (-total, total, 0, total, 0, 0, 0)
     else:
-        obj, pick = _best_pick(key, n)
+        obj, pick = _best_pick(key, digits)
         values = sorted((_RANK_VALUE[d] for d, c in enumerate(digits) for _ in range(c)))
         maxval = sum(values[-5:])
         present = sum(1 << d for d, c in enumerate(digits) if c)
@@ -466,6 +468,11 @@ def evaluate(cards: Sequence[Card]) -> HandResult:
         return _result(cards, poker, score, knock, hp, dw, code)
     poker = _realize(sorted(c for c in cards if c < 52), entry[5])
     return _result(cards, poker, *entry[:5])
+
+
+def knock_count(cards: Sequence[Card]) -> int:
+    """Just the knock count (lowest deadwood over all legal splits), without validation."""
+    return evaluate_batch((cards,))[0][1]
 
 
 def evaluate_batch(hands: Iterable[Sequence[Card]]) -> list[tuple[int, int, int, int, int]]:
