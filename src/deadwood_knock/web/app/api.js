@@ -1,0 +1,135 @@
+// Thin client for the server's JSON API. The bearer token from POST /api/players is kept in
+// localStorage (see store.js). Errors carry the server's message so screens can show it.
+import { settings, update } from "./store.js";
+
+export class ApiError extends Error {
+  constructor(status, message, body) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+async function request(method, path, body) {
+  const headers = { Accept: "application/json" };
+  const { token } = settings();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch {
+    throw new ApiError(0, "The saloon can't be reached right now. Check your connection.");
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: text };
+  }
+  if (!res.ok) {
+    const detail = data && (data.detail ?? data.error ?? data.message);
+    const msg = typeof detail === "string" ? detail : `Request failed (${res.status})`;
+    throw new ApiError(res.status, msg, data);
+  }
+  return data;
+}
+
+export const api = {
+  get: (p) => request("GET", p),
+  post: (p, b = {}) => request("POST", p, b),
+  put: (p, b = {}) => request("PUT", p, b),
+  patch: (p, b = {}) => request("PATCH", p, b),
+  del: (p) => request("DELETE", p),
+};
+
+export async function health() {
+  return api.get("/api/health");
+}
+
+// Registers a player once and remembers the token; a stale token (server reset) registers anew.
+export async function ensurePlayer() {
+  const s = settings();
+  if (s.token && s.playerId) return s;
+  const made = await api.post("/api/players", s.name ? { name: s.name } : {});
+  return update({ playerId: made.player_id, token: made.token });
+}
+
+export async function withPlayer(fn) {
+  await ensurePlayer();
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      update({ token: null, playerId: null });
+      await ensurePlayer();
+      return fn();
+    }
+    throw err;
+  }
+}
+
+export async function createMatch(game, opponents, options = {}) {
+  return withPlayer(() => api.post("/api/matches", { game, opponents, options }));
+}
+
+export async function getMatch(id) {
+  return withPlayer(() => api.get(`/api/matches/${encodeURIComponent(id)}`));
+}
+
+export async function sendAction(id, action) {
+  return withPlayer(() => api.post(`/api/matches/${encodeURIComponent(id)}/actions`, { action }));
+}
+
+// Optional endpoints (trail, characters, gazette, profile) may not exist on every server:
+// callers get null instead of an exception and show a plain message.
+let pathsPromise = null;
+
+// The routes this server has, from its OpenAPI document, so the client can skip endpoints a
+// server does not offer yet instead of asking and getting a 404.
+function serverPaths() {
+  if (!pathsPromise) {
+    pathsPromise = fetch("/openapi.json", { cache: "no-store" })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((doc) => (doc && doc.paths ? new Set(Object.keys(doc.paths)) : null))
+      .catch(() => null);
+  }
+  return pathsPromise;
+}
+
+export async function optional(path) {
+  const paths = await serverPaths();
+  if (paths && !paths.has(path)) return null;
+  try {
+    return await withPlayer(() => api.get(path));
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 405 || err.status === 0)) {
+      return null;
+    }
+    throw err;
+  }
+}
+
+export function matchSocketUrl(id) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}/api/matches/${encodeURIComponent(id)}/ws`;
+}
+
+// The server's copy of the profile. Only fields that are set are sent (the server refuses
+// empty names and non-slug ids).
+export async function pushProfile(s) {
+  const body = {
+    large_print: !!s.largePrint,
+    sleight_of_hand: !!s.sleightOfHand,
+  };
+  if (s.name) body.name = s.name;
+  if (s.likeness) body.likeness = s.likeness;
+  if (s.cardBack) body.card_back = s.cardBack;
+  return withPlayer(() => api.patch("/api/players/me", body));
+}

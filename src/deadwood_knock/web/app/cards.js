@@ -1,0 +1,155 @@
+// Card notation (same as the server: "7c", "Th", "JK") and SVG card faces drawn in code.
+// Suits always carry their symbol; colour is only a second cue.
+import { html } from "./lib.js";
+
+const RANKS = "A23456789TJQK";
+const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+const SUIT_WORDS = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+const RANK_WORDS = {
+  A: "Ace", T: "10", J: "Jack", Q: "Queen", K: "King",
+};
+
+export function parseCard(text) {
+  if (!text) return null;
+  const t = String(text).trim();
+  if (t.toUpperCase() === "JK") return { text: "JK", joker: true, rank: "", suit: "" };
+  const suit = t.slice(-1).toLowerCase();
+  let rank = t.slice(0, -1).toUpperCase();
+  if (rank === "10") rank = "T";
+  return { text: rank + suit, joker: false, rank, suit };
+}
+
+export function rankLabel(rank) {
+  return rank === "T" ? "10" : rank;
+}
+
+// "Q♥", "10♣", "Joker": used in visible text and in accessible names.
+export function pretty(text) {
+  const c = parseCard(text);
+  if (!c) return "";
+  if (c.joker) return "Joker";
+  return rankLabel(c.rank) + SUITS[c.suit];
+}
+
+export function spoken(text) {
+  const c = parseCard(text);
+  if (!c) return "";
+  if (c.joker) return "Joker";
+  return `${RANK_WORDS[c.rank] ?? c.rank} of ${SUIT_WORDS[c.suit]}`;
+}
+
+export function isRed(text) {
+  const c = parseCard(text);
+  return !!c && (c.suit === "h" || c.suit === "d");
+}
+
+export function sameCard(a, b) {
+  const x = parseCard(a);
+  const y = parseCard(b);
+  return !!x && !!y && x.text === y.text;
+}
+
+// Sort by suit then rank, so a hand reads like a person would hold it.
+export function sortHand(cards) {
+  const order = (t) => {
+    const c = parseCard(t);
+    if (c.joker) return 100;
+    return "shdc".indexOf(c.suit) * 13 + RANKS.indexOf(c.rank);
+  };
+  return [...cards].sort((a, b) => order(a) - order(b));
+}
+
+// Pip positions for number cards on a 60x84 face (x, y, flipped).
+const PIPS = {
+  A: [[30, 42]],
+  2: [[30, 20], [30, 64, 1]],
+  3: [[30, 20], [30, 42], [30, 64, 1]],
+  4: [[20, 20], [40, 20], [20, 64, 1], [40, 64, 1]],
+  5: [[20, 20], [40, 20], [30, 42], [20, 64, 1], [40, 64, 1]],
+  6: [[20, 20], [40, 20], [20, 42], [40, 42], [20, 64, 1], [40, 64, 1]],
+  7: [[20, 20], [40, 20], [30, 31], [20, 42], [40, 42], [20, 64, 1], [40, 64, 1]],
+  8: [[20, 20], [40, 20], [30, 31], [20, 42], [40, 42], [30, 53, 1], [20, 64, 1], [40, 64, 1]],
+  9: [[20, 18], [40, 18], [20, 33], [40, 33], [30, 42], [20, 51, 1], [40, 51, 1], [20, 66, 1],
+    [40, 66, 1]],
+  T: [[20, 18], [40, 18], [30, 26], [20, 35], [40, 35], [20, 49, 1], [40, 49, 1], [30, 58, 1],
+    [20, 66, 1], [40, 66, 1]],
+};
+
+function face(c, large) {
+  const colour = c.suit === "h" || c.suit === "d" ? "var(--red-suit)" : "var(--black-suit)";
+  const sym = SUITS[c.suit];
+  const r = rankLabel(c.rank);
+  if (large) {
+    // Large print: one big rank and one big suit, no pips to squint at.
+    return html`
+      <text x="30" y="38" text-anchor="middle" font-size="30" font-weight="800" fill=${colour}>${r}</text>
+      <text x="30" y="72" text-anchor="middle" font-size="30" fill=${colour}>${sym}</text>`;
+  }
+  const corners = html`
+    <text x="5" y="14" font-size="12" font-weight="700" fill=${colour}>${r}</text>
+    <text x="5" y="25" font-size="10" fill=${colour}>${sym}</text>
+    <g transform="rotate(180 30 42)">
+      <text x="5" y="14" font-size="12" font-weight="700" fill=${colour}>${r}</text>
+      <text x="5" y="25" font-size="10" fill=${colour}>${sym}</text>
+    </g>`;
+  if ("JQK".includes(c.rank)) {
+    return html`${corners}
+      <rect x="14" y="14" width="32" height="56" rx="3" fill="var(--court)" stroke=${colour}
+        stroke-width="1.2"/>
+      <text x="30" y="40" text-anchor="middle" font-size="20" font-weight="800" fill=${colour}
+        font-family="Georgia, serif">${r}</text>
+      <text x="30" y="60" text-anchor="middle" font-size="14" fill=${colour}>${sym}</text>`;
+  }
+  const pips = (PIPS[c.rank] || []).map(
+    ([x, y, flip]) => html`<text x=${x} y=${y + 4} text-anchor="middle"
+      font-size=${c.rank === "A" ? 24 : 11} fill=${colour}
+      transform=${flip ? `rotate(180 ${x} ${y})` : undefined}>${sym}</text>`,
+  );
+  return html`${corners}${pips}`;
+}
+
+export function CardFace({ card, large = false }) {
+  const c = parseCard(card);
+  if (!c) return null;
+  const inner = c.joker
+    ? html`
+        <text x="30" y="34" text-anchor="middle" font-size=${large ? 26 : 20}
+          fill="var(--joker)">★</text>
+        <text x="30" y="58" text-anchor="middle" font-size=${large ? 13 : 10} font-weight="800"
+          fill="var(--joker)" letter-spacing="1">JOKER</text>
+        <text x="30" y="72" text-anchor="middle" font-size="9" fill="var(--joker)">−2</text>`
+    : face(c, large);
+  return html`<svg class="card-svg" viewBox="0 0 60 84" aria-hidden="true" focusable="false">
+    <rect x="0.75" y="0.75" width="58.5" height="82.5" rx="5" fill="var(--card-face)"
+      stroke="var(--card-edge)" stroke-width="1.5"/>
+    ${inner}
+  </svg>`;
+}
+
+// Card backs: a few patterns drawn here; content may name more, which fall back to the first.
+export const CARD_BACKS = [
+  { id: "deadwood", name: "Deadwood", a: "#7a1f1f", b: "#d9b36c" },
+  { id: "frontier", name: "Frontier Blue", a: "#1f3a5f", b: "#c9d6e3" },
+  { id: "sagebrush", name: "Sagebrush", a: "#3f5a3a", b: "#e0d6a8" },
+  { id: "gold-rush", name: "Gold Rush", a: "#5b4213", b: "#f2c84b" },
+];
+
+export function CardBack({ back = "deadwood" }) {
+  const b = CARD_BACKS.find((x) => x.id === back) || CARD_BACKS[0];
+  const id = `pat-${b.id}`;
+  return html`<svg class="card-svg" viewBox="0 0 60 84" aria-hidden="true" focusable="false">
+    <defs>
+      <pattern id=${id} width="8" height="8" patternUnits="userSpaceOnUse"
+        patternTransform="rotate(45)">
+        <rect width="8" height="8" fill=${b.a}/>
+        <rect width="4" height="8" fill=${b.b} opacity="0.35"/>
+      </pattern>
+    </defs>
+    <rect x="0.75" y="0.75" width="58.5" height="82.5" rx="5" fill=${b.b}
+      stroke="var(--card-edge)" stroke-width="1.5"/>
+    <rect x="5" y="5" width="50" height="74" rx="3" fill=${`url(#${id})`}/>
+    <circle cx="30" cy="42" r="10" fill=${b.a} stroke=${b.b} stroke-width="2"/>
+    <text x="30" y="46.5" text-anchor="middle" font-size="11" font-weight="800" fill=${b.b}
+      font-family="Georgia, serif">DK</text>
+  </svg>`;
+}

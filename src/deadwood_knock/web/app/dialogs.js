@@ -1,0 +1,93 @@
+// Dialogs: an accessible modal (focus moves in, Tab stays in, Escape closes) and the fixed
+// dialogs built on it.
+import { html, useEffect, useRef } from "./lib.js";
+import { settings, update } from "./store.js";
+
+let modalCount = 0;
+
+export function Modal({ title, onClose, backdropCloses = false, children, className = "" }) {
+  const box = useRef(null);
+  const id = useRef(`modal-${(modalCount += 1)}`);
+  useEffect(() => {
+    const before = document.activeElement;
+    const first = box.current && box.current.querySelector("button, [href], input, select");
+    if (first) first.focus();
+    return () => {
+      if (before && before.focus && document.contains(before)) before.focus();
+    };
+  }, []);
+  function onKey(e) {
+    if (e.key === "Escape" && onClose) {
+      e.stopPropagation();
+      onClose();
+    }
+    if (e.key === "Tab" && box.current) {
+      const items = [...box.current.querySelectorAll("button:not([disabled]), [href], input, select")];
+      if (!items.length) return;
+      const first = items[0];
+      const last = items[items.length - 1];
+      if (e.shiftKey && document.activeElement === first) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && document.activeElement === last) {
+        e.preventDefault();
+        first.focus();
+      }
+    }
+  }
+  return html`<div class="backdrop" data-testid="backdrop"
+      onClick=${(e) => { if (backdropCloses && e.target === e.currentTarget && onClose) onClose(); }}>
+    <div class=${`modal ${className}`} role="dialog" aria-modal="true" aria-labelledby=${id.current}
+      ref=${box} onKeyDown=${onKey}>
+      <h2 id=${id.current}>${title}</h2>
+      ${children}
+    </div>
+  </div>`;
+}
+
+export function LeaveDialog({ onBreak, onStay, onForfeit }) {
+  return html`<${Modal} title="Leave Table?" onClose=${onStay}>
+    <p>Step away for now and pick this hand up later, keep playing, or give up the table and
+      take the loss?</p>
+    <div class="stack">
+      <button class="btn" onClick=${onBreak}>Take a break</button>
+      <button class="btn gold" onClick=${onStay}>Stay</button>
+      <button class="btn danger" onClick=${onForfeit}>Forfeit</button>
+    </div>
+  <//>`;
+}
+
+export function ConfirmDialog({ title, text, confirmLabel, onConfirm, onCancel }) {
+  return html`<${Modal} title=${title} onClose=${onCancel}>
+    <p>${text}</p>
+    <div class="stack">
+      <button class="btn" onClick=${onCancel}>Cancel</button>
+      <button class="btn danger" onClick=${onConfirm}>${confirmLabel}</button>
+    </div>
+  <//>`;
+}
+
+// Shown once, after a win: how to put the saloon on the home screen.
+export function A2HSHint() {
+  if (settings().a2hsShown) return null;
+  queueMicrotask(() => update({ a2hsShown: true }));
+  const prompt = window.__dkInstallPrompt;
+  return html`<div class="a2hs" role="note">
+    <strong>App Shortcut</strong>
+    <p>Like having the saloon close at hand? Put Deadwood Knock on your home screen and ride
+      back in with one tap.</p>
+    ${prompt
+      ? html`<button class="btn small" onClick=${() => prompt.prompt()}>Add to home screen</button>`
+      : html`<p class="hint">Open your browser's share or menu button and pick “Add to Home
+          Screen”.</p>`}
+  </div>`;
+}
+
+export function UpdateBanner({ onUpdate, onLater }) {
+  return html`<div class="update-banner" role="alert">
+    <p>A new version of Deadwood Knock is available — update now for the latest fixes and trail
+      news.</p>
+    <button class="btn gold small" onClick=${onUpdate}>Update now</button>
+    <button class="btn ghost small" onClick=${onLater} aria-label="Update later">Later</button>
+  </div>`;
+}

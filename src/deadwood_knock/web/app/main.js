@@ -1,0 +1,130 @@
+// Boot: routing by location hash, the top bar, the service worker, and the version watch that
+// offers "update now" when the server's version changes under a running client.
+import { html, render, useState, useEffect } from "./lib.js";
+import { settings, subscribe } from "./store.js";
+import { health, optional } from "./api.js";
+import { TableScreen } from "./table.js";
+import { Welcome, Trail, Profile, Records, Gazette, Rules, Scoring } from "./screens.js";
+import { UpdateBanner } from "./dialogs.js";
+
+const NAV = [
+  ["/trail", "Trail"],
+  ["/profile", "Profile"],
+  ["/records", "Records"],
+  ["/gazette", "Gazette"],
+  ["/rules", "Rules"],
+];
+
+function currentRoute() {
+  const h = location.hash.replace(/^#/, "") || "/trail";
+  return h.startsWith("/") ? h : `/${h}`;
+}
+
+let loadedVersion = null;
+let onNewVersion = () => {};
+
+export async function checkVersion() {
+  try {
+    const h = await health();
+    if (!h || !h.version) return;
+    if (loadedVersion === null) loadedVersion = h.version;
+    else if (h.version !== loadedVersion) onNewVersion(h.version);
+  } catch {
+    // Offline: nothing to compare against.
+  }
+}
+
+async function applyUpdate() {
+  if ("caches" in window) {
+    for (const key of await caches.keys()) await caches.delete(key);
+  }
+  if (navigator.serviceWorker) {
+    const reg = await navigator.serviceWorker.getRegistration();
+    if (reg) await reg.update().catch(() => {});
+  }
+  location.reload();
+}
+
+function App() {
+  const [route, setRoute] = useState(currentRoute());
+  const [, setTick] = useState(0);
+  const [newVersion, setNewVersion] = useState(null);
+  const [characters, setCharacters] = useState(null);
+
+  useEffect(() => {
+    const onHash = () => {
+      setRoute(currentRoute());
+      checkVersion();
+    };
+    window.addEventListener("hashchange", onHash);
+    const unsub = subscribe(() => setTick((t) => t + 1));
+    onNewVersion = setNewVersion;
+    checkVersion();
+    const timer = setInterval(checkVersion, 30000);
+    const onVis = () => document.visibilityState === "visible" && checkVersion();
+    document.addEventListener("visibilitychange", onVis);
+    window.addEventListener("focus", checkVersion);
+    optional("/api/characters")
+      .then((c) => setCharacters(c ? c.characters || c : null))
+      .catch(() => {});
+    return () => {
+      window.removeEventListener("hashchange", onHash);
+      document.removeEventListener("visibilitychange", onVis);
+      window.removeEventListener("focus", checkVersion);
+      clearInterval(timer);
+      unsub();
+    };
+  }, []);
+
+  // Move focus to the new screen's heading so keyboard and screen-reader users follow along.
+  useEffect(() => {
+    const hd = document.querySelector("main h1, main [aria-label]");
+    if (hd && !route.startsWith("/table/")) {
+      hd.setAttribute("tabindex", "-1");
+      hd.focus({ preventScroll: true });
+    }
+    document.body.classList.toggle("large-print", !!settings().largePrint);
+  }, [route]);
+
+  const s = settings();
+  let screen;
+  if (!s.name && route !== "/rules" && route !== "/scoring") screen = html`<${Welcome} />`;
+  else if (route.startsWith("/table/")) {
+    const id = decodeURIComponent(route.slice("/table/".length));
+    screen = html`<${TableScreen} key=${id} matchId=${id} characters=${characters} />`;
+  } else if (route === "/welcome") screen = html`<${Welcome} />`;
+  else if (route === "/profile") screen = html`<${Profile} />`;
+  else if (route === "/records") screen = html`<${Records} />`;
+  else if (route === "/gazette") screen = html`<${Gazette} />`;
+  else if (route === "/rules") screen = html`<${Rules} />`;
+  else if (route === "/scoring") screen = html`<${Scoring} />`;
+  else screen = html`<${Trail} />`;
+
+  const atTable = route.startsWith("/table/");
+  const bare = atTable || !s.name; // the table and the welcome screen have no top bar
+  return html`
+    ${newVersion
+      ? html`<${UpdateBanner} onUpdate=${applyUpdate} onLater=${() => setNewVersion(null)} />`
+      : null}
+    ${bare
+      ? null
+      : html`<nav class="topnav" aria-label="Main">
+          <a class="brand" href="#/trail">Deadwood Knock</a>
+          <ul>${NAV.map(([r, label]) => html`<li key=${r}><a href=${`#${r}`}
+            aria-current=${route === r ? "page" : undefined}>${label}</a></li>`)}</ul>
+        </nav>`}
+    <main id="main" class=${atTable ? "at-table" : ""}>${screen}</main>`;
+}
+
+window.addEventListener("beforeinstallprompt", (e) => {
+  e.preventDefault();
+  window.__dkInstallPrompt = e;
+});
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js").catch(() => {});
+}
+
+const root = document.getElementById("app");
+root.textContent = ""; // drop the "Saddling up…" placeholder
+render(html`<${App} />`, root);

@@ -1,0 +1,419 @@
+// The screens around the table: welcome, trail map, profile & settings, records, gazette and the
+// rules pages. Content that comes from optional endpoints degrades to a plain message.
+import { html, useState, useEffect, navigate } from "./lib.js";
+import { settings, update, restartProgress } from "./store.js";
+import { createMatch, optional, api, ApiError, ensurePlayer, pushProfile, withPlayer } from "./api.js";
+import { CARD_BACKS, CardBack, CardFace } from "./cards.js";
+import { Portrait, LIKENESSES } from "./portraits.js";
+import { ConfirmDialog } from "./dialogs.js";
+
+export function Welcome() {
+  const [name, setName] = useState(settings().name);
+  const [likeness, setLikeness] = useState(settings().likeness);
+  const [error, setError] = useState("");
+  async function submit(e) {
+    e.preventDefault();
+    const clean = name.trim();
+    if (!clean) {
+      setError("Tell the saloon what to call you.");
+      return;
+    }
+    navigate("/trail");
+    update({ name: clean, likeness });
+    try {
+      await ensurePlayer();
+      await pushProfile(settings());
+    } catch {
+      // Offline is fine: the token is fetched again before the first table.
+    }
+  }
+  return html`<section class="screen welcome">
+    <h1><small>Welcome to</small> Deadwood Knock</h1>
+    <p class="lede">Draw toward the best 5-card poker hand you can, keep your leftover deadwood
+      light, and pick the right moment to knock.</p>
+    <form onSubmit=${submit} class="card-panel">
+      <label for="name">Your name</label>
+      <input id="name" name="name" autocomplete="nickname" maxlength="24" value=${name}
+        onInput=${(e) => setName(e.target.value)} />
+      <fieldset>
+        <legend>Likeness</legend>
+        <p class="hint">Optional — pick one now, or later in your profile.</p>
+        <${LikenessPicker} value=${likeness} onChange=${setLikeness} />
+      </fieldset>
+      ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+      <button class="btn gold" type="submit">Ride in</button>
+    </form>
+    <ul class="quick-rules">
+      <li>You start with 8 cards.</li>
+      <li>Each turn: choose a discard, take 1 from the stock or the discard pile.</li>
+      <li>Knock at the start of your turn when your deadwood is 11 or less.</li>
+      <li>Call or fold: wager your poker hand against the others.</li>
+      <li>Round score: hand points − deadwood + the pot.</li>
+    </ul>
+  </section>`;
+}
+
+function LikenessPicker({ value, onChange }) {
+  return html`<div class="likeness-grid" role="radiogroup" aria-label="Likeness">
+    ${LIKENESSES.map(
+      (l) => html`<button type="button" class=${`likeness${value === l.id ? " chosen" : ""}`}
+        role="radio" aria-checked=${value === l.id} aria-label=${l.name} key=${l.id}
+        onClick=${() => onChange(value === l.id ? null : l.id)}>
+        <${Portrait} name=${l.name} size=${44} />
+        <span>${l.name}</span>
+      </button>`,
+    )}
+  </div>`;
+}
+
+async function startTable(game, opponents, options, setError) {
+  setError("");
+  try {
+    const s = settings();
+    const opts = { ...options };
+    if (game === "deadwood-knock" && !("sleight_of_hand" in opts)) {
+      opts.sleight_of_hand = !!s.sleightOfHand;
+    }
+    const made = await createMatch(game, opponents, opts);
+    navigate(`/table/${made.match_id}`);
+  } catch (err) {
+    setError(err instanceof ApiError ? err.message : String(err));
+  }
+}
+
+const QUICK_TABLES = [
+  { id: "quick-dk", title: "Deadwood Knock", blurb: "Three at the table, ten rounds.",
+    game: "deadwood-knock", opponents: ["random", "random"], options: {} },
+  { id: "quick-kr", title: "Knock Rummy", blurb: "Heads-up, melds and knocks, game to 100.",
+    game: "knock-rummy", opponents: ["random"], options: {} },
+  { id: "quick-gin", title: "Gin Rummy", blurb: "The classic two-hander.",
+    game: "gin", opponents: ["random"], options: {} },
+];
+
+export function Trail() {
+  const [trail, setTrail] = useState(undefined);
+  const [error, setError] = useState("");
+  useEffect(() => {
+    optional("/api/trail")
+      .then((t) => setTrail(t))
+      .catch(() => setTrail(null));
+  }, []);
+  const s = settings();
+  const towns = (trail && trail.towns) || [];
+  const wanted = (trail && (trail.wanted || trail.wanted_posters)) || [];
+  const done = new Set([...(s.progress.completed || []), ...((trail && trail.completed) || [])]);
+  const total = towns.reduce((n, t) => n + (t.tables || []).length, 0);
+  return html`<section class="screen trail">
+    <h1>The Trail</h1>
+    <p class="lede">Howdy, ${s.name || "stranger"}. Pick a table and take a seat.</p>
+    ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+    ${trail === undefined ? html`<p class="loading">Unrolling the map…</p>` : null}
+    ${trail === null
+      ? html`<p class="notice" role="status">The trail map hasn't reached this saloon yet. The
+          quick tables below are open all the same.</p>`
+      : null}
+    ${towns.length
+      ? html`<p class="progress">Tables won: ${[...done].length} of ${total}</p>
+        <ol class="towns" aria-label="Towns on the trail">
+          ${towns.map((town, ti) => html`<li class="town" key=${town.id || ti}>
+            <h2>${town.name}${town.state ? html` <small>${town.state}</small>` : null}</h2>
+            <ul class="tables">
+              ${(town.tables || []).map((t) => html`<li key=${t.id}>
+                <button class="table-btn${done.has(t.id) ? " done" : ""}"
+                  onClick=${() => startTable(t.game || "deadwood-knock",
+                    t.opponents || t.bots || ["random"], t.options || {}, setError)}>
+                  <strong>${t.name || t.venue || t.id}</strong>
+                  <span>${done.has(t.id) ? "Won ✓" : t.blurb || "Take a seat"}</span>
+                </button></li>`)}
+            </ul>
+          </li>`)}
+        </ol>`
+      : null}
+    ${wanted.length
+      ? html`<h2>Wanted</h2><ul class="wanted">
+          ${wanted.map((w, i) => html`<li class="poster" key=${i}>
+            <span class="poster-head">Wanted</span>
+            <${Portrait} name=${w.name || "Unknown"} character=${w} size=${64} />
+            <strong>${w.name}</strong>
+            <span>For ${w.crime || w.for || "cardsharpery"}</span>
+            <span class="poster-reward">Reward ${w.reward ?? "—"}</span>
+          </li>`)}</ul>`
+      : null}
+    <h2>Quick tables</h2>
+    <ul class="tables quick">
+      ${QUICK_TABLES.map((t) => html`<li key=${t.id}>
+        <button class="table-btn" data-table=${t.id}
+          onClick=${() => startTable(t.game, t.opponents, t.options, setError)}>
+          <strong>${t.title}</strong><span>${t.blurb}</span>
+        </button></li>`)}
+    </ul>
+  </section>`;
+}
+
+export function Profile() {
+  const [s, setS] = useState(settings());
+  const [confirm, setConfirm] = useState(false);
+  const [msg, setMsg] = useState("");
+  const [email, setEmail] = useState(s.backupEmail || "");
+  const [code, setCode] = useState("");
+  const [codeSent, setCodeSent] = useState(false);
+  const set = (patch) => {
+    setS(update(patch));
+    // The server keeps a copy (it sets Sleight of Hand on new tables from it); offline is fine.
+    pushProfile(settings()).catch(() => {});
+  };
+  // Cloud backup: "link" ties this profile to an address; "restore" brings a linked profile
+  // to this device. Either way the server mails a one-time code.
+  const [mode, setMode] = useState("link");
+  async function sendCode() {
+    setMsg("");
+    try {
+      if (mode === "link") await withPlayer(() => api.post("/api/backup/link", { email }));
+      else await api.post("/api/backup/restore", { email });
+      update({ backupEmail: email });
+      setCodeSent(true);
+      setMsg("Code sent. Check your email.");
+    } catch (err) {
+      setMsg(err.message);
+    }
+  }
+  async function verify() {
+    try {
+      if (mode === "link") {
+        await withPlayer(() => api.post("/api/backup/link/verify", { email, code }));
+        setMsg("Backed up. This profile is now linked to your email.");
+      } else {
+        const got = await api.post("/api/backup/restore/verify", { email, code });
+        update({ playerId: got.player_id, token: got.token });
+        const me = await api.get("/api/players/me");
+        setS(update(fromServerProfile(me)));
+        setMsg("Restored. Welcome back.");
+      }
+    } catch (err) {
+      setMsg(err.message);
+    }
+  }
+  async function restart() {
+    try {
+      await withPlayer(() => api.post("/api/players/me/restart-progress", {}));
+    } catch {
+      // Local progress is cleared regardless; the server copy follows next time.
+    }
+    setS(restartProgress());
+    setConfirm(false);
+    setMsg("Progress restarted.");
+  }
+  return html`<section class="screen profile">
+    <h1>Profile & Settings</h1>
+    <div class="card-panel">
+      <label for="pname">Name</label>
+      <input id="pname" value=${s.name} maxlength="24"
+        onChange=${(e) => set({ name: e.target.value.trim() || s.name })} />
+      <h2>Likeness</h2>
+      <${LikenessPicker} value=${s.likeness} onChange=${(v) => set({ likeness: v })} />
+    </div>
+    <div class="card-panel">
+      <h2>Card Back</h2>
+      <div class="backs" role="radiogroup" aria-label="Card back">
+        ${CARD_BACKS.map((b) => html`<button type="button" role="radio" key=${b.id}
+            aria-checked=${s.cardBack === b.id} aria-label=${`Card back ${b.name}`}
+            class=${`back-choice${s.cardBack === b.id ? " chosen" : ""}`}
+            onClick=${() => set({ cardBack: b.id })}>
+            <${CardBack} back=${b.id} /><span>${b.name}</span></button>`)}
+      </div>
+    </div>
+    <div class="card-panel">
+      <label class="toggle">
+        <input type="checkbox" checked=${s.largePrint} onChange=${(e) => set({ largePrint: e.target.checked })} />
+        <span><strong>Large-Print Cards</strong><br/>
+          <small>Bigger ranks and plainer faces that read at a glance.</small></span>
+      </label>
+      <div class="lp-sample" aria-hidden="true">
+        <${CardFace} card="Qh" large=${s.largePrint} /><${CardFace} card="7c" large=${s.largePrint} />
+      </div>
+      <label class="toggle">
+        <input type="checkbox" checked=${s.sleightOfHand}
+          onChange=${(e) => set({ sleightOfHand: e.target.checked })} />
+        <span><strong>Sleight of Hand</strong><br/>
+          <small>Once a round, anyone may palm the card hidden under the top discard. Handy if
+            you were watching, costly if you lose the round anyway.</small></span>
+      </label>
+    </div>
+    <div class="card-panel">
+      <h2>Cloud Backup</h2>
+      <p class="hint">Keep your progress safe if you switch devices or clear your browser. No
+        password: we email you a one-time code.</p>
+      <div class="stack" role="radiogroup" aria-label="Backup or restore">
+        <label class="toggle"><input type="radio" name="bk" checked=${mode === "link"}
+          onChange=${() => { setMode("link"); setCodeSent(false); }} /> Back up this profile</label>
+        <label class="toggle"><input type="radio" name="bk" checked=${mode === "restore"}
+          onChange=${() => { setMode("restore"); setCodeSent(false); }} /> Restore a backup here</label>
+      </div>
+      <label for="email">Email</label>
+      <input id="email" type="email" value=${email} onInput=${(e) => setEmail(e.target.value)} />
+      <button class="btn small" onClick=${sendCode} disabled=${!email}>Send code</button>
+      ${codeSent
+        ? html`<label for="code">Code</label>
+          <input id="code" inputmode="numeric" value=${code} onInput=${(e) => setCode(e.target.value)} />
+          <button class="btn small" onClick=${verify}>Verify</button>`
+        : null}
+      ${msg ? html`<p class="notice" role="status">${msg}</p>` : null}
+    </div>
+    <div class="card-panel">
+      <h2>Progress</h2>
+      <p class="hint">Start the trail again from the first town. Completed tables are cleared.</p>
+      <button class="btn danger" onClick=${() => setConfirm(true)}>Restart progress</button>
+    </div>
+    ${confirm
+      ? html`<${ConfirmDialog} title="Restart progress?"
+          text="Your towns and tables go back to the start. Your name and lifetime records stay."
+          confirmLabel="Restart" onCancel=${() => setConfirm(false)}
+          onConfirm=${restart} />`
+      : null}
+  </section>`;
+}
+
+export function fromServerProfile(p) {
+  const out = {};
+  if (p.name) out.name = p.name;
+  if (p.likeness) out.likeness = p.likeness;
+  if (p.card_back) out.cardBack = p.card_back;
+  if (typeof p.large_print === "boolean") out.largePrint = p.large_print;
+  if (typeof p.sleight_of_hand === "boolean") out.sleightOfHand = p.sleight_of_hand;
+  return out;
+}
+
+export function Records() {
+  const r = settings().records;
+  const [server, setServer] = useState(null);
+  useEffect(() => {
+    optional("/api/players/me").then((p) => setServer(p && p.stats)).catch(() => {});
+  }, []);
+  return html`<section class="screen records">
+    <h1>Records</h1>
+    <div class="card-panel">
+      <h2>Trail Record</h2>
+      ${server && server.matches
+        ? html`<dl class="stats"><div><dt>Tables</dt><dd>${server.matches}</dd></div>
+            <div><dt>Wins</dt><dd>${server.wins || 0}</dd></div>
+            <div><dt>Shared</dt><dd>${server.shared_wins || 0}</dd></div>
+            <div><dt>Losses</dt><dd>${server.losses || 0}</dd></div>
+            <div><dt>Points</dt><dd>${server.points || 0}</dd></div></dl>`
+        : html`<dl class="stats"><div><dt>Wins</dt><dd>${r.trail.wins}</dd></div>
+            <div><dt>Losses</dt><dd>${r.trail.losses}</dd></div>
+            <div><dt>Ties</dt><dd>${r.trail.ties || 0}</dd></div></dl>`}
+    </div>
+    <div class="card-panel">
+      <h2>Gunfighter Record</h2>
+      <dl class="stats"><div><dt>Wins</dt><dd>${r.gunfighter.wins}</dd></div>
+        <div><dt>Losses</dt><dd>${r.gunfighter.losses}</dd></div></dl>
+    </div>
+  </section>`;
+}
+
+export function Gazette() {
+  const [items, setItems] = useState(undefined);
+  useEffect(() => {
+    optional("/api/gazette")
+      .then((g) => setItems(g ? g.items || g.news || g : []))
+      .catch(() => setItems([]));
+  }, []);
+  return html`<section class="screen gazette">
+    <h1>The Deadwood Knock Gazette</h1>
+    ${items === undefined ? html`<p class="loading">Setting the type…</p>` : null}
+    ${items && items.length
+      ? html`<ul class="news">${items.map((n, i) => html`<li key=${i}><article>
+          <h2>${n.headline || n.title}</h2><p>${n.body || n.text}</p></article></li>`)}</ul>`
+      : items ? html`<p class="notice">Quiet on the trail so far. Check back after a few tables.</p>` : null}
+  </section>`;
+}
+
+const HAND_POINTS = [
+  ["High card", 0], ["Pair", 15], ["Two pair", 30], ["Three of a kind", 40], ["Straight", 50],
+  ["Flush", 60], ["Full house", 70], ["Four of a kind", 85], ["Straight flush", 100],
+  ["Royal flush", 120],
+];
+
+function ScoringTables() {
+  return html`<h2>Hand points</h2>
+    <table class="points"><tbody>
+      ${HAND_POINTS.map(([n, p]) => html`<tr key=${n}><th scope="row">${n}</th><td>${p}</td></tr>`)}
+    </tbody></table>
+    <h2>Deadwood values</h2>
+    <table class="points"><tbody>
+      <tr><th scope="row">Ace</th><td>1</td></tr>
+      <tr><th scope="row">2 to 10</th><td>face value</td></tr>
+      <tr><th scope="row">Jack, Queen, King</th><td>10</td></tr>
+      <tr><th scope="row">Joker</th><td>−2</td></tr>
+    </tbody></table>
+    <h2>The poker pot</h2>
+    <ul>
+      <li>A side bet on poker hands alone; deadwood plays no part.</li>
+      <li>If nobody calls the knock, the knocker collects 10.</li>
+      <li>Otherwise everyone still in stakes 10 and the best poker hand among them takes the
+        pot. Tied hands split it, rounded down.</li>
+      <li>Folding costs nothing and wins nothing from the pot.</li>
+    </ul>
+    <h2>Sleight of Hand</h2>
+    <ul>
+      <li>With the option on, once per round you may palm the card lying just under the top
+        discard.</li>
+      <li>Choose your discard first; the pile needs at least 3 cards. The top discard goes out of
+        play as cover and the buried card comes to you.</li>
+      <li>Palm and finish the round below the top score, and a 5-point Suspicion penalty follows.</li>
+    </ul>`;
+}
+
+export function Rules() {
+  return html`<section class="screen rules">
+    <h1>Rules</h1>
+    <p class="lede">Deadwood Knock crosses rummy with poker, dealt out in saloons along an Old
+      West trail. Beat gamblers, lawmen and outlaws town by town on the road to Deadwood.</p>
+    <h2>Goal</h2>
+    <p>Hold the strongest poker hand you can while keeping your unused cards (deadwood) cheap.</p>
+    <h2>Setup</h2>
+    <ul>
+      <li>2 to 6 players, a 54-card deck with 2 jokers, 10 rounds.</li>
+      <li>Everyone gets 8 cards; the rest is the stock, and one card turned up starts the
+        discard pile.</li>
+      <li>Aces rank high in poker hands, low in A-2-3-4-5, and count 1 as deadwood.</li>
+    </ul>
+    <h2>Your turn</h2>
+    <ol>
+      <li>Select the card you will discard.</li>
+      <li>Take one card: the top of the stock or the top of the discard pile.</li>
+      <li>Your selected card goes face up on the discard pile. You always hold 8.</li>
+    </ol>
+    <h2>Knocking</h2>
+    <ul>
+      <li>At the start of your turn, with a knock count of 11 or less, you may knock instead of
+        playing the turn.</li>
+      <li>Every other player then gets one final turn (or may stand), and nobody else may
+        knock that round.</li>
+    </ul>
+    <h2>Call or fold</h2>
+    <p>After the final turns each other player, in order from the knocker's left, calls (puts
+      10 in the pot) or folds. The knocker is always in.</p>
+    <h2>Showdown</h2>
+    <ul>
+      <li>Your poker hand is any 5 cards, or 6 to 8 cards that all share a suit or run in one
+        straight. Jokers never join it.</li>
+      <li>Points come from the best 5 cards inside it; everything else is deadwood.</li>
+    </ul>
+    <h2>When the stock runs dry</h2>
+    <p>The first time, the discard pile (all but its top card) is shuffled into a new stock.
+      The second time the round ends at once in a showdown with no pot.</p>
+    <${ScoringTables} />
+    <h2>Winning</h2>
+    <p>The highest total after 10 rounds wins; equal totals share the win.</p>
+    <p><a href="#/scoring">Hand scoring at a glance</a></p>
+  </section>`;
+}
+
+export function Scoring() {
+  return html`<section class="screen rules">
+    <h1>Hand Scoring</h1>
+    <p class="lede">Round score = hand points − deadwood points + pot.</p>
+    <${ScoringTables} />
+  </section>`;
+}

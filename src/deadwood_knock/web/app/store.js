@@ -1,0 +1,59 @@
+// Local settings and identity. Everything lives in localStorage so a reload (or an offline
+// start) comes back to the same saloon; the server holds the authoritative copy when reachable.
+const KEY = "dk.settings.v1";
+
+const DEFAULTS = Object.freeze({
+  name: "",
+  likeness: null,
+  cardBack: "deadwood",
+  largePrint: false,
+  sleightOfHand: false,
+  playerId: null,
+  token: null,
+  backupEmail: "",
+  a2hsShown: false,
+  progress: { completed: [] },
+  records: { trail: { wins: 0, losses: 0, ties: 0 }, gunfighter: { wins: 0, losses: 0, best: null } },
+});
+
+const listeners = new Set();
+let current = load();
+
+function load() {
+  try {
+    const raw = localStorage.getItem(KEY);
+    return raw ? { ...DEFAULTS, ...JSON.parse(raw) } : { ...DEFAULTS };
+  } catch {
+    return { ...DEFAULTS };
+  }
+}
+
+export function settings() {
+  return current;
+}
+
+export function update(patch) {
+  current = { ...current, ...patch };
+  localStorage.setItem(KEY, JSON.stringify(current));
+  for (const fn of listeners) fn(current);
+  return current;
+}
+
+export function subscribe(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+// Restarting progress clears towns and tables only: name and lifetime records stay.
+export function restartProgress() {
+  return update({ progress: { completed: [] } });
+}
+
+export function recordResult(kind, outcome) {
+  const rec = structuredClone(current.records);
+  const bucket = kind === "gunfighter" ? rec.gunfighter : rec.trail;
+  if (outcome === "win") bucket.wins += 1;
+  else if (outcome === "loss") bucket.losses += 1;
+  else bucket.ties = (bucket.ties || 0) + 1;
+  return update({ records: rec });
+}

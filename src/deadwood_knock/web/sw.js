@@ -1,0 +1,67 @@
+// Service worker: keeps the app shell so the saloon opens offline. Network first (so a running
+// server always wins and updates show at once), the cache only when the network fails.
+// The API is never cached: game state must always come from the server.
+const CACHE = "dk-shell-v1";
+const SHELL = [
+  "/",
+  "/index.html",
+  "/styles.css",
+  "/manifest.webmanifest",
+  "/icons/icon.svg",
+  "/icons/icon-192.png",
+  "/icons/icon-512.png",
+  "/app/main.js",
+  "/app/lib.js",
+  "/app/api.js",
+  "/app/store.js",
+  "/app/cards.js",
+  "/app/table.js",
+  "/app/talk.js",
+  "/app/dialogs.js",
+  "/app/portraits.js",
+  "/app/screens.js",
+  "/vendor/preact/dist/preact.mjs",
+  "/vendor/preact/hooks/dist/hooks.mjs",
+  "/vendor/htm/dist/htm.mjs",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.addAll(SHELL))
+      .catch(() => undefined)
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/api/")) return;
+  event.respondWith(
+    fetch(event.request)
+      .then((res) => {
+        if (res.ok) {
+          const copy = res.clone();
+          caches.open(CACHE).then((cache) => cache.put(event.request, copy));
+        }
+        return res;
+      })
+      .catch(() =>
+        caches
+          .match(event.request, { ignoreSearch: true })
+          .then((hit) => hit || (event.request.mode === "navigate" ? caches.match("/") : hit))
+          .then((hit) => hit || new Response("Offline", { status: 503 })),
+      ),
+  );
+});

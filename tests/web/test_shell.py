@@ -1,0 +1,129 @@
+"""The app around the table: screens, settings, install pieces and the update prompt."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .helpers import DESKTOP, PHONE, Console, shot, sign_in
+
+
+def test_screens_render_at_phone_and_desktop(server_url: str, new_page: Any, console: Console):
+    for label, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page = new_page(viewport)
+        page.goto(server_url + "/")
+        page.get_by_role("heading", name="Deadwood Knock").wait_for()
+        assert page.get_by_text("Optional — pick one now, or later in your profile.").is_visible()
+        shot(page, f"welcome-{label}")
+        sign_in(page, server_url)
+        # The trail may or may not have content yet; either way the quick tables are open.
+        page.get_by_role("button", name="Deadwood Knock Three at the table").wait_for()
+        page.wait_for_function("!document.querySelector('.loading')")
+        shot(page, f"trail-{label}")
+        for route, heading in (
+            ("profile", "Profile & Settings"),
+            ("records", "Records"),
+            ("gazette", "The Deadwood Knock Gazette"),
+            ("rules", "Rules"),
+            ("scoring", "Hand Scoring"),
+        ):
+            page.goto(f"{server_url}/#/{route}")
+            page.get_by_role("heading", name=heading, exact=True).wait_for()
+            page.wait_for_function("!document.querySelector('.loading')")
+            shot(page, f"{route}-{label}")
+        # No page is wider than the screen (a 360-px phone must not scroll sideways).
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport["width"], f"{label}: page is {width}px wide"
+    assert console.errors == []
+
+
+def test_settings_survive_a_reload(server_url: str, new_page: Any, console: Console):
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Doc")
+    page.get_by_role("link", name="Profile").click()
+    page.get_by_role("heading", name="Profile & Settings").wait_for()
+    page.get_by_label("Large-Print Cards").check()
+    page.get_by_label("Sleight of Hand").check()
+    page.get_by_role("radio", name="Card back Frontier Blue").click()
+    page.get_by_role("radio", name="Gambler").click()
+    # The server receives the profile too (it seats Sleight of Hand from it).
+    page.wait_for_function(
+        "async () => { const s = JSON.parse(localStorage.getItem('dk.settings.v1'));"
+        " const auth = {Authorization: 'Bearer ' + s.token};"
+        " const r = await fetch('/api/players/me', {headers: auth});"
+        " const p = await r.json(); return p.sleight_of_hand && p.card_back === 'frontier'; }"
+    )
+    page.reload()
+    page.get_by_role("heading", name="Profile & Settings").wait_for()
+    assert page.get_by_label("Large-Print Cards").is_checked()
+    assert page.get_by_label("Sleight of Hand").is_checked()
+    assert (
+        page.get_by_role("radio", name="Card back Frontier Blue").get_attribute("aria-checked")
+        == "true"
+    )
+    assert page.get_by_role("radio", name="Gambler").get_attribute("aria-checked") == "true"
+    shot(page, "profile-large-print-phone")
+    # Restart progress asks first, and cancelling changes nothing.
+    page.get_by_role("button", name="Restart progress").click()
+    dialog = page.get_by_role("dialog", name="Restart progress?")
+    dialog.wait_for()
+    dialog.get_by_role("button", name="Cancel").click()
+    assert page.get_by_role("dialog").count() == 0
+    page.get_by_role("button", name="Restart progress").click()
+    page.get_by_role("dialog").get_by_role("button", name="Restart").click()
+    page.get_by_text("Progress restarted.").wait_for()
+    assert console.errors == []
+
+
+def test_update_prompt_when_server_version_changes(
+    server_url: str, new_page: Any, console: Console
+):
+    page = new_page(PHONE)
+    sign_in(page, server_url)
+    real = json.loads(page.evaluate("fetch('/api/health').then(r => r.text())"))
+    # From now on the server reports a newer version, as after a deploy.
+    page.route(
+        "**/api/health",
+        lambda route: route.fulfill(
+            status=200,
+            content_type="application/json",
+            body=json.dumps({"status": "ok", "version": real["version"] + "-next"}),
+        ),
+    )
+    page.get_by_role("link", name="Rules").click()  # any navigation checks the version
+    banner = page.get_by_role("alert").filter(has_text="A new version of Deadwood Knock")
+    banner.wait_for()
+    shot(page, "update-prompt-phone")
+    page.unroute("**/api/health")
+    with page.expect_event("load"):
+        page.get_by_role("button", name="Update now").click()
+    page.get_by_role("heading", name="Rules").wait_for()
+    assert page.get_by_role("alert").filter(has_text="A new version").count() == 0
+    assert console.errors == []
+
+
+def test_installable_pieces(server_url: str, new_page: Any, console: Console):
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    manifest = page.evaluate("fetch('/manifest.webmanifest').then(r => r.json())")
+    assert manifest["display"] == "standalone"
+    sizes = {i["sizes"] for i in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in manifest["icons"]:
+        status = page.evaluate(f"fetch('{icon['src']}').then(r => r.status)")
+        assert status == 200, icon
+    # The service worker takes control and keeps the shell: an offline reload still starts.
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("caches.has('dk-shell-v1')")
+    page.wait_for_function(
+        "caches.open('dk-shell-v1').then(c => c.match('/vendor/preact/dist/preact.mjs'))"
+        ".then(r => !!r)"
+    )
+    page.context.set_offline(True)
+    page.reload()
+    page.get_by_role("heading", name="Deadwood Knock").wait_for()
+    page.context.set_offline(False)
+    # Offline, the failed health/network requests are expected; anything else is not.
+    assert [e for e in console.errors if "Failed to load resource" not in e] == []
