@@ -390,3 +390,15 @@ def test_trail_not_ending_in_deadwood_is_refused(tmp_path: Path) -> None:
     _edit(root, "towns", swap)
     with pytest.raises(ContentError, match="Deadwood"):
         read_content(root)
+
+
+def test_art_generator_reproduces_the_shipped_svgs(tmp_path: Path) -> None:
+    from deadwood_knock.content.tools.art import generate
+
+    root = _copy(tmp_path)
+    shutil.rmtree(root / "art")
+    written = generate(root)
+    assert written == len(_svg_files())
+    for path in _svg_files():
+        rel = path.relative_to(CONTENT_DIR)
+        assert (root / rel).read_bytes() == path.read_bytes(), rel

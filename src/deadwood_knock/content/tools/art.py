@@ -148,10 +148,10 @@ def portrait_svg(title: str, bust: Bust, *, female: bool = False) -> str:
 
 
 def card_back_svg(title: str, motif: str, ink: str, paper: str) -> str:
-    """A card back: border, lattice and a centre emblem named by ``motif``."""
+    """A card back: double border, engraved lattice and a medallion holding ``motif``."""
     lattice = "".join(
-        f'<path d="M{x} 12 L{x + 36} 48 M{x + 36} 12 L{x} 48" stroke="{ink}" stroke-width=".8"/>'
-        for x in range(12, 84, 12)
+        f'<path d="M{x} 12 L{x + 48} 156 M{x + 48} 12 L{x} 156" stroke="{ink}" stroke-width=".7"/>'
+        for x in range(-36, 120, 12)
     )
     emblems = {
         "plain": f'<circle cx="60" cy="84" r="18" fill="none" stroke="{ink}" stroke-width="2"/>',
@@ -159,9 +159,14 @@ def card_back_svg(title: str, motif: str, ink: str, paper: str) -> str:
             f'<path d="M60 62 l6 14 15 1 -11 10 4 15 -14-8 -14 8 4-15 -11-10 15-1Z" fill="{ink}"/>'
         ),
         "tiger": (
-            f'<ellipse cx="60" cy="84" rx="22" ry="16" fill="{ink}"/>'
-            f'<path d="M44 78 L52 84 M48 92 L56 86 M76 78 L68 84 M72 92 L64 86" '
-            f'stroke="{paper}" stroke-width="3"/>'
+            f'<circle cx="47" cy="70" r="6" fill="{ink}"/>'
+            f'<circle cx="73" cy="70" r="6" fill="{ink}"/>'
+            f'<circle cx="60" cy="86" r="18" fill="{ink}"/>'
+            f'<path d="M60 70 V78 M46 82 L53 85 M74 82 L67 85 M48 92 L54 91 M72 92 L66 91" '
+            f'stroke="{paper}" stroke-width="2.5"/>'
+            f'<circle cx="53" cy="83" r="2" fill="{paper}"/><circle cx="67" cy="83" r="2" '
+            f'fill="{paper}"/><path d="M56 94 L60 97 L64 94" fill="none" stroke="{paper}" '
+            'stroke-width="2"/>'
         ),
         "rails": (
             f'<path d="M34 66 L86 102 M34 102 L86 66" stroke="{ink}" stroke-width="4"/>'
@@ -188,11 +193,15 @@ def card_back_svg(title: str, motif: str, ink: str, paper: str) -> str:
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 168" width="120" height="168">'
         f"<title>{escape(title)}</title>"
+        f'<defs><clipPath id="clip-{motif}">'
+        '<rect x="10" y="10" width="100" height="148" rx="4"/></clipPath></defs>'
         f'<rect width="120" height="168" rx="8" fill="{paper}"/>'
+        f'<g opacity=".45" clip-path="url(#clip-{motif})">{lattice}</g>'
         f'<rect x="6" y="6" width="108" height="156" rx="6" fill="none" stroke="{ink}" '
         'stroke-width="3"/>'
-        f'<g opacity=".5">{lattice}</g>'
-        f'<g opacity=".5" transform="translate(0 108)">{lattice}</g>'
+        f'<rect x="10" y="10" width="100" height="148" rx="4" fill="none" stroke="{ink}"/>'
+        f'<ellipse cx="60" cy="84" rx="34" ry="42" fill="{paper}" stroke="{ink}" '
+        'stroke-width="2"/>'
         f"{emblems[motif]}"
         "</svg>\n"
     )
