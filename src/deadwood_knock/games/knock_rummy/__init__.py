@@ -1,0 +1,76 @@
+"""Knock Rummy and its Gin Rummy preset (rulings KR1-KR8).
+
+``GAME`` (public name ``knock-rummy``) and ``GIN_GAME`` (``gin``) implement the
+engine API of :mod:`deadwood_knock.games.base`; :mod:`.melds` is the exact meld
+evaluator the rules, bots and benchmarks share.
+"""
+
+from deadwood_knock.games.knock_rummy.melds import (
+    Arrangement,
+    arrange,
+    best_discard_count,
+    count,
+    count_mask,
+    hand_mask,
+    min_arrangements,
+)
+from deadwood_knock.games.knock_rummy.rules import (
+    GAME,
+    GIN_GAME,
+    Discard,
+    Draw,
+    HandResult,
+    Knock,
+    KnockRummyAction,
+    KnockRummyObservation,
+    KnockRummyOptions,
+    KnockRummyState,
+    Rummy,
+    action_from_json,
+    apply,
+    best_layoff,
+    deal_size,
+    determinize,
+    gin_options_from_json,
+    gin_settlement,
+    knock_rummy_scores,
+    legal_actions,
+    new_game,
+    observe,
+    position_from_json,
+    position_to_json,
+)
+
+__all__ = [
+    "GAME",
+    "GIN_GAME",
+    "Arrangement",
+    "Discard",
+    "Draw",
+    "HandResult",
+    "Knock",
+    "KnockRummyAction",
+    "KnockRummyObservation",
+    "KnockRummyOptions",
+    "KnockRummyState",
+    "Rummy",
+    "action_from_json",
+    "apply",
+    "arrange",
+    "best_discard_count",
+    "best_layoff",
+    "count",
+    "count_mask",
+    "deal_size",
+    "determinize",
+    "gin_options_from_json",
+    "gin_settlement",
+    "hand_mask",
+    "knock_rummy_scores",
+    "legal_actions",
+    "min_arrangements",
+    "new_game",
+    "observe",
+    "position_from_json",
+    "position_to_json",
+]
