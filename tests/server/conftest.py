@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import socket
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -84,6 +85,13 @@ def client(make_client: Callable[[Settings], TestClient], settings: Settings) ->
     return make_client(settings)
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
 class SmtpInbox:
     def __init__(self) -> None:
         self.messages: list[Any] = []
@@ -99,9 +107,10 @@ def smtp_server() -> Iterator[tuple[int, SmtpInbox]]:
     from aiosmtpd.controller import Controller
 
     inbox = SmtpInbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=0)
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        yield controller.server.sockets[0].getsockname()[1], inbox
+        yield port, inbox
     finally:
         controller.stop()
