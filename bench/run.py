@@ -72,23 +72,23 @@ class Bench:
             else:
                 self.adapters[name] = adapter
 
-    def rate(self, step: ours.Step) -> float:
-        return ours.best_rate(step, self.min_time, self.repeats)
+    def rates(self, steps: dict[str, ours.Step]) -> dict[str, float]:
+        return ours.interleaved_rates(steps, self.min_time, self.repeats)
 
-    def peer_rate(self, name: str, hand_set: str, chunk: int = 2_000) -> float | None:
-        """A peer's hands per second on the same stream of hands as ours."""
+    def peer_step(self, name: str, hand_set: str, chunk: int = 2_000) -> ours.Step | None:
+        """Times a peer on the same stream of hands as ours (converted untimed)."""
         adapter = self.adapters.get(name)
         if adapter is None:
             return None
         batches = ours.chunks(self.seed, hand_set, chunk)
-        return self.rate(ours.batch_step(batches, adapter.evaluate, adapter.prepare))
+        return ours.batch_step(batches, adapter.evaluate, adapter.prepare)
 
     def peer_note(self, name: str) -> str:
         return f"{name} excluded: {self.excluded[name]}" if name in self.excluded else ""
 
-    def openspiel_playouts(self, games: int = 10) -> float | None:
-        """OpenSpiel gin_rummy hands per second, random legal play driven from Python.
-        Its chance nodes deal from seeded shuffled decks (conversion untimed)."""
+    def openspiel_playout_step(self, games: int = 10) -> ours.Step | None:
+        """OpenSpiel gin_rummy hands, random legal play driven from Python. Its chance
+        nodes deal from seeded shuffled decks (made and converted untimed)."""
         adapter = self.adapters.get("OpenSpiel")
         if adapter is None:
             return None
@@ -101,11 +101,12 @@ class Bench:
                 deck = list(DECK_52)
                 deck_rng.shuffle(deck)
                 decks.append([adapter.encode(c) for c in deck])
-            start = time.perf_counter()
+            now = ours.clock()
+            start = now()
             adapter.random_hands(decks, rng)
-            return games, time.perf_counter() - start
+            return games, now() - start
 
-        return self.rate(step)
+        return step
 
     def openspiel_mean_actions(self, games: int = 100) -> float:
         adapter = self.adapters["OpenSpiel"]
@@ -120,121 +121,165 @@ class Bench:
 
 
 def mean_actions(play: Callable[[int], int], seed: int, games: int) -> float:
-    # Seeds far from the timed ones, so this does not warm any memo for them.
+    # Seeds far from the timed ones, so this warms no memo for them.
     return sum(play(seed + 10**9 + i) for i in range(games)) / games
 
 
+def _present(steps: dict[str, ours.Step | None]) -> dict[str, ours.Step]:
+    return {name: step for name, step in steps.items() if step is not None}
+
+
+def _gin_hand(s: int) -> int:
+    return ours.play_kr_hand(s, game_name="gin")
+
+
+def _dk6_round(s: int) -> int:
+    return ours.play_dk_round(s, players=6)
+
+
+# (hand set, what, our step, {peer: least ratio the issue asks for, or None})
+Group = tuple[str, str, Callable[..., ours.Step], dict[str, float | None]]
+EVALUATOR_GROUPS: tuple[Group, ...] = (
+    (
+        "kr10",
+        "Knock Rummy count, 10 random cards",
+        ours.kr10_step,
+        {"OpenSpiel": 1.0, "RLCard": 10.0},
+    ),
+    (
+        "kr11",
+        "Knock Rummy best discard, 11 random cards",
+        ours.kr11_step,
+        {"OpenSpiel": None, "RLCard": 10.0},
+    ),
+    # Dense 11-card hands before dense 10-card ones: a best discard looks at 10-card
+    # subsets, which from only 20 cards the 10-card stream would have warmed.
+    (
+        "dense11",
+        "Knock Rummy best discard, 11 cards of A-5",
+        ours.kr11_step,
+        {"OpenSpiel": None, "RLCard": 10.0},
+    ),
+    (
+        "dense10",
+        "Knock Rummy count, 10 cards of A-5",
+        ours.kr10_step,
+        {"OpenSpiel": None, "RLCard": None},
+    ),
+)
+
+PEER_LABELS = {
+    "OpenSpiel": "OpenSpiel min_deadwood (C++)",
+    "RLCard": "RLCard melding (Python)",
+}
+
+
 def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
+    """Every row of the table. Ours and its peers are timed in turn, group by group."""
     seed = bench.seed
     rows: list[Row] = []
 
-    # Ours first, before the agreement checks touch any of the same hands.
-    log("ours: evaluators")
-    dk_eval = bench.rate(ours.dk_eval_step(seed))
-    kr10 = bench.rate(ours.kr10_step(seed, "kr10"))
-    kr11 = bench.rate(ours.kr11_step(seed, "kr11"))
-    dense11 = bench.rate(ours.kr11_step(seed, "dense11"))
-    dense10 = bench.rate(ours.kr10_step(seed, "dense10"))
-    log("ours: playouts")
-
-    def gin_hand(s: int) -> int:
-        return ours.play_kr_hand(s, game_name="gin")
-
-    def dk6_round(s: int) -> int:
-        return ours.play_dk_round(s, players=6)
-
-    plays: dict[str, tuple[float | None, str]] = {}
-    for key, play, batch, sample in (
-        ("kr", ours.play_kr_hand, 20, 100),
-        ("gin", gin_hand, 20, 100),
-        ("dk4", ours.play_dk_round, 5, 40),
-        ("dk6", dk6_round, 5, 40),
-    ):
-        try:
-            per_s = bench.rate(ours.playout_step(play, seed, batch))
-            plays[key] = (per_s, f"{mean_actions(play, seed, sample):.0f} actions")
-        except ImportError as exc:  # that engine has not landed: report, don't stop
-            plays[key] = (None, f"engine missing: {exc}")
-
-    log("peers: poker evaluators")
-    for name in ("treys", "phevaluator", "eval7"):
+    log("Deadwood Knock evaluator and the 7-card poker evaluators")
+    poker = ("treys", "phevaluator", "eval7")
+    steps: dict[str, ours.Step | None] = {"ours": ours.dk_eval_step(seed)}
+    steps.update({name: bench.peer_step(name, "poker7", 10_000) for name in poker})
+    rates = bench.rates(_present(steps))
+    for name in poker:
         rows.append(
             Row(
                 "Deadwood Knock 8-card scoring split + knock count (batch)",
                 "hands/s",
-                dk_eval,
+                rates["ours"],
                 f"{name} 7-card best-of-7",
-                bench.peer_rate(name, "poker7", 10_000),
+                rates.get(name),
                 8.0 if name == "treys" else None,
                 bench.peer_note(name) or "peer: plain 7-card poker rank, a smaller job",
             )
         )
-    log("peers: gin rummy deadwood")
-    for hand_set, what, value, targets in (
-        ("kr10", "Knock Rummy count, 10 random cards", kr10, {"OpenSpiel": 1.0, "RLCard": 10.0}),
-        ("kr11", "Knock Rummy best discard, 11 random cards", kr11, {"RLCard": 10.0}),
-        ("dense11", "Knock Rummy best discard, 11 cards of A-5", dense11, {"RLCard": 10.0}),
-        ("dense10", "Knock Rummy count, 10 cards of A-5", dense10, {}),
-    ):
-        for name in ("OpenSpiel", "RLCard"):
-            if name == "OpenSpiel":
-                label = "OpenSpiel min_deadwood (C++)"
-                note = "11 cards: its shortcut, not exact" if hand_set.endswith("11") else ""
-            else:
-                label = "RLCard melding (Python)"
-                note = "best cluster less top deadwood" if hand_set.endswith("11") else ""
-            chunk = 10_000 if name == "OpenSpiel" else 2_000
+
+    for hand_set, what, our_step, targets in EVALUATOR_GROUPS:
+        log(what)
+        steps = {"ours": our_step(seed, hand_set)}
+        for name in targets:
+            steps[name] = bench.peer_step(name, hand_set, 10_000 if name == "OpenSpiel" else 2_000)
+        rates = bench.rates(_present(steps))
+        for name, target in targets.items():
+            note = ""
+            if hand_set.endswith("11"):
+                note = {
+                    "OpenSpiel": "its 11-card shortcut, not exact (see agreement)",
+                    "RLCard": "every meld cluster less its top deadwood card",
+                }[name]
             rows.append(
                 Row(
                     what,
                     "hands/s",
-                    value,
-                    label,
-                    bench.peer_rate(name, hand_set, chunk),
-                    targets.get(name),
+                    rates["ours"],
+                    PEER_LABELS[name],
+                    rates.get(name),
+                    target,
                     bench.peer_note(name) or note,
                 )
             )
-    log("peers: OpenSpiel gin_rummy playouts")
-    os_play = bench.openspiel_playouts()
-    os_note = ""
-    if os_play:
-        os_note = f"; OpenSpiel {bench.openspiel_mean_actions():.0f} actions"
-    kr_play, kr_note = plays["kr"]
-    gin_play, gin_note = plays["gin"]
-    rows.append(
-        Row(
-            "Knock Rummy 2p random hands, public engine API",
-            "hands/s",
-            kr_play,
-            "OpenSpiel gin_rummy from Python",
-            os_play,
-            10.0,
-            bench.peer_note("OpenSpiel") or f"ours {kr_note} (knock any time){os_note}",
+
+    log("random playouts: Knock Rummy, Gin and OpenSpiel gin_rummy")
+    rates = bench.rates(
+        _present(
+            {
+                "kr": ours.playout_step(ours.play_kr_hand, seed, 20),
+                "gin": ours.playout_step(_gin_hand, seed, 10),
+                "OpenSpiel": bench.openspiel_playout_step(),
+            }
         )
     )
-    rows.append(
-        Row(
-            "Gin preset 2p random hands, public engine API",
-            "hands/s",
-            gin_play,
-            "OpenSpiel gin_rummy from Python",
-            os_play,
-            None,
-            bench.peer_note("OpenSpiel") or f"same rules; ours {gin_note}{os_note}",
+    actions = {
+        "kr": mean_actions(ours.play_kr_hand, seed, 100),
+        "gin": mean_actions(_gin_hand, seed, 50),
+    }
+    os_rate = rates.get("OpenSpiel")
+    os_per_action = ""
+    if os_rate:
+        actions["OpenSpiel"] = bench.openspiel_mean_actions()
+        os_per_action = f" vs OpenSpiel's {ours.fmt(os_rate * actions['OpenSpiel'])}"
+    for key, what, target, rules in (
+        ("kr", "Knock Rummy 2p random hands, public engine API", 10.0, "knock any time"),
+        ("gin", "Gin preset 2p random hands, public engine API", None, "same rules as the peer"),
+    ):
+        rows.append(
+            Row(
+                what,
+                "hands/s",
+                rates[key],
+                "OpenSpiel gin_rummy from Python",
+                os_rate,
+                target,
+                bench.peer_note("OpenSpiel")
+                or f"{rules}; {actions[key]:.0f} actions/hand (OpenSpiel "
+                f"{actions.get('OpenSpiel', 0):.0f}); actions/s "
+                f"{ours.fmt(rates[key] * actions[key])}{os_per_action}",
+            )
         )
+
+    log("random playouts: Deadwood Knock")
+    rates = bench.rates(
+        {
+            "dk4": ours.playout_step(ours.play_dk_round, seed, 5),
+            "dk6": ours.playout_step(_dk6_round, seed, 5),
+        }
     )
-    for key, players in (("dk4", 4), ("dk6", 6)):
-        rounds_per_s, note = plays[key]
+    for key, players, play in (("dk4", 4, ours.play_dk_round), ("dk6", 6, _dk6_round)):
+        per_round = mean_actions(play, seed, 40)
         rows.append(
             Row(
                 f"Deadwood Knock {players}p random rounds, public engine API",
                 "rounds/s",
-                rounds_per_s,
-                note=f"{note}; bots need thousands/s",
+                rates[key],
+                note=f"{per_round:.0f} actions/round, "
+                f"{ours.fmt(rates[key] * per_round)} actions/s; bots need thousands of rounds/s",
             )
         )
-    log("ours: table load cost")
+
+    log("table load cost")
     for title, module in (
         ("Deadwood Knock", ours.DK_HAND_MODULE),
         ("Knock Rummy", ours.KR_MELDS_MODULE),
@@ -311,8 +356,13 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--check-hands", type=int, default=10_000)
     parser.add_argument("--json", action="store_true", help="print the JSON result instead")
+    parser.add_argument(
+        "--clock", choices=sorted(ours.CLOCKS), default="wall", help="wall (default) or cpu time"
+    )
     args = parser.parse_args()
+    ours.use_clock(args.clock)
     started = time.perf_counter()
+    load_before = os.getloadavg()
 
     def log(message: str) -> None:
         print(f"[{time.perf_counter() - started:6.1f} s] {message}", file=sys.stderr, flush=True)
@@ -330,8 +380,16 @@ def main() -> int:
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
             "platform": platform.platform(),
+            # Other work on the machine slows every figure; ratios suffer less as
+            # ours and the peers are timed in turn.
+            "load_average_1min": {"start": load_before[0], "end": os.getloadavg()[0]},
         },
-        "settings": {"seed": args.seed, "min_time": args.min_time, "repeats": args.repeats},
+        "settings": {
+            "seed": args.seed,
+            "min_time": args.min_time,
+            "repeats": args.repeats,
+            "clock": args.clock,
+        },
         "peers": {name: peers.version(name) for name in peers.PEERS},
         "excluded": bench.excluded,
         "rows": [asdict(r) | {"ratio": r.ratio, "met": r.met} for r in rows],
@@ -346,9 +404,12 @@ def main() -> int:
         versions = ", ".join(f"{k} {v or 'missing'}" for k, v in result["peers"].items())
         print(
             f"Deadwood Knock benchmark, seed {args.seed}, best of {args.repeats} x >= "
-            f"{args.min_time} s, Python {result['machine']['python']}, {os.cpu_count()} cpus"
+            f"{args.min_time} s of {args.clock} time, Python {platform.python_version()}, "
+            f"{os.cpu_count()} cpus"
         )
-        print(f"Peers: {versions}\n")
+        load = result["machine"]["load_average_1min"]
+        print(f"Peers: {versions}")
+        print(f"Load average (1 min) at start {load['start']:.1f}, at end {load['end']:.1f}\n")
         print(render(rows))
         print()
         print(render_agreement(check))

@@ -104,6 +104,19 @@ def test_batch_step_times_only_the_evaluation() -> None:
     assert seen == [[8] * 25]
 
 
+def test_clock_choice_is_checked_and_used() -> None:
+    with pytest.raises(ValueError, match="unknown clock"):
+        bench.use_clock("sundial")
+    try:
+        bench.use_clock("cpu")
+        assert bench.clock() is bench.CLOCKS["cpu"]
+        step = bench.batch_step(bench.chunks(1, "kr10", size=5), lambda hands: sum(map(len, hands)))
+        assert step()[0] == 5
+    finally:
+        bench.use_clock("wall")
+    assert bench.clock() is bench.CLOCKS["wall"]
+
+
 # --- the quick bench ----------------------------------------------------------------
 
 
