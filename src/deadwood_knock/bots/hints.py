@@ -116,9 +116,11 @@ def hand_focus(
 # --- words -----------------------------------------------------------------------------------
 
 
-def _draw_notes(cards: Sequence[Card]) -> list[str]:
-    """What a hand is one card away from."""
-    notes = []
+def _draw_notes(cards: Sequence[Card], made: str = "high_card") -> list[str]:
+    """What a hand is one card away from (draws it has already made are not news)."""
+    notes: list[str] = []
+    order = list(_CATEGORY_WORDS)
+    rank = order.index(made) if made in order else 0
     suited = [0, 0, 0, 0]
     ranks = set()
     for c in cards:
@@ -126,8 +128,10 @@ def _draw_notes(cards: Sequence[Card]) -> list[str]:
             suited[c // 13] += 1
             ranks.add(c % 13 + 1)
     for s, n in enumerate(suited):
-        if n == 4:
+        if n == 4 and rank < order.index("flush"):
             notes.append(f"keeps you one {_SUITS[s]} from a flush")
+    if rank >= order.index("straight"):
+        return notes
     present = [r in ranks for r in range(1, 14)] + [1 in ranks]
     for start in range(0, 11):
         window = present[start : start + 5]
@@ -169,7 +173,7 @@ def _explain_dk(view: TableView, action: Any) -> str:
     parts = []
     if select in deadwood_cards(view.hand):
         parts.append(f"it cuts {min(select % 13 + 1, 10) if select < 52 else -2} deadwood")
-    parts += _draw_notes(rest)
+    parts += _draw_notes(rest, now.category)
     if src in ("discard", "palm"):
         taken = view.top if src == "discard" else view.buried
         if taken is not None:

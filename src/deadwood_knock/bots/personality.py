@@ -175,7 +175,8 @@ class PersonalityBot:
             if ch.source == "palm":
                 if not palm_ok:
                     continue
-                v -= 3.0  # the Suspicion risk, as this player feels it
+                # A bold palmer shrugs off the Suspicion risk and enjoys the move itself.
+                v += 6.0 * p.palm_rate - 3.0
             if v > best_v:
                 best, best_v = ch, v
         if final and (best is None or best_v <= now.score):
