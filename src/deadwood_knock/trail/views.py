@@ -1,0 +1,227 @@
+"""JSON views of the trail for the API: pure functions of content and records.
+
+Art paths in the content (``art/portraits/x.svg``) are served by the server at
+``/art/...``, so a URL is the path with a leading slash.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deadwood_knock.content.loader import Content
+from deadwood_knock.content.schema import Figure, Venue, WantedPoster
+from deadwood_knock.trail.figure_bots import figure_bot_name
+from deadwood_knock.trail.progress import (
+    Lifetime,
+    TrailProgress,
+    current_table,
+    milestone_count,
+    poster_status,
+    town_status,
+)
+
+__all__ = [
+    "art_url",
+    "card_backs_view",
+    "character_detail",
+    "character_summary",
+    "gazette_view",
+    "records_view",
+    "trail_view",
+]
+
+
+def art_url(relative: str) -> str:
+    return "/" + relative.lstrip("/")
+
+
+def character_summary(figure: Figure) -> dict[str, Any]:
+    return {
+        "id": figure.id,
+        "name": figure.name,
+        "nickname": figure.nickname,
+        "role": figure.role,
+        "born": figure.born,
+        "died": figure.died,
+        "bio": figure.bio,
+        "towns": list(figure.towns),
+        "portrait_url": art_url(figure.portrait),
+        "portrait_note": figure.portrait_note,
+        "difficulty": figure.difficulty.value,
+        "bot": figure_bot_name(figure.id),
+    }
+
+
+def character_detail(figure: Figure) -> dict[str, Any]:
+    return {
+        **character_summary(figure),
+        "personality": {
+            "knock_threshold": figure.knock_threshold,
+            "call_rate": figure.call_rate,
+            "fold_discipline": figure.fold_discipline,
+            "chase": figure.chase.value,
+            "palm_rate": figure.palm_rate,
+            "discard_reading": figure.discard_reading,
+        },
+        "table_talk": [{"situation": t.situation.value, "line": t.line} for t in figure.table_talk],
+        "sources": list(figure.sources),
+    }
+
+
+def _opponent(content: Content, figure_id: str) -> dict[str, Any]:
+    figure = content.figure_by_id[figure_id]
+    return {"id": figure.id, "name": figure.name, "portrait_url": art_url(figure.portrait)}
+
+
+def _table(content: Content, venue: Venue, status: str) -> dict[str, Any]:
+    difficulty = content.table_difficulty(venue)
+    return {
+        "id": venue.id,
+        "name": venue.name,
+        "kind": venue.kind.value,
+        "description": venue.description,
+        "order": venue.order,
+        "game": venue.table.game.value,
+        "rounds": venue.table.rounds,
+        "stakes": venue.table.stakes,
+        "difficulty": difficulty,
+        "opponents": [_opponent(content, f) for f in venue.table.opponents],
+        "status": status,
+    }
+
+
+def _poster(content: Content, poster: WantedPoster, status: str) -> dict[str, Any]:
+    figure = content.figure_by_id.get(poster.figure) if poster.figure else None
+    return {
+        "id": poster.id,
+        "outlaw": poster.outlaw,
+        "crime": poster.crime,
+        "reward": poster.reward,
+        "town": poster.town,
+        "figure": poster.figure,
+        "portrait_url": art_url(figure.portrait) if figure else None,
+        "gunfight": {
+            "game": poster.gunfight.game.value,
+            "rounds": poster.gunfight.rounds,
+            "score_to_beat": poster.gunfight.score_to_beat,
+            "stakes": poster.gunfight.stakes,
+        },
+        "status": status,
+    }
+
+
+def trail_view(content: Content, progress: TrailProgress) -> dict[str, Any]:
+    """Every town in journey order with its tables, posters and the player's standing."""
+    won = set(progress.tables_won)
+    current = current_table(content, progress)
+    towns = []
+    for town in content.trail:
+        status = town_status(content, progress, town.id)
+        tables = []
+        for venue in content.venues_in(town.id):
+            if venue.id in won:
+                table_status = "won"
+            elif current is not None and venue.id == current.id:
+                table_status = "open"
+            else:
+                table_status = "locked"
+            tables.append(_table(content, venue, table_status))
+        posters = [
+            _poster(content, w, poster_status(content, progress, w.id))
+            for w in content.wanted
+            if w.town == town.id
+        ]
+        towns.append(
+            {
+                "id": town.id,
+                "name": town.name,
+                "state_or_territory": town.state_or_territory,
+                "modern_state": town.modern_state,
+                "kind": town.kind.value,
+                "boom_years": town.boom_years,
+                "description": town.description,
+                "order": town.order,
+                "status": status,
+                "tables_won": sum(1 for t in tables if t["status"] == "won"),
+                "tables": tables,
+                "wanted": posters,
+            }
+        )
+    return {
+        "towns": towns,
+        "current_table": current.id if current else None,
+        "current_town": current.town if current else None,
+        "completed": current is None,
+        "progress": progress_view(content, progress),
+    }
+
+
+def progress_view(content: Content, progress: TrailProgress) -> dict[str, Any]:
+    """The trail record of this run: towns and tables won, matches, best match score."""
+    towns_done = sum(
+        1 for t in content.trail if town_status(content, progress, t.id) == "completed"
+    )
+    return {
+        "towns_completed": towns_done,
+        "towns_total": len(content.towns),
+        "tables_won": len(progress.tables_won),
+        "tables_total": len(content.venues),
+        "posters_collected": len(progress.posters_collected),
+        "matches": progress.matches,
+        "best_score": progress.best_score,
+    }
+
+
+def records_view(content: Content, progress: TrailProgress, lifetime: Lifetime) -> dict[str, Any]:
+    return {
+        "trail": progress_view(content, progress),
+        "lifetime": {
+            "tables_won": lifetime.tables_won,
+            "towns_completed": lifetime.towns_completed,
+            "matches": lifetime.matches,
+            "best_score": lifetime.best_score,
+            "deadwood_reached": lifetime.deadwood_reached,
+            "deadwood_won": lifetime.deadwood_won,
+            "big_hands": lifetime.big_hands,
+            "palms_caught": lifetime.palms_caught,
+            "palms_unseen": lifetime.palms_unseen,
+        },
+        "gunfighter": lifetime.gunfighter.to_json(),
+        "last_match": lifetime.summaries[0].to_json() if lifetime.summaries else None,
+    }
+
+
+def gazette_view(content: Content, lifetime: Lifetime) -> dict[str, Any]:
+    """Newest first; with no items the paper prints the content's "no news" line."""
+    items = [g.to_json() for g in lifetime.gazette]
+    return {"items": items, "message": None if items else content.gazette_empty}
+
+
+def card_backs_view(
+    content: Content, lifetime: Lifetime, selected: str, announce: tuple[str, ...]
+) -> dict[str, Any]:
+    unlocked = set(lifetime.card_backs)
+    backs = []
+    for back in content.card_backs:
+        is_unlocked = back.unlock is None or back.id in unlocked
+        unlock = None
+        if back.unlock is not None:
+            unlock = {
+                "milestone": back.unlock.milestone.value,
+                "threshold": back.unlock.threshold,
+                "count": min(
+                    milestone_count(lifetime, back.unlock.milestone), back.unlock.threshold
+                ),
+            }
+        backs.append(
+            {
+                "id": back.id,
+                "name": back.name,
+                "description": back.description,
+                "svg_url": art_url(back.svg),
+                "unlocked": is_unlocked,
+                "unlock": unlock,
+                "selected": back.id == selected or (not selected and back.unlock is None),
+            }
+        )
+    return {"card_backs": backs, "announce": list(announce)}

@@ -1,0 +1,435 @@
+"""Trail progression, unlocks, gunfights, gazette and restart, without a server."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from deadwood_knock.content import load_content
+from deadwood_knock.content.loader import Content
+from deadwood_knock.content.schema import GazetteEvent
+from deadwood_knock.games import get_game
+from deadwood_knock.games.base import Event
+from deadwood_knock.trail import (
+    BIG_HAND_POINTS,
+    Entry,
+    Lifetime,
+    MatchFacts,
+    RoundFacts,
+    TrailProgress,
+    TrailUpdate,
+    apply_match,
+    clear_announcements,
+    current_table,
+    entry_of,
+    facts_from_events,
+    gunfight_won,
+    poster_status,
+    restart,
+    table_id_of,
+    table_status,
+    town_status,
+)
+from deadwood_knock.trail.views import (
+    card_backs_view,
+    gazette_view,
+    records_view,
+    trail_view,
+)
+
+WIN = MatchFacts(seat=0, completed=True, totals=(60, 20), winners=(0,))
+LOSS = MatchFacts(seat=0, completed=True, totals=(20, 60), winners=(1,))
+FORFEIT = MatchFacts(seat=0, completed=False, totals=(5, 9), winners=())
+
+
+@pytest.fixture(scope="module")
+def content() -> Content:
+    return load_content()
+
+
+def play(
+    content: Content,
+    progress: TrailProgress,
+    lifetime: Lifetime,
+    entry: Entry,
+    facts: MatchFacts,
+    match_id: str = "m",
+) -> TrailUpdate:
+    return apply_match(
+        content, progress, lifetime, entry, facts, player="Kit Lane", match_id=match_id
+    )
+
+
+def win_tables(
+    content: Content, progress: TrailProgress, lifetime: Lifetime, count: int
+) -> tuple[TrailProgress, Lifetime, list[TrailUpdate]]:
+    updates = []
+    for n in range(count):
+        table = current_table(content, progress)
+        assert table is not None
+        update = play(content, progress, lifetime, Entry("table", table.id), WIN, f"w{n}")
+        progress, lifetime = update.progress, update.lifetime
+        updates.append(update)
+    return progress, lifetime, updates
+
+
+# ----- content integrity the trail relies on ------------------------------------------------
+
+
+def test_no_duplicate_towns_venues_or_figures_and_every_venue_town_exists(
+    content: Content,
+) -> None:
+    for records in (content.towns, content.venues, content.figures, content.wanted):
+        ids = [r.id for r in records]
+        assert len(ids) == len(set(ids))
+    places = {(t.name, t.state_or_territory) for t in content.towns}
+    assert len(places) == len(content.towns)
+    assert len({f.name for f in content.figures}) == len(content.figures)
+    assert len({(v.town, v.name) for v in content.venues}) == len(content.venues)
+    assert all(v.town in content.town_by_id for v in content.venues)
+    assert all(content.venues_in(t.id) for t in content.trail), "a town without tables"
+    assert content.trail[-1].id == "deadwood"
+
+
+# ----- progression --------------------------------------------------------------------------
+
+
+def test_a_new_player_has_exactly_the_first_table_open(content: Content) -> None:
+    progress = TrailProgress()
+    first_town, second_town = content.trail[0], content.trail[1]
+    first_table = content.venues_in(first_town.id)[0]
+    assert current_table(content, progress) == first_table
+    assert town_status(content, progress, first_town.id) == "open"
+    assert town_status(content, progress, second_town.id) == "locked"
+    statuses = [table_status(content, progress, v.id) for v in content.trail_venues()]
+    assert statuses.count("open") == 1 and statuses[0] == "open"
+    assert set(statuses[1:]) == {"locked"}
+
+
+def test_tables_open_in_order_and_a_loss_or_forfeit_leaves_the_table_open(
+    content: Content,
+) -> None:
+    progress, lifetime = TrailProgress(), Lifetime()
+    first, second = content.venues_in(content.trail[0].id)[:2]
+
+    lost = play(content, progress, lifetime, Entry("table", first.id), LOSS)
+    assert table_status(content, lost.progress, first.id) == "open"
+    assert lost.summary.outcome == "lost" and not lost.summary.table_won
+    forfeit = play(content, lost.progress, lost.lifetime, Entry("table", first.id), FORFEIT)
+    assert table_status(content, forfeit.progress, first.id) == "open"
+    assert forfeit.summary.outcome == "forfeit"
+    assert forfeit.progress.matches == 2
+    # A forfeit's partial score is not a best match score.
+    assert forfeit.progress.best_score == 20
+
+    won = play(content, forfeit.progress, forfeit.lifetime, Entry("table", first.id), WIN)
+    assert won.summary.table_won and won.summary.outcome == "won"
+    assert table_status(content, won.progress, first.id) == "won"
+    assert table_status(content, won.progress, second.id) == "open"
+    assert won.progress.best_score == 60 and won.lifetime.tables_won == 1
+
+
+def test_winning_a_locked_table_changes_no_progress(content: Content) -> None:
+    later = content.venues_in(content.trail[0].id)[2]
+    update = play(content, TrailProgress(), Lifetime(), Entry("table", later.id), WIN)
+    assert update.progress.tables_won == ()
+    assert table_status(content, update.progress, later.id) == "locked"
+    assert update.progress.matches == 1
+    assert not update.summary.table_won
+
+
+def test_a_shared_win_wins_the_table(content: Content) -> None:
+    shared = MatchFacts(seat=0, completed=True, totals=(40, 40), winners=(0, 1))
+    first = content.venues_in(content.trail[0].id)[0]
+    update = play(content, TrailProgress(), Lifetime(), Entry("table", first.id), shared)
+    assert update.summary.outcome == "shared" and update.summary.table_won
+
+
+def test_completing_a_town_opens_the_next_with_news_and_unlocks(content: Content) -> None:
+    first, second = content.trail[0], content.trail[1]
+    n = len(content.venues_in(first.id))
+    progress, lifetime, updates = win_tables(content, TrailProgress(), Lifetime(), n)
+    last = updates[-1].summary
+    assert last.town_completed == first.id and last.town_opened == second.id
+    assert town_status(content, progress, first.id) == "completed"
+    assert town_status(content, progress, second.id) == "open"
+    assert current_table(content, progress) == content.venues_in(second.id)[0]
+    events = [i.event for i in updates[-1].items]
+    assert {"table_won", "town_completed", "new_town"} <= set(events)
+    assert any(
+        second.name in i.item or second.name.upper() in i.headline for i in updates[-1].items
+    )
+    # First table won -> Drover's Red; first town completed -> Faro Tiger.
+    assert updates[0].unlocked == ("drovers-red",)
+    assert "faro-tiger" in updates[-1].unlocked
+    assert lifetime.card_backs == ("drovers-red", "faro-tiger")
+    assert lifetime.towns_completed == 1
+
+
+def test_the_whole_trail_ends_with_deadwood(content: Content) -> None:
+    total = len(content.venues)
+    progress, lifetime, updates = win_tables(content, TrailProgress(), Lifetime(), total)
+    assert current_table(content, progress) is None
+    assert all(town_status(content, progress, t.id) == "completed" for t in content.trail)
+    assert updates[-1].summary.trail_completed
+    assert content.venue_by_id[updates[-1].summary.target].town == "deadwood"
+    reached = [u for u in updates if u.summary.town_opened == "deadwood"]
+    assert len(reached) == 1 and "black-hills-pine" in reached[0].unlocked
+    assert "aces-and-eights" in updates[-1].unlocked
+    unlocked_when = {b: i for i, u in enumerate(updates) for b in u.unlocked}
+    assert unlocked_when["riverboat-gilt"] == 24  # the 25th table won
+    town_index = [i for i, u in enumerate(updates) if u.summary.town_completed]
+    assert unlocked_when["railroad-scroll"] == town_index[4]
+    assert unlocked_when["silver-lode"] == town_index[14]
+    # Each deck is announced once, in unlock order; reading clears the list.
+    assert len(set(lifetime.announce)) == len(lifetime.announce)
+    announce, after = clear_announcements(lifetime)
+    assert announce == lifetime.card_backs and after.announce == ()
+    assert lifetime.tables_won == total and lifetime.towns_completed == len(content.towns)
+
+
+def test_replaying_a_won_table_counts_only_as_a_match(content: Content) -> None:
+    first = content.venues_in(content.trail[0].id)[0]
+    progress, lifetime, _ = win_tables(content, TrailProgress(), Lifetime(), 1)
+    again = play(content, progress, lifetime, Entry("table", first.id), WIN, "again")
+    assert again.progress.tables_won == progress.tables_won
+    assert again.lifetime.tables_won == lifetime.tables_won
+    assert again.progress.matches == progress.matches + 1
+
+
+# ----- gunfights ----------------------------------------------------------------------------
+
+
+def _poster_town_reached(content: Content, poster_id: str) -> TrailProgress:
+    poster = content.wanted_by_id[poster_id]
+    tables = []
+    for town in content.trail:
+        if town.id == poster.town:
+            break
+        tables.extend(v.id for v in content.venues_in(town.id))
+    return TrailProgress(tables_won=tuple(tables))
+
+
+def test_gunfight_terms_need_both_beating_the_outlaw_and_the_score() -> None:
+    poster = load_content().wanted[0]
+    target = poster.gunfight.score_to_beat
+
+    def facts(me: int, outlaw: int) -> MatchFacts:
+        winners = (0,) if me > outlaw else (1,) if outlaw > me else (0, 1)
+        return MatchFacts(0, True, (me, outlaw), winners)
+
+    assert gunfight_won(poster, facts(target, target - 1))
+    assert not gunfight_won(poster, facts(target - 1, -50))  # beat him, missed the score
+    assert not gunfight_won(poster, facts(target + 5, target + 5))  # a tie beats nobody
+    assert not gunfight_won(poster, facts(target + 5, target + 9))
+    forfeit = MatchFacts(0, False, (target + 50, 0), ())
+    assert not gunfight_won(poster, forfeit)
+
+
+def test_posters_go_up_with_their_town(content: Content) -> None:
+    poster = content.wanted[0]
+    assert poster_status(content, TrailProgress(), poster.id) == "locked"
+    assert poster_status(content, _poster_town_reached(content, poster.id), poster.id) == "open"
+
+
+def test_winning_a_gunfight_collects_the_reward_once(content: Content) -> None:
+    poster = content.wanted[0]
+    progress = _poster_town_reached(content, poster.id)
+    beat = poster.gunfight.score_to_beat + 10
+    win = MatchFacts(0, True, (beat, 0), (0,))
+    entry = Entry("gunfight", poster.id)
+
+    lost = play(content, progress, Lifetime(), entry, MatchFacts(0, True, (0, beat), (1,)))
+    assert lost.lifetime.gunfighter.losses == 1 and lost.summary.reward == 0
+    assert [i.event for i in lost.items] == ["gunfight_lost"]
+    assert poster_status(content, lost.progress, poster.id) == "open"
+
+    won = play(content, lost.progress, lost.lifetime, entry, win)
+    record = won.lifetime.gunfighter
+    assert (record.wins, record.losses, record.rewards) == (1, 1, poster.reward)
+    assert won.summary.reward == poster.reward and won.summary.outcome == "won"
+    assert poster_status(content, won.progress, poster.id) == "collected"
+    assert "wanted-sheet" in won.unlocked
+    news = [i for i in won.items if i.event == "gunfight_won"]
+    assert len(news) == 1 and f"${poster.reward:,}" in news[0].item + news[0].headline
+
+    twice = play(content, won.progress, won.lifetime, entry, win)
+    assert twice.lifetime.gunfighter.rewards == poster.reward
+    assert twice.summary.reward == 0
+    # A gunfight does not touch the tables.
+    assert won.progress.tables_won == progress.tables_won
+
+
+def test_match_won_but_score_missed_is_a_lost_gunfight(content: Content) -> None:
+    poster = content.wanted[0]
+    low = MatchFacts(0, True, (poster.gunfight.score_to_beat - 1, -40), (0,))
+    update = play(content, TrailProgress(), Lifetime(), Entry("gunfight", poster.id), low)
+    assert update.summary.outcome == "lost"
+    assert update.lifetime.gunfighter.losses == 1
+
+
+# ----- gazette from real events -------------------------------------------------------------
+
+
+def _round_event(points: int, category: str, suspicion: int) -> Event:
+    return Event(
+        "round_result",
+        None,
+        {
+            "hand_points": [points, 15],
+            "categories": [category, "pair"],
+            "suspicion": [suspicion, 0],
+            "totals": [points, 15],
+        },
+    )
+
+
+def test_facts_read_big_hands_and_palms_from_engine_style_events() -> None:
+    events = [
+        Event("draw", 0, {"source": "palm", "card": "Ks", "cover": "2d"}),
+        _round_event(70, "full_house", -5),
+        Event("draw", 0, {"source": "palm", "card": "Qs", "cover": "3d"}),
+        _round_event(15, "pair", 0),
+        _round_event(100, "straight_flush", 0),
+    ]
+    facts = facts_from_events(
+        events, 0, {"reason": "completed", "scores": [180, 40], "winners": [0]}
+    )
+    assert [r.palmed for r in facts.rounds] == [frozenset({0}), frozenset({0}), frozenset()]
+    assert facts.won and facts.score == 180
+
+    content = load_content()
+    first = content.venues_in(content.trail[0].id)[0]
+    update = play(content, TrailProgress(), Lifetime(), Entry("table", first.id), facts)
+    kinds = [i.event for i in update.items]
+    assert "big_hand" in kinds and "palm_caught" in kinds
+    big = next(i for i in update.items if i.event == "big_hand")
+    assert "a straight flush" in big.item or "A STRAIGHT FLUSH" in big.headline
+    assert update.summary.big_hand == "a straight flush" and update.summary.palm_caught
+    assert update.lifetime.big_hands == 2
+    assert update.lifetime.palms_caught == 1 and update.lifetime.palms_unseen == 1
+
+
+def test_no_gazette_news_for_a_quiet_round() -> None:
+    facts = MatchFacts(
+        0,
+        True,
+        (30, 40),
+        (1,),
+        (RoundFacts((BIG_HAND_POINTS - 10, 0), ("flush", "high_card"), (0, 0)),),
+    )
+    content = load_content()
+    first = content.venues_in(content.trail[0].id)[0]
+    update = play(content, TrailProgress(), Lifetime(), Entry("table", first.id), facts)
+    assert [i.event for i in update.items] == ["match_lost"]
+
+
+def test_facts_from_a_real_engine_match() -> None:
+    """Random play through the real engine: the facts agree with its own round results."""
+    game = get_game("deadwood-knock")
+    options = game.options_from_json({"players": 3, "rounds": 3, "sleight_of_hand": True})
+    state = game.new_game(options, 2024)
+    rng = random.Random(7)
+    events: list[Event] = []
+    while not game.is_over(state):
+        legal = game.legal_actions(state)
+        state, new = game.apply(state, legal[rng.randrange(len(legal))])
+        events.extend(new)
+    scores = list(game.scores(state))
+    best = max(scores)
+    result = {
+        "reason": "completed",
+        "scores": scores,
+        "winners": [s for s, x in enumerate(scores) if x == best],
+    }
+    facts = facts_from_events(events, 1, result)
+    results = [e for e in events if e.kind == "round_result"]
+    assert len(facts.rounds) == 3 == len(results)
+    for rf, ev in zip(facts.rounds, results, strict=True):
+        assert list(rf.hand_points) == list(ev.data["hand_points"])
+        assert list(rf.suspicion) == list(ev.data["suspicion"])
+        # Suspicion only ever falls on a player who palmed that round (DK8).
+        assert all(s in rf.palmed for s, pen in enumerate(rf.suspicion) if pen)
+    palm_draws = sum(1 for e in events if e.kind == "draw" and e.data.get("source") == "palm")
+    assert sum(len(r.palmed) for r in facts.rounds) == palm_draws
+    assert facts.score == scores[1] and facts.won == (scores[1] == best)
+
+
+def test_gazette_is_newest_first_with_an_empty_message(content: Content) -> None:
+    empty = gazette_view(content, Lifetime())
+    assert empty == {"items": [], "message": "No news from the trail just yet."}
+    first = content.venues_in(content.trail[0].id)[0]
+    lost = play(content, TrailProgress(), Lifetime(), Entry("table", first.id), LOSS, "a")
+    won = play(content, lost.progress, lost.lifetime, Entry("table", first.id), WIN, "b")
+    view = gazette_view(content, won.lifetime)
+    assert view["message"] is None
+    seqs = [i["seq"] for i in view["items"]]
+    assert seqs == sorted(seqs, reverse=True) and len(set(seqs)) == len(seqs)
+    assert view["items"][-1]["event"] == "match_lost" and view["items"][-1]["match_id"] == "a"
+    for item in view["items"]:
+        assert "{" not in item["item"] + item["headline"]
+        assert "Kit Lane" in item["item"] or "KIT LANE" in item["headline"]
+    assert any(first.name in i["item"] for i in view["items"])
+
+
+def test_templates_cover_every_event_the_trail_writes(content: Content) -> None:
+    for event in GazetteEvent:
+        assert content.gazette_for(event)
+
+
+# ----- restart and records ------------------------------------------------------------------
+
+
+def test_restart_clears_the_trail_but_keeps_backs_and_lifetime(content: Content) -> None:
+    n = len(content.venues_in(content.trail[0].id))
+    _, lifetime, _ = win_tables(content, TrailProgress(), Lifetime(), n)
+    new_progress, kept = restart(lifetime)
+    assert new_progress == TrailProgress()
+    assert kept == lifetime
+    assert current_table(content, new_progress) == content.venues_in(content.trail[0].id)[0]
+    view = card_backs_view(content, kept, "faro-tiger", ())
+    unlocked = {b["id"] for b in view["card_backs"] if b["unlocked"]}
+    assert unlocked == {"plain-ledger", "drovers-red", "faro-tiger"}
+    assert [b["id"] for b in view["card_backs"] if b["selected"]] == ["faro-tiger"]
+    records = records_view(content, new_progress, kept)
+    assert records["trail"]["tables_won"] == 0 and records["lifetime"]["tables_won"] == n
+    # Winning the first table again is progress again, but no deck is unlocked twice.
+    again = play(content, new_progress, kept, Entry("table", content.trail_venues()[0].id), WIN)
+    assert again.summary.table_won and again.unlocked == ()
+
+
+def test_records_round_trip_through_json(content: Content) -> None:
+    poster = content.wanted[0]
+    progress = _poster_town_reached(content, poster.id)
+    win = MatchFacts(0, True, (poster.gunfight.score_to_beat, 0), (0,))
+    update = play(content, progress, Lifetime(), Entry("gunfight", poster.id), win)
+    assert TrailProgress.from_json(update.progress.to_json()) == update.progress
+    assert Lifetime.from_json(update.lifetime.to_json()) == update.lifetime
+    assert TrailProgress.from_json({}) == TrailProgress()
+    assert Lifetime.from_json(None) == Lifetime()
+    assert replace(update.lifetime, gazette=()).gazette == ()
+
+
+def test_table_ids_name_tables_and_posters(content: Content) -> None:
+    venue, poster = content.venues[0], content.wanted[0]
+    for entry in (Entry("table", venue.id), Entry("gunfight", poster.id)):
+        assert entry_of(content, table_id_of(entry)) == entry
+    assert entry_of(content, None) is None
+    assert entry_of(content, "no-such-table") is None
+    assert entry_of(content, "wanted:nobody") is None
+
+
+def test_trail_view_lists_towns_in_order_with_progress(content: Content) -> None:
+    progress, _, _ = win_tables(content, TrailProgress(), Lifetime(), 2)
+    view = trail_view(content, progress)
+    assert [t["id"] for t in view["towns"]] == [t.id for t in content.trail]
+    first = view["towns"][0]
+    assert [t["status"] for t in first["tables"]][:3] == ["won", "won", "open"]
+    assert view["towns"][1]["status"] == "locked"
+    assert view["progress"]["tables_won"] == 2
+    opponent = first["tables"][0]["opponents"][0]
+    assert opponent["portrait_url"].startswith("/art/portraits/")
+    posters = [p for t in view["towns"] for p in t["wanted"]]
+    assert len(posters) == len(content.wanted)
