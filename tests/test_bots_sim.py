@@ -23,6 +23,7 @@ def _play_round(game_name: str, options: dict[str, Any], seed: int) -> tuple[Any
     bots = [get_bot(PLAYERS[(seed + s) % len(PLAYERS)]) for s in range(n)]
     while True:
         seat = game.to_act(state)
+        assert seat is not None
         legal = game.legal_actions(state)
         action = bots[seat].act(game, game.observe(state, seat), legal, rng)
         moves.append((seat, action))
