@@ -82,7 +82,7 @@ _STREAMS = {name: number for number, name in enumerate(HAND_SETS, 1)}
 # A random playout that has not ended after this many actions means an engine bug.
 _MAX_ACTIONS = 20_000
 
-CHUNK = 10_000  # hands per timed batch
+CHUNK = 4_000  # hands per timed batch: small, so a timing overshoots min_time little
 
 Hand = tuple[Card, ...]
 #: One timed step: (items done, seconds they took).
