@@ -240,8 +240,27 @@ def _build_window_digits() -> tuple[tuple[int, tuple[int, ...]], ...]:
 
 
 _WINDOW_DIGITS: Final = _build_window_digits()
+
+
+def _build_long() -> list[tuple[int, tuple[int, int], int]]:
+    """For each 13-bit set of present ranks: (any long straight?, its best (objective,
+    pick key), its highest value), so a table fill needs one lookup, not a window scan."""
+    out = []
+    for present in range(1 << 13):
+        best, top_value, found = (-1, 0), 0, 0
+        for mask, wkey, wvalue, wobj in _WINDOWS:
+            if present & mask == mask:
+                found = 1
+                best = max(best, (wobj, wkey))
+                top_value = max(top_value, wvalue)
+        out.append((found, best, top_value))
+    return out
+
+
+_BY_VALUE: Final = (9, 10, 11, 12, 8, 7, 6, 5, 4, 3, 2, 1, 0)  # rank digits, value desc
 _FIVE: Final = _build_five()
 _WINDOWS: Final = _build_windows()
+_LONG: Final = _build_long()
 _BEST: dict[int, tuple[int, int]] = dict(_FIVE)  # memo: rank key -> best 5-card pick
 # Table key -> (score, knock_count, hand_points, deadwood_points, strength code, pick key,
 # 1 if the ranks hold a long straight else 0).
@@ -277,16 +296,23 @@ def _fill(tkey: int) -> _Entry:
         entry = (-total, total, 0, total, 0, 0, 0)
     else:
         obj, pick = _best_pick(key, digits)
-        values = sorted((_RANK_VALUE[d] for d, c in enumerate(digits) for _ in range(c)))
-        maxval = sum(values[-5:])
-        present = sum(1 << d for d, c in enumerate(digits) if c)
-        windows = 0
-        for mask, wkey, wvalue, wobj in _WINDOWS:
-            if present & mask == mask:
-                windows = 1
-                maxval = max(maxval, wvalue)
-                if (wobj, wkey) > (obj, pick):
-                    obj, pick = wobj, wkey
+        maxval = 0
+        need = 5
+        for d in _BY_VALUE:  # the 5 highest deadwood values: any 5 cards are legal
+            take = min(digits[d], need)
+            maxval += take * _RANK_VALUE[d]
+            need -= take
+            if not need:
+                break
+        present = 0
+        for d in range(13):
+            if digits[d]:
+                present |= 1 << d
+        windows, wbest, wvalue = _LONG[present]
+        if windows:
+            maxval = max(maxval, wvalue)
+            if wbest > (obj, pick):
+                obj, pick = wbest
         code = obj & 0xFFFFFF
         hp = HAND_POINTS[code >> 20]
         deadwood = total - ((obj >> 24) - hp)
