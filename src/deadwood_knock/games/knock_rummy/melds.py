@@ -173,6 +173,23 @@ def count_mask(m: int, high_aces: bool = False) -> int:
     trip = (a & b & (c | d)) | (c & d & (a | b))
     if not trip:
         return table[a] + table[b] + table[c] + table[d]
+    if not trip & (trip - 1):
+        # One rank held 3+ times (the usual case): try its few set choices inline.
+        ta, tb, tc, td = table[a], table[b], table[c], table[d]
+        xa = table[a ^ trip] if a & trip else ta
+        xb = table[b ^ trip] if b & trip else tb
+        xc = table[c ^ trip] if c & trip else tc
+        xd = table[d ^ trip] if d & trip else td
+        best = ta + tb + tc + td
+        every = xa + xb + xc + xd
+        if every < best:
+            best = every
+        if a & b & c & d & trip:
+            # Four of a kind: also every set of three, the fourth left to its suit.
+            for kept in (every - xa + ta, every - xb + tb, every - xc + tc, every - xd + td):
+                if kept < best:
+                    best = kept
+        return best
     memo = _memo_high if high_aces else _memo_low
     found = memo.get(m)
     if found is None:
