@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench install clean
+.PHONY: run test lint typecheck unit bench install clean web-deps
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,18 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-run: $(STAMP)
+# The web client's Preact and htm, from the npm registry as locked in package-lock.json.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+# Browser tests drive Debian's Chromium (never a downloaded build).
+/usr/bin/chromium:
+	apt-get update -q && apt-get install -y -q chromium
+
+web-deps: node_modules/.package-lock.json /usr/bin/chromium
+
+run: $(STAMP) node_modules/.package-lock.json
 	$(VENV)/bin/deadwood-knock serve
 
 lint: $(STAMP)
@@ -24,7 +35,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) web-deps
 	$(VENV)/bin/pytest
 
 test: lint typecheck unit

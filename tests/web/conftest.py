@@ -114,6 +114,8 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    for old in SHOTS.glob("FAILED-*.png"):
+        old.unlink()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -33,3 +34,19 @@ def sign_in(page: Any, base: str, name: str = "Calamity") -> None:
     page.get_by_label("Your name").fill(name)
     page.get_by_role("button", name="Ride in").click()
     page.get_by_role("heading", name="The Trail").wait_for()
+
+
+def wait_until(page: Any, script: str, timeout_s: float = 15.0) -> Any:
+    """Poll ``page.evaluate(script)`` until it is truthy.
+
+    Playwright's own ``wait_for_function`` re-evaluates string predicates with ``eval``
+    inside the page, which the server's Content-Security-Policy (rightly) forbids.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = page.evaluate(script)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for: {script}")
+        page.wait_for_timeout(50)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .helpers import DESKTOP, PHONE, Console, shot, sign_in
+from .helpers import DESKTOP, PHONE, Console, shot, sign_in, wait_until
 
 
 def test_screens_render_at_phone_and_desktop(server_url: str, new_page: Any, console: Console):
@@ -18,7 +18,7 @@ def test_screens_render_at_phone_and_desktop(server_url: str, new_page: Any, con
         sign_in(page, server_url)
         # The trail may or may not have content yet; either way the quick tables are open.
         page.get_by_role("button", name="Deadwood Knock Three at the table").wait_for()
-        page.wait_for_function("!document.querySelector('.loading')")
+        wait_until(page, "!document.querySelector('.loading')")
         shot(page, f"trail-{label}")
         for route, heading in (
             ("profile", "Profile & Settings"),
@@ -29,7 +29,7 @@ def test_screens_render_at_phone_and_desktop(server_url: str, new_page: Any, con
         ):
             page.goto(f"{server_url}/#/{route}")
             page.get_by_role("heading", name=heading, exact=True).wait_for()
-            page.wait_for_function("!document.querySelector('.loading')")
+            wait_until(page, "!document.querySelector('.loading')")
             shot(page, f"{route}-{label}")
         # No page is wider than the screen (a 360-px phone must not scroll sideways).
         width = page.evaluate("document.documentElement.scrollWidth")
@@ -47,11 +47,12 @@ def test_settings_survive_a_reload(server_url: str, new_page: Any, console: Cons
     page.get_by_role("radio", name="Card back Frontier Blue").click()
     page.get_by_role("radio", name="Gambler").click()
     # The server receives the profile too (it seats Sleight of Hand from it).
-    page.wait_for_function(
+    wait_until(
+        page,
         "async () => { const s = JSON.parse(localStorage.getItem('dk.settings.v1'));"
         " const auth = {Authorization: 'Bearer ' + s.token};"
         " const r = await fetch('/api/players/me', {headers: auth});"
-        " const p = await r.json(); return p.sleight_of_hand && p.card_back === 'frontier'; }"
+        " const p = await r.json(); return p.sleight_of_hand && p.card_back === 'frontier'; }",
     )
     page.reload()
     page.get_by_role("heading", name="Profile & Settings").wait_for()
@@ -115,11 +116,12 @@ def test_installable_pieces(server_url: str, new_page: Any, console: Console):
     # The service worker takes control and keeps the shell: an offline reload still starts.
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
-    page.wait_for_function("caches.has('dk-shell-v1')")
-    page.wait_for_function(
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    wait_until(page, "caches.has('dk-shell-v1')")
+    wait_until(
+        page,
         "caches.open('dk-shell-v1').then(c => c.match('/vendor/preact/dist/preact.mjs'))"
-        ".then(r => !!r)"
+        ".then(r => !!r)",
     )
     page.context.set_offline(True)
     page.reload()

@@ -53,12 +53,22 @@ export async function health() {
   return api.get("/api/health");
 }
 
+let registering = null;
+
 // Registers a player once and remembers the token; a stale token (server reset) registers anew.
+// Concurrent callers share one registration, or each would get (and keep) a different player.
 export async function ensurePlayer() {
   const s = settings();
   if (s.token && s.playerId) return s;
-  const made = await api.post("/api/players", s.name ? { name: s.name } : {});
-  return update({ playerId: made.player_id, token: made.token });
+  if (!registering) {
+    registering = api
+      .post("/api/players", s.name ? { name: s.name } : {})
+      .then((made) => update({ playerId: made.player_id, token: made.token }))
+      .finally(() => {
+        registering = null;
+      });
+  }
+  return registering;
 }
 
 export async function withPlayer(fn) {

@@ -83,11 +83,11 @@ async function startTable(game, opponents, options, setError) {
 
 const QUICK_TABLES = [
   { id: "quick-dk", title: "Deadwood Knock", blurb: "Three at the table, ten rounds.",
-    game: "deadwood-knock", opponents: ["random", "random"], options: {} },
+    game: "deadwood-knock", opponents: ["greenhorn", "regular"], options: {} },
   { id: "quick-kr", title: "Knock Rummy", blurb: "Heads-up, melds and knocks, game to 100.",
-    game: "knock-rummy", opponents: ["random"], options: {} },
+    game: "knock-rummy", opponents: ["regular"], options: {} },
   { id: "quick-gin", title: "Gin Rummy", blurb: "The classic two-hander.",
-    game: "gin", opponents: ["random"], options: {} },
+    game: "gin", opponents: ["regular"], options: {} },
 ];
 
 export function Trail() {

@@ -49,11 +49,15 @@ export function restartProgress() {
   return update({ progress: { completed: [] } });
 }
 
-export function recordResult(kind, outcome) {
+// Counted once per match, however many times its end is seen (reloads, coming back later).
+export function recordResult(kind, outcome, matchId) {
+  const seen = current.recordedMatches || [];
+  if (matchId && seen.includes(matchId)) return current;
   const rec = structuredClone(current.records);
   const bucket = kind === "gunfighter" ? rec.gunfighter : rec.trail;
   if (outcome === "win") bucket.wins += 1;
   else if (outcome === "loss") bucket.losses += 1;
   else bucket.ties = (bucket.ties || 0) + 1;
-  return update({ records: rec });
+  const recordedMatches = matchId ? [...seen, matchId].slice(-200) : seen;
+  return update({ records: rec, recordedMatches });
 }

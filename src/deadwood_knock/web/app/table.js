@@ -59,8 +59,12 @@ function isDK(obs) {
 
 function playerName(p, i) {
   if (p == null) return `Seat ${i + 1}`;
-  if (typeof p === "string") return p;
-  return p.display_name || p.name || p.bot || `Seat ${i + 1}`;
+  const raw = typeof p === "string" ? p : p.display_name || p.name || p.bot || `Seat ${i + 1}`;
+  // Bot ids ("high_roller") read better as names ("High Roller").
+  if (typeof p === "object" && p.kind === "bot" && raw === p.bot) {
+    return raw.replace(/[-_]+/g, " ").replace(/\b\w/g, (m) => m.toUpperCase());
+  }
+  return raw;
 }
 
 function sameJSON(a, b) {
@@ -179,7 +183,7 @@ export function TableScreen({ matchId, characters }) {
     if (!v || !v.over || recorded.current) return;
     recorded.current = true;
     const outcome = outcomeFor(obs, v.result);
-    recordResult("trail", outcome);
+    recordResult("trail", outcome, matchId);
     if (outcome === "win") {
       const done = new Set(settings().progress.completed || []);
       if (v.raw.table_id) done.add(v.raw.table_id);
@@ -262,11 +266,12 @@ export function TableScreen({ matchId, characters }) {
   const others = [];
   for (let i = 1; i < seats; i += 1) others.push((me + i) % seats);
 
-  const finalTurn = !!obs.final_turn;
+  // Everyone sees the banner while the final turns after a knock are being played.
+  const finalTurn = !!obs.final_turn || obs.phase === "final";
   const title = GAME_TITLES[obs.game] || "Table";
   const roundText = dk
     ? `Round ${obs.round ?? 1} of ${obs.rounds ?? 10}`
-    : `Hand ${obs.round ?? obs.hand_number ?? 1}`;
+    : `Hand ${obs.round ?? 1}${obs.target ? ` · game to ${obs.target}` : ""}`;
 
   const pickSet = revealPick || new Set((reveals[0] && reveals[0].poker_hand) || []);
   const chosenReveal = reveals.length ? matchingReveal(reveals, pickSet) : null;
@@ -403,7 +408,9 @@ export function TableScreen({ matchId, characters }) {
         : null}
     </div>
 
-    ${dk ? html`<${HandFocus} ev=${evalv} canKnock=${!!knockAction} obs=${obs} />` : null}
+    ${dk
+      ? html`<${HandFocus} ev=${evalv} canKnock=${!!knockAction} obs=${obs} hint=${v.raw.hint} />`
+      : html`<${MeldPanel} arr=${obs.arrangement} obs=${obs} />`}
 
     <${Scoreboard} obs=${obs} players=${players} me=${me} />
 
@@ -431,7 +438,7 @@ export function TableScreen({ matchId, characters }) {
             }
             if (!recorded.current) {
               recorded.current = true;
-              recordResult("trail", "loss");
+              recordResult("trail", "loss", matchId);
             }
             navigate("/trail");
           }} />`
@@ -482,7 +489,26 @@ function outcomeFor(obs, result) {
   return totals.filter((t) => t === best).length > 1 ? "tie" : "win";
 }
 
-function HandFocus({ ev, canKnock, obs }) {
+function MeldPanel({ arr, obs }) {
+  const melds = (arr && arr.melds) || [];
+  return html`<aside class="panel focus" aria-label="Your count">
+    <h2>Your Count</h2>
+    <dl>
+      <div><dt>Count</dt><dd>${arr ? arr.count : "—"}</dd></div>
+      <div><dt>Melds</dt><dd>${melds.length}</dd></div>
+      ${obs.options && obs.options.knock_limit != null
+        ? html`<div><dt>Knock limit</dt><dd>${obs.options.knock_limit}</dd></div>`
+        : null}
+    </dl>
+    ${melds.map((m, i) => html`<p class="sd-cards" key=${i}><span class="sd-tag">Meld</span>
+      ${m.map((c) => html`<span class="mini ${cardTone(c)}">${pretty(c)}</span>`)}</p>`)}
+    <p class="hint">${arr && arr.rummy
+      ? "Every card is matched: you can go out."
+      : "Lower your count: build sets and runs of three or more."}</p>
+  </aside>`;
+}
+
+function HandFocus({ ev, canKnock, obs, hint: serverHint }) {
   const knockCount = ev ? ev.knock_count : null;
   let hint;
   if (!ev) hint = "Your hand's numbers appear here.";
@@ -490,6 +516,9 @@ function HandFocus({ ev, canKnock, obs }) {
   else if (canKnock) hint = `Knock count ${knockCount}: you may knock now.`;
   else if (knockCount != null) hint = `Knock count ${knockCount}: knocking needs 11 or less.`;
   else hint = "Keep deadwood low and build your poker hand.";
+  // A hint from the server (its bots' advice) wins over the plain reminder.
+  const advice = typeof serverHint === "string" ? serverHint : serverHint && serverHint.text;
+  if (advice) hint = advice;
   return html`<aside class="panel focus" aria-label="Hand Focus">
     <h2>Hand Focus</h2>
     <dl>
@@ -529,12 +558,12 @@ function num(n) {
 export function Showdown({ result, players, me, dk }) {
   const rows = resultRows(result);
   return html`<div class="showdown">
-    ${result.summary || result.message ? html`<p>${result.summary || result.message}</p>` : null}
+    ${outcomeLine(result, players, me) ? html`<p class="sd-outcome">${outcomeLine(result, players, me)}</p>` : null}
     ${rows.map((r) => {
       const name = r.seat === me ? "You" : playerName(players[r.seat], r.seat);
       const melds = r.melds || [];
       return html`<div class="sd-row" key=${r.seat}>
-        <h3>${name}${r.winner ? " ★" : ""}</h3>
+        <h3>${name}${r.winner ? html` <span class="badge">★ won</span>` : null}</h3>
         ${dk
           ? html`<p class="sd-cards"><span class="sd-tag">${categoryWords(r.category)}</span>
               ${(r.poker_hand || []).map((c) => html`<span class="mini ${cardTone(c)}">${pretty(c)}</span>`)}</p>`
@@ -546,13 +575,31 @@ export function Showdown({ result, players, me, dk }) {
             : html`<span class="mini">none</span>`}</p>
         <p class="sd-math">
           ${dk
-            ? html`${r.hand_points ?? 0} hand − ${r.deadwood_points ?? 0} deadwood ${num(r.pot)} pot${r.suspicion ? html` − 5 suspicion` : null}
+            ? html`${r.hand_points ?? 0} hand − ${r.deadwood_points ?? 0} deadwood ${num(r.pot)} pot${r.suspicion ? html` − ${Math.abs(r.suspicion)} suspicion` : null}${" "}
                 = <strong>${r.score ?? r.round_score ?? 0}</strong>`
-            : html`Count ${r.deadwood_points ?? r.count ?? 0} · score <strong>${num(r.score ?? r.round_score)}</strong>`}
+            : html`Count ${r.count ?? r.deadwood_points ?? 0} · hand score${" "}
+                <strong>${num(r.score ?? r.round_score)}</strong>`}
         </p>
       </div>`;
     })}
   </div>`;
+}
+
+const OUTCOME_WORDS = {
+  knock: "knocked",
+  rummy: "went rummy",
+  gin: "went gin",
+  undercut: "was undercut",
+};
+
+function outcomeLine(result, players, me) {
+  if (result.outcome === "void") return "The stock ran dry: a void hand, nobody scores.";
+  if (result.dry) return "The stock ran dry: a showdown with no knock and no pot.";
+  const who = (seat) => (seat === me ? "You" : playerName(players[seat], seat));
+  const ender = result.ender ?? result.knocker;
+  if (ender == null) return null;
+  const verb = OUTCOME_WORDS[result.outcome] || "knocked";
+  return `${who(ender)} ${verb}.`;
 }
 
 function cardTone(c) {
@@ -562,7 +609,24 @@ function cardTone(c) {
 
 // Accept {seats: [...]}, {players: [...]}, or parallel arrays keyed by field.
 export function resultRows(result) {
-  const list = result.seats || result.players || result.hands || result.results;
+  if (Array.isArray(result.arrangements) || Array.isArray(result.counts)) {
+    // Knock Rummy / Gin: each hand's melds and deadwood as the game arranged them.
+    const n = (result.scores || result.counts || []).length;
+    const rows = [];
+    for (let i = 0; i < n; i += 1) {
+      const arr = (result.arrangements || [])[i] || {};
+      rows.push({
+        seat: i,
+        melds: arr.melds || [],
+        deadwood: arr.deadwood || (result.hands || [])[i] || [],
+        count: (result.counts || [])[i],
+        score: (result.scores || [])[i],
+        winner: (result.winners || []).includes(i),
+      });
+    }
+    return rows;
+  }
+  const list = result.seats || result.players;
   if (Array.isArray(list)) return list.map((r, i) => ({ seat: r.seat ?? i, ...r }));
   const n = (result.scores || result.round_scores || []).length;
   const rows = [];

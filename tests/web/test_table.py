@@ -1,0 +1,287 @@
+"""Playing at the table by clicks only, as a person would (keyboard and pointer)."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+
+from .helpers import DESKTOP, PHONE, Console, shot, sign_in, wait_until
+
+PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
+
+DONE = re.compile(r"Nice win!|A shared win!|Match Complete")
+
+
+def start_quick_table(page: Any, base: str, title: str) -> None:
+    sign_in(page, base)
+    page.locator(".table-btn", has_text=title).first.click()
+    page.wait_for_url(re.compile(r"#/table/"))
+    page.get_by_role("region").first.wait_for()
+
+
+def dialog_title(page: Any) -> str | None:
+    dialog = page.get_by_role("dialog")
+    if dialog.count() == 0:
+        return None
+    return str(dialog.locator("h2").first.inner_text())
+
+
+def enabled(locator: Any) -> bool:
+    return bool(locator.count() and locator.first.is_enabled())
+
+
+def play_dk_turn(page: Any, shots: dict[str, bool], label: str) -> None:
+    """One decision from what the screen offers: knock when allowed, else a discard and a
+    draw, call when asked, show the suggested hand at a showdown."""
+    knock = page.get_by_role("button", name="Knock", exact=True)
+    call = page.get_by_role("button", name="Call", exact=True)
+    show = page.get_by_role("button", name="Show hand")
+    stand = page.get_by_role("button", name="Stand")
+    if enabled(call):
+        if not shots.get("call"):
+            shots["call"] = True
+            shot(page, f"table-call-{label}")
+        call.click(timeout=3000)
+    elif enabled(show):
+        show.click(timeout=3000)
+    elif enabled(knock):
+        if not shots.get("knock"):
+            shots["knock"] = True
+            shot(page, f"table-dk-{label}")
+        knock.click(timeout=3000)
+    elif enabled(stand) and not shots.get("stood"):
+        shots["stood"] = True
+        stand.click(timeout=3000)
+    else:
+        cards = page.locator(".hand button.card:not([disabled])")
+        if cards.count() == 0:
+            return
+        card = cards.nth(cards.count() - 1)
+        name = card.get_attribute("aria-label") or ""
+        assert name.startswith("Discard "), name
+        card.click(timeout=3000)
+        assert card.get_attribute("aria-pressed") == "true"
+        page.get_by_role("button", name="Draw from stock").click(timeout=3000)
+
+
+def play_until_over(
+    page: Any, label: str, turn: Any, budget_s: float = 150, one_round: bool = False
+) -> str:
+    shots: dict[str, bool] = {}
+    deadline = time.monotonic() + budget_s
+    while time.monotonic() < deadline:
+        title = dialog_title(page)
+        if title and DONE.search(title):
+            return title
+        if title in ("Showdown", "Hand over"):
+            if not shots.get("showdown"):
+                shots["showdown"] = True
+                shot(page, f"showdown-{label}")
+                if one_round:
+                    return title
+            page.get_by_role("dialog").get_by_role("button", name="Continue").click(timeout=3000)
+            continue
+        if page.locator(".banner.final").count() and not shots.get("final"):
+            shots["final"] = True
+            shot(page, f"final-turn-{label}")
+        live = ".actions button:not([disabled]), .hand button.card:not([disabled]), .prompt button"
+        if page.locator(live).count():
+            try:
+                turn(page, shots, label)
+            except PlaywrightTimeout:
+                # The table moved on under the click (a dialog opened, a bot acted): look again.
+                continue
+        else:
+            page.wait_for_timeout(100)
+    raise AssertionError("the match did not finish in time")
+
+
+def test_deadwood_knock_round_at_desktop_size(server_url: str, new_page: Any, console: Console):
+    page = new_page(DESKTOP)
+    start_quick_table(page, server_url, "Deadwood Knock")
+    page.get_by_text("Round 1 of 10").wait_for()
+    shot(page, "table-start-desktop")
+    title = play_until_over(page, "desktop", play_dk_turn, one_round=True)
+    assert title == "Showdown"
+    dialog = page.get_by_role("dialog")
+    # Each seat's poker hand and deadwood, and the arithmetic of its round score.
+    assert dialog.locator(".sd-row").count() == 3
+    assert (
+        dialog.locator(".sd-math").filter(has_text=re.compile(r"hand − \d+ deadwood")).count() == 3
+    )
+    assert console.errors == []
+
+
+def test_whole_deadwood_knock_match_by_clicks(server_url: str, new_page: Any, console: Console):
+    viewport, label = PHONE, "phone"
+    page = new_page(viewport)
+    start_quick_table(page, server_url, "Deadwood Knock")
+    page.get_by_text("Round 1 of 10").wait_for()
+    page.get_by_role("complementary", name="Hand Focus").wait_for()
+    # The discard pile and stock say what they do; eight cards, each named by what a click does.
+    assert page.get_by_role("button", name="Draw from stock").count() == 1
+    assert page.get_by_role("button", name=re.compile(r"^Take discard .+[♠♥♦♣]$|Joker")).count()
+    wait_until(page, "document.querySelectorAll('.hand button.card').length === 8")
+    shot(page, f"table-start-{label}")
+    title = play_until_over(page, label, play_dk_turn)
+    shot(page, f"match-complete-{label}")
+    dialog = page.get_by_role("dialog")
+    assert dialog.get_by_text("Tap outside to return to town.").is_visible()
+    # The summary lists every seat with its total.
+    assert dialog.locator(".summary li").count() == 3
+    if title == "Nice win!":
+        assert dialog.get_by_text("App Shortcut").is_visible()
+    # Tapping outside the dialog goes back to town.
+    page.mouse.click(5, 5)
+    page.get_by_role("heading", name="The Trail").wait_for()
+    assert console.errors == []
+
+
+def test_knock_rummy_hand_by_clicks(server_url: str, new_page: Any, console: Console):
+    page = new_page(DESKTOP)
+    start_quick_table(page, server_url, "Knock Rummy")
+    page.get_by_text(re.compile(r"Hand 1")).wait_for()
+    wait_until(page, "document.querySelectorAll('.hand button.card').length === 10")
+    turns = 0
+    deadline = time.monotonic() + 90
+    while dialog_title(page) != "Hand over":
+        assert time.monotonic() < deadline, "the hand did not end"
+        stock = page.get_by_role("button", name="Draw from stock")
+        try:
+            if enabled(stock):
+                stock.click(timeout=3000)
+                # Eleven cards now; the cards that may be discarded become selectable.
+                wait_until(
+                    page,
+                    "document.querySelectorAll('.hand button.card:not([disabled])').length === 11",
+                )
+                if turns == 0:
+                    shot(page, "table-kr-desktop")
+                card = page.locator(".hand button.card:not([disabled])").last
+                label = card.get_attribute("aria-label") or ""
+                assert label.startswith("Select "), label
+                card.click(timeout=3000)
+                knock = page.get_by_role("button", name="Knock", exact=True)
+                turns += 1
+                if turns >= 3 and enabled(knock):
+                    knock.click(timeout=3000)
+                else:
+                    # The discard button names the card it will throw.
+                    page.get_by_role("button", name="Discard " + label[len("Select ") :]).click(
+                        timeout=3000
+                    )
+            else:
+                page.wait_for_timeout(100)
+        except PlaywrightTimeout:
+            continue
+    dialog = page.get_by_role("dialog")
+    shot(page, "kr-hand-over-desktop")
+    # Every hand is laid out: melds (if any), deadwood and the count, with the hand score.
+    assert dialog.locator(".sd-row").count() == 2
+    assert dialog.get_by_text(re.compile(r"Count \d+")).count() == 2
+    dialog.get_by_role("button", name="Continue").click()
+    assert page.get_by_role("dialog").count() == 0
+    assert console.errors == []
+
+
+def match_view(page: Any) -> Any:
+    """The server's view of the match on screen, read with the page's own token."""
+    return page.evaluate(
+        """async () => {
+            const id = decodeURIComponent(location.hash.split('/table/')[1]);
+            const token = JSON.parse(localStorage.getItem('dk.settings.v1')).token;
+            const auth = {Authorization: 'Bearer ' + token};
+            const r = await fetch('/api/matches/' + id, {headers: auth});
+            return r.json();
+        }"""
+    )
+
+
+def test_a_turn_by_keyboard_alone(server_url: str, new_page: Any, console: Console):
+    page = new_page(PHONE)
+    start_quick_table(page, server_url, "Deadwood Knock")
+    # Wait for our first turn (a bot to the dealer's left may act first).
+    page.locator(".hand button.card:not([disabled])").first.wait_for()
+    page.locator(".hand button.card").first.focus()
+    card_name = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert card_name.startswith("Discard ")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
+    # Tab backwards from the hand reaches the piles: discard pile first, then the stock.
+    for _ in range(10):
+        page.keyboard.press("Shift+Tab")
+        if page.evaluate("document.activeElement.getAttribute('aria-label')") == "Draw from stock":
+            break
+    else:
+        raise AssertionError("the stock is not reachable by keyboard")
+    page.keyboard.press("Enter")
+    card = card_name[len("Discard ") :]
+    notation = page.evaluate(
+        "(c) => { const r = c.slice(0, -1) === '10' ? 'T' : c.slice(0, -1);"
+        " return r + {'♠': 's', '♥': 'h', '♦': 'd', '♣': 'c'}[c.slice(-1)]; }",
+        card,
+    )
+    view = wait_until(
+        page,
+        """async () => {
+            const id = decodeURIComponent(location.hash.split('/table/')[1]);
+            const token = JSON.parse(localStorage.getItem('dk.settings.v1')).token;
+            const auth = {Authorization: 'Bearer ' + token};
+            const r = await fetch('/api/matches/' + id, {headers: auth});
+            const v = await r.json();
+            return v.recent_events.some(e => e.type === 'discard' && e.seat === 0) ? v : null;
+        }""",
+    )
+    mine = [e for e in view["recent_events"] if e["type"] == "discard" and e["seat"] == 0]
+    assert mine[0]["card"] == notation
+    assert console.errors == []
+
+
+def test_leave_table_flow(server_url: str, new_page: Any, console: Console):
+    page = new_page(PHONE)
+    start_quick_table(page, server_url, "Deadwood Knock")
+    table_url = page.url
+    leave = page.get_by_role("button", name="Leave table")
+    # Stay: the dialog closes and the table carries on.
+    leave.click()
+    dialog = page.get_by_role("dialog", name="Leave Table?")
+    dialog.wait_for()
+    shot(page, "leave-dialog-phone")
+    assert [b.inner_text() for b in dialog.get_by_role("button").all()] == [
+        "Take a break",
+        "Stay",
+        "Forfeit",
+    ]
+    dialog.get_by_role("button", name="Stay").click()
+    assert page.get_by_role("dialog").count() == 0
+    # Escape is the keyboard's way to stay.
+    leave.click()
+    dialog.wait_for()
+    page.keyboard.press("Escape")
+    assert page.get_by_role("dialog").count() == 0
+    # Take a break: back to town, and the match is still there to come back to.
+    leave.click()
+    dialog.get_by_role("button", name="Take a break").click()
+    page.get_by_role("heading", name="The Trail").wait_for()
+    page.goto(table_url)
+    page.get_by_role("button", name="Leave table").wait_for()
+    assert match_view(page)["status"] == "active"
+    # Forfeit: the match ends as our loss.
+    page.get_by_role("button", name="Leave table").click()
+    page.get_by_role("dialog").get_by_role("button", name="Forfeit").click()
+    page.get_by_role("heading", name="The Trail").wait_for()
+    page.goto(table_url)
+    page.get_by_role("button", name="Leave table").wait_for()
+    view = match_view(page)
+    assert view["status"] == "finished"
+    assert view["result"]["forfeited_by"] == view["seat"]
+    page.get_by_role("dialog", name="Match Complete").wait_for()
+    page.goto(server_url + "/#/records")
+    page.get_by_role("heading", name="Trail Record").wait_for()
+    trail = page.locator(".card-panel", has_text="Trail Record")
+    trail.get_by_text("Tables").wait_for()  # the server's record, not just this browser's
+    assert trail.locator(".stats div", has_text="Losses").inner_text().endswith("1")
+    assert console.errors == []
