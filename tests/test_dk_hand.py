@@ -22,6 +22,7 @@ from deadwood_knock.games.deadwood_knock.hand import (
     legal_splits,
     split_result,
     strength_from_code,
+    warm_tables,
 )
 
 # --- brute-force reference: deliberately naive, shares no code with the evaluator ------
@@ -254,15 +255,20 @@ def test_dk3_seven_card_flush_holding_a_straight_flush_scores_100() -> None:
 
 
 def test_dk3_flush_inside_a_long_straight() -> None:
-    # 2s..8h with five hearts: the straight split scores a flush (60), not 50.
+    # 2..9 is an 8-card straight holding five hearts: its best 5 is a flush (60), so the
+    # whole hand scores 60 with no deadwood, beating "all the hearts" (60 - 16).
     got = check_against_reference(h("2s 3h 4h 6h 5c 7h 8h 9d"))
-    assert got.category in ("flush", "straight")
-    assert got.score == check_against_reference(h("2s 3h 4h 6h 5c 7h 8h 9d")).score
+    assert got.category == "flush"
+    assert len(got.poker_hand) == 8
+    assert got.score == 60
+    assert got.strength == (5, 8, 7, 6, 4, 3)
 
 
 def test_dk3_wheel_is_five_high() -> None:
     got = check_against_reference(h("As 2d 3c 4h 5s Kd Kc 9h"))
-    assert got.strength[0] == 4 or got.category == "pair"
+    assert got.category == "straight"
+    assert got.strength == (4, 5)
+    assert got.score == 50 - 29
     assert best_five_strength(h("As 2d 3c 4h 5s")) == (4, 5)
     assert best_five_strength(h("2d 3c 4h 5s 6s")) > best_five_strength(h("As 2d 3c 4h 5s"))
 
@@ -271,7 +277,9 @@ def test_dk3_k_a_2_is_not_a_straight() -> None:
     assert not is_legal_poker_hand(h("Qs Kd Ah 2c 3s 4d"))
     assert best_five_strength(h("Qs Kd Ah 2c 3s"))[0] == 0
     got = check_against_reference(h("Js Qd Kh Ac 2s 3d 4c 5h"))
-    assert got.category != "straight" or got.strength == (4, 5)
+    assert got.strength == (4, 5)  # only the wheel; Q-K-A-2-3 is no straight
+    assert set(got.deadwood) == set(h("Js Qd Kh"))
+    assert got.knock_count == 6
 
 
 def test_dk3_suits_never_break_ties() -> None:
@@ -293,6 +301,13 @@ def test_dk3_fewer_than_five_plain_cards_is_all_deadwood() -> None:
     assert got.poker_hand == ()
     assert got.score == -(1 + 2 + 3 - 4)
     assert legal_splits(h("As 2d 3c JK JK")) == ((),)
+
+
+def test_dk3_warm_tables_agree_with_lazy_fills() -> None:
+    lazy = [evaluate(hand).score for hand in (h("9s 9d Kh 7c 4s 2d"), h("As 2d 3c JK 5s 6d"))]
+    assert warm_tables(6) > 0
+    warm = [evaluate(hand).score for hand in (h("9s 9d Kh 7c 4s 2d"), h("As 2d 3c JK 5s 6d"))]
+    assert lazy == warm == [15 - 2, 0 + 2]  # pair of nines; high card with a joker
 
 
 def test_dk3_legal_splits_scoring_split_first_and_all_legal() -> None:
