@@ -204,6 +204,11 @@ def count(cards: Iterable[int], high_aces: bool = False) -> int:
     m = 0
     for c in cards:
         m |= _BIT[c]
+    # The no-set case is inlined: it is most hands, and a call costs as much as it.
+    table = _T_HIGH if high_aces else _T_LOW
+    a, b, c, d = m & SUIT_BITS, (m >> 13) & SUIT_BITS, (m >> 26) & SUIT_BITS, m >> 39
+    if not (a & b & (c | d)) | (c & d & (a | b)):
+        return table[a] + table[b] + table[c] + table[d]
     return count_mask(m, high_aces)
 
 
@@ -224,22 +229,24 @@ def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[
     drop_bit = _DROPBIT_HIGH if high_aces else _DROPBIT_LOW
     trip = _trips(m)
     combos = product(*_set_options(m, trip)) if trip else ((),)
-    best_key = (_BIG, 0, 0)
+    best, best_card = _BIG, -1
     for combo in combos:
         r = m
         for used in combo:
             r ^= used
+        shift = 0
         fields = (r & SUIT_BITS, (r >> 13) & SUIT_BITS, (r >> 26) & SUIT_BITS, r >> 39)
         base = table[fields[0]] + table[fields[1]] + table[fields[2]] + table[fields[3]]
-        for s, field in enumerate(fields):
-            if not field:
-                continue
-            total = base - table[field] + drop[field]
-            c = 13 * s + drop_bit[field]
-            key = (total, -_CARD_VALUE[c], -c)
-            if key < best_key:
-                best_key = key
-    return best_key[0], CARDS[-best_key[2]]
+        for field in fields:
+            if field:
+                total = base - table[field] + drop[field]
+                if total <= best:
+                    c = shift + drop_bit[field]
+                    # Tie-break only on equal counts (rare): keep the costlier discard.
+                    if total < best or (_CARD_VALUE[c], c) > (_CARD_VALUE[best_card], best_card):
+                        best, best_card = total, c
+            shift += 13
+    return best, CARDS[best_card]
 
 
 @dataclass(frozen=True, slots=True)
