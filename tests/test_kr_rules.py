@@ -381,6 +381,9 @@ def test_kr6_game_ends_after_the_hand_reaching_target_highest_total_wins() -> No
     assert new.totals == (104, -104) and GAME.scores(new) == (104, -104)
     assert new.winners == (0,)
     assert kinds(events)[-1] == "game_over"
+    # The finished game keeps the last hand's whole public story.
+    assert kinds(new.log)[-5:] == ["knock", "discard", "showdown", "hand_result", "game_over"]
+    assert [e["type"] for e in observe(new, 1).to_json()["events"]][-5:] == kinds(new.log)[-5:]
     assert GAME.legal_actions(new) == ()
     with pytest.raises(IllegalActionError, match="over"):
         GAME.apply(new, Draw("stock"))

@@ -462,13 +462,15 @@ def apply(
     if isinstance(action, Discard):
         return _discard(state, seat, action.card)
     if isinstance(action, Knock):
-        after, events = _move_to_pile(state, seat, action.discard)
         knock = Event("knock", seat, {"discard": action.discard})
+        knocked = replace(state, log=(*state.log, knock))
+        after, events = _move_to_pile(knocked, seat, action.discard)
         return _end_hand_by_knock(after, seat, (knock, *events))
     after, events = (
         (state, ()) if action.discard is None else _move_to_pile(state, seat, action.discard)
     )
     rummy = Event("rummy", seat, {"discard": action.discard})
+    after = replace(after, log=(*after.log, rummy))
     return _end_hand_by_rummy(after, seat, (*events, rummy))
 
 
