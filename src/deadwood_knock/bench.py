@@ -1,7 +1,7 @@
 """Speed measurements of our evaluators and engines, and ``deadwood-knock bench``.
 
 ``deadwood-knock bench --quick [--json]`` measures our code only (no peer library is
-needed) in well under 30 s. Without ``--quick`` the full harness ``bench/run.py`` runs
+needed) in under 30 s. Without ``--quick`` the full harness ``bench/run.py`` runs
 in the separate bench environment ``bench/.venv`` (made by ``make bench``), where the
 peer libraries are installed, and compares with them on the same seeded hands.
 
@@ -9,9 +9,10 @@ The hand streams and timing helpers here are shared with the full harness, so bo
 measure exactly the same workload.
 
 Every rate is items per second: the best of ``repeats`` timings, each summing timed
-batches until at least ``min_time`` seconds. Every batch is work the code has never
-seen in this process (new hands, new game seeds), so memoised answers cannot inflate
-a figure; building and converting the batch is not timed.
+batches until at least ``min_time`` seconds. Every batch is new work (the next hands
+of a seeded stream, new game seeds), so memoised answers inflate no figure; only dense
+hands, drawn from 20 cards, repeat now and then, as they would in play. Building and
+converting a batch is not timed.
 """
 
 from __future__ import annotations
