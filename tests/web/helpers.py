@@ -33,7 +33,7 @@ def sign_in(page: Any, base: str, name: str = "Calamity") -> None:
     page.goto(base + "/")
     page.get_by_label("Your name").fill(name)
     page.get_by_role("button", name="Ride in").click()
-    page.get_by_role("heading", name="The Trail").wait_for()
+    page.get_by_role("heading", name="The Trail", exact=True).wait_for()
 
 
 def wait_until(page: Any, script: str, timeout_s: float = 15.0) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from .helpers import DESKTOP, PHONE, Console, shot, sign_in, wait_until
@@ -44,25 +45,27 @@ def test_settings_survive_a_reload(server_url: str, new_page: Any, console: Cons
     page.get_by_role("heading", name="Profile & Settings").wait_for()
     page.get_by_label("Large-Print Cards").check()
     page.get_by_label("Sleight of Hand").check()
-    page.get_by_role("radio", name="Card back Frontier Blue").click()
-    page.get_by_role("radio", name="Gambler").click()
+    # Only the first back is open to a newcomer; the rest unlock along the trail.
+    assert page.get_by_role("radio", name="Card back Drover's Red (locked)").is_disabled()
+    page.get_by_role("radio", name="Card back Plain Ledger").click()
+    page.get_by_role("radio", name="Tinhorn Gambler").click()
     # The server receives the profile too (it seats Sleight of Hand from it).
     wait_until(
         page,
         "async () => { const s = JSON.parse(localStorage.getItem('dk.settings.v1'));"
         " const auth = {Authorization: 'Bearer ' + s.token};"
         " const r = await fetch('/api/players/me', {headers: auth});"
-        " const p = await r.json(); return p.sleight_of_hand && p.card_back === 'frontier'; }",
+        " const p = await r.json(); return p.sleight_of_hand && p.card_back === 'plain-ledger'; }",
     )
     page.reload()
     page.get_by_role("heading", name="Profile & Settings").wait_for()
     assert page.get_by_label("Large-Print Cards").is_checked()
     assert page.get_by_label("Sleight of Hand").is_checked()
     assert (
-        page.get_by_role("radio", name="Card back Frontier Blue").get_attribute("aria-checked")
+        page.get_by_role("radio", name="Card back Plain Ledger").get_attribute("aria-checked")
         == "true"
     )
-    assert page.get_by_role("radio", name="Gambler").get_attribute("aria-checked") == "true"
+    assert page.get_by_role("radio", name="Tinhorn Gambler").get_attribute("aria-checked") == "true"
     shot(page, "profile-large-print-phone")
     # Restart progress asks first, and cancelling changes nothing.
     page.get_by_role("button", name="Restart progress").click()
@@ -129,3 +132,37 @@ def test_installable_pieces(server_url: str, new_page: Any, console: Console):
     page.context.set_offline(False)
     # Offline, the failed health/network requests are expected; anything else is not.
     assert [e for e in console.errors if "Failed to load resource" not in e] == []
+
+
+def test_trail_map_and_a_trail_table(server_url: str, new_page: Any, console: Console):
+    page = new_page(PHONE)
+    sign_in(page, server_url)
+    trail = page.evaluate(
+        "async () => { const t = JSON.parse(localStorage.getItem('dk.settings.v1')).token;"
+        " const r = await fetch('/api/trail', {headers: {Authorization: 'Bearer ' + t}});"
+        " return r.ok ? r.json() : null; }"
+    )
+    if trail is None:
+        # Without the trail endpoints the screen says so plainly and quick tables remain.
+        page.get_by_text("The trail map hasn't reached this saloon yet.").wait_for()
+        return
+    town = next(t for t in trail["towns"] if t["id"] == trail["current_town"])
+    page.get_by_role("heading", name="Now Playing").wait_for()
+    page.get_by_role("heading", name=town["name"]).first.wait_for()
+    total = trail["progress"]["tables_total"]
+    assert page.get_by_text(f"of {total} tables won").is_visible()
+    first, *rest = town["tables"]
+    opponents = [o["name"] for o in first["opponents"]]
+    button = page.get_by_role("button", name=re.compile("^" + re.escape(first["name"]) + ":"))
+    locked = [t for t in rest if t["status"] == "locked"]
+    if locked:
+        name = re.compile("^" + re.escape(locked[0]["name"]) + ":.*\\(locked\\)$")
+        assert page.get_by_role("button", name=name).is_disabled()
+    button.click()
+    page.wait_for_url(re.compile(r"#/table/"))
+    # The trail's characters sit at the table under their own names and portraits.
+    for who in opponents:
+        page.locator(".opp-name", has_text=who).wait_for()
+    page.get_by_role("img", name=f"Portrait of {opponents[0]}").wait_for()
+    shot(page, "trail-table-phone")
+    assert console.errors == []

@@ -136,7 +136,7 @@ def test_whole_deadwood_knock_match_by_clicks(server_url: str, new_page: Any, co
         assert dialog.get_by_text("App Shortcut").is_visible()
     # Tapping outside the dialog goes back to town.
     page.mouse.click(5, 5)
-    page.get_by_role("heading", name="The Trail").wait_for()
+    page.get_by_role("heading", name="The Trail", exact=True).wait_for()
     assert console.errors == []
 
 
@@ -265,14 +265,14 @@ def test_leave_table_flow(server_url: str, new_page: Any, console: Console):
     # Take a break: back to town, and the match is still there to come back to.
     leave.click()
     dialog.get_by_role("button", name="Take a break").click()
-    page.get_by_role("heading", name="The Trail").wait_for()
+    page.get_by_role("heading", name="The Trail", exact=True).wait_for()
     page.goto(table_url)
     page.get_by_role("button", name="Leave table").wait_for()
     assert match_view(page)["status"] == "active"
     # Forfeit: the match ends as our loss.
     page.get_by_role("button", name="Leave table").click()
     page.get_by_role("dialog").get_by_role("button", name="Forfeit").click()
-    page.get_by_role("heading", name="The Trail").wait_for()
+    page.get_by_role("heading", name="The Trail", exact=True).wait_for()
     page.goto(table_url)
     page.get_by_role("button", name="Leave table").wait_for()
     view = match_view(page)

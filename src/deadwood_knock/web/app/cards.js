@@ -134,7 +134,25 @@ export const CARD_BACKS = [
   { id: "gold-rush", name: "Gold Rush", a: "#5b4213", b: "#f2c84b" },
 ];
 
+// The trail's unlockable backs are SVG art served by the server; the client learns their
+// addresses from /api/card-backs and remembers them for the table.
+const BACK_ART_KEY = "dk.backArt.v1";
+let backArt = {};
+try {
+  backArt = JSON.parse(localStorage.getItem(BACK_ART_KEY) || "{}");
+} catch {
+  backArt = {};
+}
+
+export function setBackArt(list) {
+  backArt = Object.fromEntries(list.filter((b) => b.svg_url).map((b) => [b.id, b.svg_url]));
+  localStorage.setItem(BACK_ART_KEY, JSON.stringify(backArt));
+}
+
 export function CardBack({ back = "deadwood" }) {
+  if (backArt[back]) {
+    return html`<img class="card-svg" src=${backArt[back]} alt="" width="60" height="84" />`;
+  }
   const b = CARD_BACKS.find((x) => x.id === back) || CARD_BACKS[0];
   const id = `pat-${b.id}`;
   return html`<svg class="card-svg" viewBox="0 0 60 84" aria-hidden="true" focusable="false">

@@ -38,12 +38,19 @@ export function Portrait({ name = "?", character = null, size = 56 }) {
   </svg>`;
 }
 
-// Likenesses offered in the profile when the content has none: simple drawn badges.
+// Likenesses offered on the welcome screen and in the profile: the trail content's portraits
+// (art served under /art). The ids are what the server stores on the profile.
 export const LIKENESSES = [
-  { id: "drifter", name: "Drifter" },
-  { id: "prospector", name: "Prospector" },
-  { id: "gambler", name: "Gambler" },
-  { id: "marshal", name: "Marshal" },
-  { id: "schoolteacher", name: "Schoolteacher" },
-  { id: "rancher", name: "Rancher" },
-];
+  ["drover", "Trail Drover"],
+  ["tinhorn", "Tinhorn Gambler"],
+  ["prospector", "Prospector"],
+  ["store-clerk", "Store Clerk"],
+  ["buffalo-hunter", "Buffalo Hunter"],
+  ["river-man", "River Man"],
+  ["town-deputy", "Town Deputy"],
+  ["mule-skinner", "Mule Skinner"],
+  ["lady-dealer", "Lady Dealer"],
+  ["lady-rancher", "Lady Rancher"],
+  ["lady-teacher", "Schoolteacher"],
+  ["lady-singer", "Variety Singer"],
+].map(([id, name]) => ({ id, name, portrait_url: `/art/likenesses/${id}.svg` }));

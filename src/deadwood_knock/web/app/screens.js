@@ -2,8 +2,8 @@
 // rules pages. Content that comes from optional endpoints degrades to a plain message.
 import { html, useState, useEffect, navigate } from "./lib.js";
 import { settings, update, restartProgress } from "./store.js";
-import { createMatch, optional, api, ApiError, ensurePlayer, pushProfile, withPlayer } from "./api.js";
-import { CARD_BACKS, CardBack, CardFace } from "./cards.js";
+import { optional, api, ApiError, ensurePlayer, pushProfile, withPlayer } from "./api.js";
+import { CARD_BACKS, CardBack, CardFace, setBackArt } from "./cards.js";
 import { Portrait, LIKENESSES } from "./portraits.js";
 import { ConfirmDialog } from "./dialogs.js";
 
@@ -59,22 +59,23 @@ function LikenessPicker({ value, onChange }) {
       (l) => html`<button type="button" class=${`likeness${value === l.id ? " chosen" : ""}`}
         role="radio" aria-checked=${value === l.id} aria-label=${l.name} key=${l.id}
         onClick=${() => onChange(value === l.id ? null : l.id)}>
-        <${Portrait} name=${l.name} size=${44} />
+        <${Portrait} name=${l.name} character=${l} size=${44} />
         <span>${l.name}</span>
       </button>`,
     )}
   </div>`;
 }
 
-async function startTable(game, opponents, options, setError) {
+async function startTable(body, setError) {
   setError("");
   try {
-    const s = settings();
-    const opts = { ...options };
-    if (game === "deadwood-knock" && !("sleight_of_hand" in opts)) {
-      opts.sleight_of_hand = !!s.sleightOfHand;
-    }
-    const made = await createMatch(game, opponents, opts);
+    const { game, ...rest } = body;
+    const opts = { ...(body.options || {}) };
+    // Sleight of Hand is a Deadwood Knock table option taken from the profile.
+    if (game === "deadwood-knock") opts.sleight_of_hand = !!settings().sleightOfHand;
+    // A trail table or poster names only itself: the server knows its game and opponents.
+    const payload = rest.table_id || rest.wanted_id ? { ...rest, options: opts } : { game, ...rest, options: opts };
+    const made = await withPlayer(() => api.post("/api/matches", payload));
     navigate(`/table/${made.match_id}`);
   } catch (err) {
     setError(err instanceof ApiError ? err.message : String(err));
@@ -83,16 +84,55 @@ async function startTable(game, opponents, options, setError) {
 
 const QUICK_TABLES = [
   { id: "quick-dk", title: "Deadwood Knock", blurb: "Three at the table, ten rounds.",
-    game: "deadwood-knock", opponents: ["greenhorn", "regular"], options: {} },
+    game: "deadwood-knock", opponents: ["greenhorn", "regular"] },
   { id: "quick-kr", title: "Knock Rummy", blurb: "Heads-up, melds and knocks, game to 100.",
-    game: "knock-rummy", opponents: ["regular"], options: {} },
+    game: "knock-rummy", opponents: ["regular"] },
   { id: "quick-gin", title: "Gin Rummy", blurb: "The classic two-hander.",
-    game: "gin", opponents: ["regular"], options: {} },
+    game: "gin", opponents: ["regular"] },
 ];
+
+const GAME_SHORT = { "deadwood-knock": "Deadwood Knock", "knock-rummy": "Knock Rummy", gin: "Gin" };
+
+function TableCard({ table, onPlay }) {
+  const locked = table.status === "locked";
+  const won = table.status === "won" || table.status === "completed";
+  const who = (table.opponents || []).map((o) => o.name).join(", ");
+  return html`<li>
+    <button class=${`table-btn${won ? " done" : ""}${locked ? " locked" : ""}`} disabled=${locked}
+      aria-label=${`${table.name}: ${GAME_SHORT[table.game] || table.game} against ${who}${
+        locked ? " (locked)" : won ? " (won)" : ""}`}
+      onClick=${onPlay}>
+      <strong>${table.name}</strong>
+      <span class="opp-faces">${(table.opponents || []).map(
+        (o) => html`<${Portrait} name=${o.name} character=${o} size=${28} key=${o.id} />`,
+      )}</span>
+      <span>${who}</span>
+      <span class="table-terms">${GAME_SHORT[table.game] || table.game}${
+        table.rounds && table.game === "deadwood-knock" ? ` · ${table.rounds} rounds` : ""}${
+        table.stakes ? ` · stakes ${table.stakes}` : ""}</span>
+      <span class="table-status">${locked ? "Locked" : won ? "Won ✓" : "Open"}</span>
+    </button></li>`;
+}
+
+function Poster({ poster, onPlay }) {
+  const locked = poster.status === "locked";
+  const collected = poster.status === "collected";
+  return html`<li class="poster">
+    <span class="poster-head">Wanted</span>
+    <${Portrait} name=${poster.outlaw} character=${poster} size=${64} />
+    <strong>${poster.outlaw}</strong>
+    <span class="poster-for">${poster.crime}</span>
+    <span class="poster-reward">Reward $${poster.reward}</span>
+    <button class="btn small" disabled=${locked || collected} onClick=${onPlay}
+      aria-label=${`Challenge ${poster.outlaw}`}>
+      ${collected ? "Collected" : locked ? "Locked" : "Challenge"}</button>
+  </li>`;
+}
 
 export function Trail() {
   const [trail, setTrail] = useState(undefined);
   const [error, setError] = useState("");
+  const [showAll, setShowAll] = useState(false);
   useEffect(() => {
     optional("/api/trail")
       .then((t) => setTrail(t))
@@ -100,9 +140,20 @@ export function Trail() {
   }, []);
   const s = settings();
   const towns = (trail && trail.towns) || [];
-  const wanted = (trail && (trail.wanted || trail.wanted_posters)) || [];
-  const done = new Set([...(s.progress.completed || []), ...((trail && trail.completed) || [])]);
-  const total = towns.reduce((n, t) => n + (t.tables || []).length, 0);
+  const prog = (trail && trail.progress) || null;
+  const reached = towns.filter((t) => t.status !== "locked");
+  const current = towns.find((t) => t.id === (trail && trail.current_town)) || reached[reached.length - 1];
+  const others = reached.filter((t) => t !== current).reverse();
+  const locked = towns.filter((t) => t.status === "locked");
+  const posters = reached.flatMap((t) => t.wanted || []);
+  const townBlock = (town) => html`<li class="town" key=${town.id}>
+    <h2>${town.name} <small>${town.state_or_territory || ""}${town.boom_years ? ` · ${town.boom_years}` : ""}</small></h2>
+    ${town.description ? html`<p class="hint">${town.description}</p>` : null}
+    <ul class="tables">
+      ${(town.tables || []).map((t) => html`<${TableCard} key=${t.id} table=${t}
+        onPlay=${() => startTable({ table_id: t.id, options: {} , game: t.game }, setError)} />`)}
+    </ul>
+  </li>`;
   return html`<section class="screen trail">
     <h1>The Trail</h1>
     <p class="lede">Howdy, ${s.name || "stranger"}. Pick a table and take a seat.</p>
@@ -112,38 +163,39 @@ export function Trail() {
       ? html`<p class="notice" role="status">The trail map hasn't reached this saloon yet. The
           quick tables below are open all the same.</p>`
       : null}
-    ${towns.length
-      ? html`<p class="progress">Tables won: ${[...done].length} of ${total}</p>
-        <ol class="towns" aria-label="Towns on the trail">
-          ${towns.map((town, ti) => html`<li class="town" key=${town.id || ti}>
-            <h2>${town.name}${town.state ? html` <small>${town.state}</small>` : null}</h2>
-            <ul class="tables">
-              ${(town.tables || []).map((t) => html`<li key=${t.id}>
-                <button class="table-btn${done.has(t.id) ? " done" : ""}"
-                  onClick=${() => startTable(t.game || "deadwood-knock",
-                    t.opponents || t.bots || ["random"], t.options || {}, setError)}>
-                  <strong>${t.name || t.venue || t.id}</strong>
-                  <span>${done.has(t.id) ? "Won ✓" : t.blurb || "Take a seat"}</span>
-                </button></li>`)}
-            </ul>
-          </li>`)}
-        </ol>`
+    ${prog
+      ? html`<div class="progress-bar" role="group" aria-label="Trail progress">
+          <div><strong>${prog.tables_won}</strong> of ${prog.tables_total} tables won</div>
+          <div><strong>${prog.towns_completed}</strong> of ${prog.towns_total} towns cleared</div>
+          <div><strong>${prog.posters_collected}</strong> rewards collected</div>
+          <progress max=${prog.tables_total} value=${prog.tables_won}
+            aria-label="Tables won"></progress>
+        </div>`
       : null}
-    ${wanted.length
+    ${current
+      ? html`<h2 class="now">Now Playing</h2><ol class="towns">${townBlock(current)}</ol>`
+      : null}
+    ${posters.length
       ? html`<h2>Wanted</h2><ul class="wanted">
-          ${wanted.map((w, i) => html`<li class="poster" key=${i}>
-            <span class="poster-head">Wanted</span>
-            <${Portrait} name=${w.name || "Unknown"} character=${w} size=${64} />
-            <strong>${w.name}</strong>
-            <span>For ${w.crime || w.for || "cardsharpery"}</span>
-            <span class="poster-reward">Reward ${w.reward ?? "—"}</span>
-          </li>`)}</ul>`
+          ${posters.map((w) => html`<${Poster} key=${w.id} poster=${w}
+            onPlay=${() => startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError)} />`)}
+        </ul>`
+      : null}
+    ${others.length ? html`<h2>Towns behind you</h2><ol class="towns">${others.map(townBlock)}</ol>` : null}
+    ${locked.length
+      ? html`<h2>Up the trail</h2>
+        <button class="btn small ghost" aria-expanded=${showAll}
+          onClick=${() => setShowAll(!showAll)}>${showAll ? "Hide" : "Show"} the ${locked.length} towns ahead</button>
+        ${showAll
+          ? html`<ol class="ahead">${locked.map((t) => html`<li key=${t.id}>${t.name}
+              <small>${t.state_or_territory}</small></li>`)}</ol>`
+          : null}`
       : null}
     <h2>Quick tables</h2>
     <ul class="tables quick">
       ${QUICK_TABLES.map((t) => html`<li key=${t.id}>
         <button class="table-btn" data-table=${t.id}
-          onClick=${() => startTable(t.game, t.opponents, t.options, setError)}>
+          onClick=${() => startTable({ game: t.game, opponents: t.opponents, options: {} }, setError)}>
           <strong>${t.title}</strong><span>${t.blurb}</span>
         </button></li>`)}
     </ul>
@@ -157,6 +209,17 @@ export function Profile() {
   const [email, setEmail] = useState(s.backupEmail || "");
   const [code, setCode] = useState("");
   const [codeSent, setCodeSent] = useState(false);
+  const [backs, setBacks] = useState(null);
+  useEffect(() => {
+    optional("/api/card-backs")
+      .then((b) => {
+        if (b && b.card_backs) {
+          setBacks(b.card_backs);
+          setBackArt(b.card_backs);
+        }
+      })
+      .catch(() => {});
+  }, []);
   const set = (patch) => {
     setS(update(patch));
     // The server keeps a copy (it sets Sleight of Hand on new tables from it); offline is fine.
@@ -195,7 +258,7 @@ export function Profile() {
   }
   async function restart() {
     try {
-      await withPlayer(() => api.post("/api/players/me/restart-progress", {}));
+      await withPlayer(() => api.post("/api/progress/restart", { confirm: true }));
     } catch {
       // Local progress is cleared regardless; the server copy follows next time.
     }
@@ -215,11 +278,16 @@ export function Profile() {
     <div class="card-panel">
       <h2>Card Back</h2>
       <div class="backs" role="radiogroup" aria-label="Card back">
-        ${CARD_BACKS.map((b) => html`<button type="button" role="radio" key=${b.id}
-            aria-checked=${s.cardBack === b.id} aria-label=${`Card back ${b.name}`}
+        ${(backs || CARD_BACKS).map((b) => {
+          const locked = b.unlocked === false;
+          return html`<button type="button" role="radio" key=${b.id}
+            aria-checked=${s.cardBack === b.id} disabled=${locked}
+            aria-label=${`Card back ${b.name}${locked ? " (locked)" : ""}`}
+            title=${locked ? b.description : b.name}
             class=${`back-choice${s.cardBack === b.id ? " chosen" : ""}`}
             onClick=${() => set({ cardBack: b.id })}>
-            <${CardBack} back=${b.id} /><span>${b.name}</span></button>`)}
+            <${CardBack} back=${b.id} /><span>${b.name}${locked ? " (locked)" : ""}</span></button>`;
+        })}
       </div>
     </div>
     <div class="card-panel">
@@ -283,30 +351,61 @@ export function fromServerProfile(p) {
   return out;
 }
 
+function Stat({ label, value }) {
+  return html`<div><dt>${label}</dt><dd>${value ?? "—"}</dd></div>`;
+}
+
 export function Records() {
-  const r = settings().records;
-  const [server, setServer] = useState(null);
+  const local = settings().records;
+  const [rec, setRec] = useState(undefined);
+  const [me, setMe] = useState(null);
   useEffect(() => {
-    optional("/api/players/me").then((p) => setServer(p && p.stats)).catch(() => {});
+    optional("/api/records").then((r) => setRec(r)).catch(() => setRec(null));
+    optional("/api/players/me").then((p) => setMe(p && p.stats)).catch(() => {});
   }, []);
+  const trail = rec && rec.trail;
+  const life = rec && rec.lifetime;
+  const gun = (rec && rec.gunfighter) || local.gunfighter;
   return html`<section class="screen records">
     <h1>Records</h1>
     <div class="card-panel">
       <h2>Trail Record</h2>
-      ${server && server.matches
-        ? html`<dl class="stats"><div><dt>Tables</dt><dd>${server.matches}</dd></div>
-            <div><dt>Wins</dt><dd>${server.wins || 0}</dd></div>
-            <div><dt>Shared</dt><dd>${server.shared_wins || 0}</dd></div>
-            <div><dt>Losses</dt><dd>${server.losses || 0}</dd></div>
-            <div><dt>Points</dt><dd>${server.points || 0}</dd></div></dl>`
-        : html`<dl class="stats"><div><dt>Wins</dt><dd>${r.trail.wins}</dd></div>
-            <div><dt>Losses</dt><dd>${r.trail.losses}</dd></div>
-            <div><dt>Ties</dt><dd>${r.trail.ties || 0}</dd></div></dl>`}
+      ${trail
+        ? html`<dl class="stats">
+            <${Stat} label="Tables won" value=${`${trail.tables_won} / ${trail.tables_total}`} />
+            <${Stat} label="Towns cleared" value=${`${trail.towns_completed} / ${trail.towns_total}`} />
+            <${Stat} label="Rewards" value=${trail.posters_collected} />
+            <${Stat} label="Best score" value=${trail.best_score} />
+          </dl>`
+        : null}
+      ${me && me.matches
+        ? html`<dl class="stats">
+            <${Stat} label="Tables" value=${me.matches} />
+            <${Stat} label="Wins" value=${me.wins || 0} />
+            <${Stat} label="Shared" value=${me.shared_wins || 0} />
+            <${Stat} label="Losses" value=${me.losses || 0} />
+            <${Stat} label="Points" value=${me.points || 0} />
+          </dl>`
+        : !trail
+          ? html`<dl class="stats"><${Stat} label="Wins" value=${local.trail.wins} />
+              <${Stat} label="Losses" value=${local.trail.losses} />
+              <${Stat} label="Ties" value=${local.trail.ties || 0} /></dl>`
+          : null}
+      ${life
+        ? html`<h3>Lifetime</h3><dl class="stats">
+            <${Stat} label="Tables won" value=${life.tables_won} />
+            <${Stat} label="Big hands" value=${life.big_hands} />
+            <${Stat} label="Reached Deadwood" value=${life.deadwood_reached} />
+            <${Stat} label="Palms caught" value=${life.palms_caught} />
+          </dl>`
+        : null}
     </div>
     <div class="card-panel">
       <h2>Gunfighter Record</h2>
-      <dl class="stats"><div><dt>Wins</dt><dd>${r.gunfighter.wins}</dd></div>
-        <div><dt>Losses</dt><dd>${r.gunfighter.losses}</dd></div></dl>
+      <dl class="stats"><${Stat} label="Wins" value=${gun.wins} />
+        <${Stat} label="Losses" value=${gun.losses} />
+        ${gun.rewards != null ? html`<${Stat} label="Rewards" value=${`$${gun.rewards}`} />` : null}
+      </dl>
     </div>
   </section>`;
 }
@@ -315,16 +414,19 @@ export function Gazette() {
   const [items, setItems] = useState(undefined);
   useEffect(() => {
     optional("/api/gazette")
-      .then((g) => setItems(g ? g.items || g.news || g : []))
+      .then((g) => setItems(g ? g.items || [] : []))
       .catch(() => setItems([]));
   }, []);
   return html`<section class="screen gazette">
     <h1>The Deadwood Knock Gazette</h1>
     ${items === undefined ? html`<p class="loading">Setting the type…</p>` : null}
     ${items && items.length
-      ? html`<ul class="news">${items.map((n, i) => html`<li key=${i}><article>
-          <h2>${n.headline || n.title}</h2><p>${n.body || n.text}</p></article></li>`)}</ul>`
-      : items ? html`<p class="notice">Quiet on the trail so far. Check back after a few tables.</p>` : null}
+      ? html`<ul class="news">${items.map((n, i) => html`<li key=${i}><article class="card-panel">
+          <h2>${n.headline || n.title}</h2>
+          ${n.dateline || n.town ? html`<p class="hint">${n.dateline || n.town}</p>` : null}
+          <p>${n.body || n.text || n.story}</p></article></li>`)}</ul>`
+      : items ? html`<p class="notice">No news from the trail yet. Win a table or two and the
+          presses will roll.</p>` : null}
   </section>`;
 }
 

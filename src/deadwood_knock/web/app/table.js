@@ -96,6 +96,7 @@ export function TableScreen({ matchId, characters }) {
   const [leaving, setLeaving] = useState(false);
   const [revealPick, setRevealPick] = useState(null);
   const [doneDismissed, setDoneDismissed] = useState(false);
+  const [details, setDetails] = useState({});
   const lastResult = useRef(null);
   const seenVersion = useRef(-1);
   const recorded = useRef(false);
@@ -144,6 +145,35 @@ export function TableScreen({ matchId, characters }) {
   }, [matchId, refresh]);
 
   const v = view ? normaliseView(view) : null;
+  const playersKey = v ? v.players.map((p) => p.bot || p.name).join("|") : "";
+
+  // Each trail character's own table talk; they greet the table when we sit down.
+  useEffect(() => {
+    if (!v) return;
+    let cancelled = false;
+    const wanted = v.players.filter((p) => p.bot && p.bot.startsWith("figure:"));
+    Promise.all(
+      wanted.map((p) =>
+        api
+          .get(`/api/characters/${encodeURIComponent(p.bot.slice("figure:".length))}`)
+          .then((d) => [p.seat, d])
+          .catch(() => null),
+      ),
+    ).then((pairs) => {
+      if (cancelled) return;
+      const got = Object.fromEntries(pairs.filter(Boolean));
+      setDetails(got);
+      const hello = {};
+      for (const [seat, d] of Object.entries(got)) {
+        const line = lineFor("greet", Number(seat), 0, d);
+        if (line) hello[seat] = line;
+      }
+      if (!v.over) setTalk((t) => ({ ...hello, ...t }));
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [playersKey]);
   const obs = v ? v.obs : {};
   const me = obs.seat ?? 0;
   const myTurn = v && !v.over && obs.to_act === me && v.legal.length > 0;
@@ -167,7 +197,7 @@ export function TableScreen({ matchId, characters }) {
       if (ev.seat == null || ev.seat === me) continue;
       const kind = talkKind(ev);
       if (!kind) continue;
-      const ch = characterFor(v.players[ev.seat], characters);
+      const ch = characterFor(v.players[ev.seat], characters, details);
       const text = kind === "say" ? ev.text || ev.line : lineFor(kind, ev.seat, obs.round || 0, ch);
       if (text) said[ev.seat] = text;
     }
@@ -261,7 +291,11 @@ export function TableScreen({ matchId, characters }) {
   const reveals = legal.filter((a) => a.type === "reveal");
   const evalv = dk ? evaluation(obs) : null;
 
-  const players = v.players;
+  // Seats carry their character's name (trail bots are "figure:<id>" underneath).
+  const players = v.players.map((p, i) => ({
+    ...p,
+    name: seatName(p, i, characterFor(p, characters, details)),
+  }));
   const seats = players.length || (obs.hand_sizes || []).length;
   const others = [];
   for (let i = 1; i < seats; i += 1) others.push((me + i) % seats);
@@ -293,9 +327,9 @@ export function TableScreen({ matchId, characters }) {
     <ul class="opponents" aria-label="Opponents">
       ${others.map((seat) => {
         const p = players[seat];
-        const name = playerName(p, seat);
+        const ch = characterFor(p, characters, details);
+        const name = seatName(p, seat, ch);
         const count = (obs.hand_sizes || [])[seat];
-        const ch = characterFor(p, characters);
         const acting = obs.to_act === seat && !v.over;
         const callWord = obs.calls && obs.calls[seat] != null ? obs.calls[seat] : null;
         return html`<li class=${`opponent${acting ? " acting" : ""}`} key=${seat}>
@@ -452,10 +486,17 @@ function callLabel(c) {
   return String(c);
 }
 
-function characterFor(p, characters) {
-  if (!p || !characters) return null;
-  const key = typeof p === "string" ? p : p.character || p.character_id || p.name;
-  return characters.find((c) => c.id === key || c.name === key) || null;
+// A seat's character: trail bots are named "figure:<id>"; details (with table talk) win over
+// the catalogue entry.
+function characterFor(p, characters, details) {
+  if (!p || typeof p !== "object") return null;
+  if (details && details[p.seat]) return details[p.seat];
+  if (!characters) return null;
+  return characters.find((c) => (p.bot && c.bot === p.bot) || c.id === p.character) || null;
+}
+
+function seatName(p, i, ch) {
+  return ch && ch.name ? ch.name : playerName(p, i);
 }
 
 function turnLine(v, obs, me, dk, selected, players) {

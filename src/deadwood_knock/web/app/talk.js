@@ -17,8 +17,30 @@ const FALLBACK = {
   greet: ["Pull up a chair.", "Deal me in, stranger.", "Evening. Mind your deadwood."],
 };
 
+// Our talk kinds, and the content's situations that can voice them (first match wins).
+const SITUATIONS = {
+  greet: ["greeting"],
+  knock: ["knock"],
+  call: ["call", "bluff"],
+  fold: ["fold", "lose"],
+  palm: ["palm", "bluff"],
+  win_round: ["win"],
+  stand: ["stand"],
+  rummy: ["win"],
+  draw_discard: [],
+};
+
+function ownLines(character, kind) {
+  if (!character || !Array.isArray(character.table_talk)) return null;
+  for (const situation of SITUATIONS[kind] || []) {
+    const lines = character.table_talk.filter((t) => t.situation === situation).map((t) => t.line);
+    if (lines.length) return lines;
+  }
+  return null;
+}
+
 export function lineFor(kind, seat, salt, character) {
-  const own = character && character.lines && character.lines[kind];
+  const own = ownLines(character, kind);
   const pool = own && own.length ? own : FALLBACK[kind];
   if (!pool) return null;
   return pool[Math.abs(seat * 7 + salt) % pool.length];
