@@ -92,6 +92,7 @@ def sample_position(view: TableView, rng: random.Random) -> Sim | None:
     unseen = list(view.unseen())
     rng.shuffle(unseen)
     hands: list[list[Card]] = []
+    knocker_seat = raw.get("knocker")
     for s in range(n):
         if s == view.seat:
             hands.append(list(view.hand))
@@ -99,8 +100,26 @@ def sample_position(view: TableView, rng: random.Random) -> Sim | None:
         known = [c for c in view.known_cards[s]] if s < len(view.known_cards) else []
         size = view.hand_sizes[s] if s < len(view.hand_sizes) else 8
         need = max(0, size - len(known))
-        hands.append(known + unseen[:need])
-        del unseen[:need]
+        # Players keep their better cards, so a hand that has been played a few turns is
+        # better than a fresh deal: take the best of a few random deals. A knocker's hand
+        # must have allowed the knock.
+        tries = 1 + min(view.turns[s] if s < len(view.turns) else 0, 3)
+        must_knock = knocker_seat == s
+        if must_knock:
+            tries = 12
+        best: list[Card] | None = None
+        best_key = -(10**9)
+        for _ in range(tries):
+            pick = rng.sample(unseen, need) if need <= len(unseen) else list(unseen)
+            hand = known + pick
+            score, knock = quick(hand)[:2] if len(hand) >= 5 else (0, 99)
+            key = score - (1000 if must_knock and knock > 11 else 0)
+            if best is None or key > best_key:
+                best, best_key = hand, key
+        assert best is not None
+        hands.append(best)
+        taken = set(best[len(known) :])
+        unseen = [c for c in unseen if c not in taken]
     stock = unseen[: view.stock_size] if view.stock_size <= len(unseen) else unseen
     to_act = raw.get("to_act")
     phase = {"play": TURN, "final": FINAL, "call": CALL}.get(str(raw.get("phase", "")))

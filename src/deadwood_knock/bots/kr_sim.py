@@ -25,6 +25,9 @@ __all__ = ["KrSim", "apply_action", "playout", "sample_position"]
 DRAW: Final = "draw"
 DISCARD: Final = "discard"
 OVER: Final = "over"
+SAMPLE_TRIES: Final = 30
+BANK_SIZE: Final = 96
+PLAYOUT_CAP: Final = 48  # moves (a draw or a discard each): about a dozen rounds
 
 
 def _count(cards: Sequence[Card], high_aces: bool) -> int:
@@ -81,8 +84,14 @@ class KrSim:
         )
 
 
-def sample_position(view: TableView, rng: random.Random) -> KrSim | None:
-    """A full position consistent with the seat's view; ``None`` if it cannot be read."""
+def sample_position(
+    view: TableView, rng: random.Random, bank: dict[int, list[tuple[int, list[Card]]]] | None = None
+) -> KrSim | None:
+    """A full position consistent with the seat's view; ``None`` if it cannot be read.
+
+    ``bank`` (kept by the caller across the samples of one decision) caches random
+    candidate hands for the first hidden hand, so drawing the best of many is cheap.
+    """
     raw = view.raw
     to_act = raw.get("to_act")
     phase = {"draw": DRAW, "discard": DISCARD}.get(str(raw.get("phase", "")))
@@ -99,8 +108,37 @@ def sample_position(view: TableView, rng: random.Random) -> KrSim | None:
         known = list(view.known_cards[s]) if s < len(view.known_cards) else []
         size = view.hand_sizes[s] if s < len(view.hand_sizes) else 10
         need = max(0, size - len(known))
-        hands.append(known + unseen[:need])
-        del unseen[:need]
+        # A hand that has been played for some turns holds melds a fresh deal would
+        # not: take the lowest count of a few random deals, more the longer it played.
+        t = view.turns[s] if s < len(view.turns) else 0
+        # Calibrated against greedy play: ten-card hands improve fast, short ones slowly.
+        tries = 1 + (min(t * (t + 1) // 2, SAMPLE_TRIES) if size >= 10 else min(t // 2, 4))
+        best: list[Card] | None = None
+        best_count = 10**9
+        first_hidden = s == (1 if view.seat == 0 else 0)  # dealt from the full pool
+        if bank is not None and first_hidden and need <= len(unseen):
+            if s not in bank:
+                bank[s] = []
+                for _ in range(BANK_SIZE):
+                    pick = rng.sample(unseen, need)
+                    bank[s].append((_count(known + pick, high_aces), known + pick))
+            entries = bank[s]
+            for _ in range(tries):
+                c, hand = entries[rng.randrange(len(entries))]
+                if c < best_count:
+                    best, best_count = hand, c
+        else:
+            for _ in range(tries):
+                pick = rng.sample(unseen, need) if need <= len(unseen) else list(unseen)
+                c = _count(known + pick, high_aces)
+                if best is None or c < best_count:
+                    best, best_count = known + pick, c
+        assert best is not None
+        best = list(best)
+        hands.append(best)
+        dealt = set(best[len(known) :])
+        unseen = [c for c in unseen if c not in dealt]
+        rng.shuffle(unseen)
     taken_raw = raw.get("taken_discard")
     taken = None if taken_raw is None else cards_of([taken_raw])[0]
     public = raw.get("public_stock")
@@ -175,7 +213,7 @@ def _layoff_estimate(knocker: Sequence[Card], defender: Sequence[Card], high_ace
     own = _count(defender, high_aces)
     shed = 0
     held = list(knocker)
-    for c in sorted(defender, key=lambda x: -points(x)):
+    for c in sorted(defender, key=points, reverse=True):
         if _count([*held, c], high_aces) == base:
             rest = [x for x in defender if x != c]
             if _count(rest, high_aces) == own - points(c):
@@ -229,12 +267,11 @@ def policy_move(sim: KrSim, knock_at: int) -> None:
     ha = sim.high_aces
     if sim.phase == DRAW:
         top = sim.pile[-1] if sim.pile else None
-        if top is not None:
-            now = _count(hand, ha)
-            with_top = min(_count([*hand[:i], *hand[i + 1 :], top], ha) for i in range(len(hand)))
-            if with_top < now:
-                do_draw(sim, seat, "discard")
-                return
+        # Take the top discard when keeping it lowers the count (one table lookup: if the
+        # best card to throw were the top itself, the count could not go down).
+        if top is not None and _best_discard([*hand, top], ha, None)[0] < _count(hand, ha):
+            do_draw(sim, seat, "discard")
+            return
         do_draw(sim, seat, "stock")
         return
     if not sim.gin and _count(hand, ha) == 0:
@@ -271,12 +308,18 @@ def apply_action(sim: KrSim, seat: int, action: Any) -> bool:
     return True
 
 
-def playout(sim: KrSim, knock_at: int, cap: int = 300) -> list[int]:
-    """Finish the hand; every seat's score for it (zeros for a void or cut-off hand)."""
+def playout(sim: KrSim, knock_at: int, cap: int = PLAYOUT_CAP) -> list[float]:
+    """Finish the hand (or stop after ``cap`` moves); every seat's score for it.
+
+    A hand cut off by the cap is scored by its counts: each seat gains half the
+    difference between the table's mean count and its own (zero-sum, like a settle).
+    """
     steps = 0
     while sim.phase != OVER and steps < cap:
         policy_move(sim, knock_at)
         steps += 1
-    if sim.result is None:
-        sim.result = [0] * len(sim.hands)
-    return sim.result
+    if sim.result is not None:
+        return [float(x) for x in sim.result]
+    counts = [_count(h[:10], sim.high_aces) for h in sim.hands]
+    mean = sum(counts) / len(counts)
+    return [0.5 * (mean - c) for c in counts]

@@ -55,6 +55,7 @@ class Skill:
     blunder: float  # chance of a careless draw or discard
     sample: int  # unseen cards weighed when valuing a stock draw
     foresight: float  # weight of the hand's promise (draws) against its score now
+    odds: bool = False  # prices a pot by dealing out the rivals' hands, or goes by feel
 
 
 SKILLS: dict[str, Skill] = {
@@ -62,8 +63,8 @@ SKILLS: dict[str, Skill] = {
     "greenhorn": Skill(0.15, 6, 0.4),
     "regular": Skill(0.07, 10, 0.6),
     "sharp": Skill(0.03, 14, 0.8),
-    "high_roller": Skill(0.02, 16, 0.8),
-    "legend": Skill(0.0, 24, 1.0),
+    "high_roller": Skill(0.02, 16, 0.9, odds=True),
+    "legend": Skill(0.0, 24, 1.0, odds=True),
 }
 
 
@@ -188,6 +189,15 @@ class PersonalityBot:
     def _call_or_fold(self, view: TableView, legal: Sequence[Any], rng: random.Random) -> Any:
         p = self.params
         q = call_strength(hand_value(view.hand))
+        if self.skill.odds:
+            # A skilled player prices the pot: the chance its poker hand beats the hands
+            # already in, dealt from the cards it has not seen; call_rate shades the line.
+            win = _pot_odds(view, rng)
+            ins = 1 + sum(1 for a in view.raw.get("calls") or () if a == "call")
+            fair = 1.0 / (ins + 1)
+            line = fair * (1.4 - 0.8 * p.call_rate) * (0.8 + 0.4 * p.fold_discipline)
+            want = "call" if win >= line else "fold"
+            return next((a for a in legal if _kind(a) == want), legal[0])
         callers = sum(1 for e in view.raw.get("events") or () if e.get("type") == "call")
         if q >= 0.6:
             chance = max(p.call_rate, 0.9)
@@ -256,6 +266,31 @@ class PersonalityBot:
         # Taking the top discard shows the table what you collect; a reader weighs that.
         shown = 0.5 * self.params.discard_reading
         return discard if with_top + shown < from_stock / len(sample) else stock
+
+
+def _pot_odds(view: TableView, rng: random.Random, samples: int = 24) -> float:
+    """How often this hand's poker hand beats the knocker's and every caller's so far."""
+    knocker = view.raw.get("knocker")
+    calls = view.raw.get("calls") or ()
+    rivals = [s for s in range(view.players) if s != view.seat]
+    rivals = [s for s in rivals if s == knocker or (s < len(calls) and calls[s] == "call")]
+    if not rivals:
+        return 1.0
+    mine = hand_value(view.hand).strength
+    unseen = list(view.unseen())
+    wins = 0.0
+    for _ in range(samples):
+        pool = unseen[:]
+        rng.shuffle(pool)
+        best: tuple[int, ...] = ()
+        for s in rivals:
+            known = list(view.known_cards[s]) if s < len(view.known_cards) else []
+            need = max(0, 8 - len(known))
+            hand, pool = known + pool[:need], pool[need:]
+            strength = hand_value(hand).strength if len(hand) >= 5 else ()
+            best = max(best, strength)
+        wins += 1.0 if mine > best else (0.5 if mine == best else 0.0)
+    return wins / samples
 
 
 def _count_of(counts: Mapping[Card, int], c: Card | None) -> int:

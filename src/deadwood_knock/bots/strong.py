@@ -43,7 +43,7 @@ from deadwood_knock.games.base import Event, Game
 
 __all__ = ["DEFAULT_BUDGET", "ActionValue", "StrongBot"]
 
-DEFAULT_BUDGET = Budget(seconds=0.12, iterations=400)
+DEFAULT_BUDGET = Budget(seconds=0.1, iterations=400)
 KR_PLAYOUT_KNOCK = 6
 ROUND_END_KINDS = frozenset({"round_result", "hand_result", "void", "hand_void"})
 MAX_PLAYOUT_ACTIONS = 400
@@ -328,9 +328,10 @@ class KrSimSearch:
         self.view = view
         _high, _limit, gin = options_of(view.raw)
         self.knock_at = 10 if gin else KR_PLAYOUT_KNOCK
+        self.bank: dict[int, list[tuple[int, list[Card]]]] = {}
 
     def sample(self, rng: random.Random) -> kr_sim.KrSim:
-        sim = kr_sim.sample_position(self.view, rng)
+        sim = kr_sim.sample_position(self.view, rng, self.bank)
         assert sim is not None
         return sim
 

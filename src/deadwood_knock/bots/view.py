@@ -56,6 +56,7 @@ class TableView:
     final_turn: bool
     round: int
     turn: int
+    turns: tuple[int, ...]  # turns each seat has taken this round (draws and stands)
     raw: Mapping[str, Any]
 
     @property
@@ -155,10 +156,14 @@ def view_of(observation: Any, game: str | None = None) -> TableView:
     thrown: list[list[Card]] = [[] for _ in range(players)]
     out: list[Card] = []
     turn = 0
+    turns = [0] * players
     for event in data.get("events") or ():
         _read_event(event, seat, picked, thrown, out)
         if event.get("seat") == seat and event.get("type") in ("draw", "stand", "knock"):
             turn += 1
+        who = event.get("seat")
+        if isinstance(who, int) and 0 <= who < players and event.get("type") in ("draw", "stand"):
+            turns[who] += 1
     for key in ("covers", "set_aside", "out_of_play"):
         if data.get(key):
             out.extend(cards_of(data[key]))
@@ -178,6 +183,7 @@ def view_of(observation: Any, game: str | None = None) -> TableView:
         final_turn=bool(data.get("final_turn", False)),
         round=int(data.get("round") or 1),
         turn=turn,
+        turns=tuple(turns),
         raw=data,
     )
 
