@@ -87,6 +87,7 @@ _KEY_MASK: Final = (1 << 32) - 1
 
 # One code per card; a hand's codes summed give: low 32 bits = rank-count key + jokers *
 # 5**13 (the table key), bits 32..47 = four 4-bit per-suit counts.
+_BIT: Final = tuple(0 if i >= 52 else 1 << i for i in range(54))
 _CODE: Final = tuple(
     _JOKER_UNIT if i >= 52 else _POW5[i % 13] + (1 << (32 + 4 * (i // 13))) for i in range(54)
 )
@@ -264,8 +265,11 @@ _LONG: Final = _build_long()
 _BEST: dict[int, tuple[int, int]] = dict(_FIVE)  # memo: rank key -> best 5-card pick
 # Table key -> (score, knock_count, hand_points, deadwood_points, strength code, pick key,
 # 1 if the ranks hold a long straight else 0).
-_Entry = tuple[int, int, int, int, int, int, int]
-_TABLE: dict[int, _Entry] = {}
+_Row = tuple[int, int, int, int, int]
+_TABLE: dict[int, _Row] = {}
+# Table key -> (pick key, 1 if the ranks hold a long straight else 0, total deadwood value
+# of all cards); kept apart so the batch API can hand out table rows as they are.
+_META: dict[int, tuple[int, int, int]] = {}
 # Poker-rank-free memo for one suit's cards: 13-bit rank mask -> (strength code, value).
 _SUITED: dict[int, tuple[int, int]] = {}
 
@@ -287,13 +291,14 @@ def _best_pick(key: int, digits: list[int]) -> tuple[int, int]:
     return best
 
 
-def _fill(tkey: int) -> _Entry:
+def _fill(tkey: int) -> _Row:
     jokers, key = divmod(tkey, _JOKER_UNIT)
     digits = _digits(key)
     n = sum(digits)
     total = sum(c * _RANK_VALUE[d] for d, c in enumerate(digits)) + JOKER_DEADWOOD * jokers
     if n < 5:  # no legal poker hand: everything is deadwood
-        entry = (-total, total, 0, total, 0, 0, 0)
+        row = (-total, total, 0, total, 0)
+        _META[tkey] = (0, 0, total)
     else:
         obj, pick = _best_pick(key, digits)
         maxval = 0
@@ -316,9 +321,10 @@ def _fill(tkey: int) -> _Entry:
         code = obj & 0xFFFFFF
         hp = HAND_POINTS[code >> 20]
         deadwood = total - ((obj >> 24) - hp)
-        entry = (hp - deadwood, total - maxval, hp, deadwood, code, pick, windows)
-    _TABLE[tkey] = entry
-    return entry
+        row = (hp - deadwood, total - maxval, hp, deadwood, code)
+        _META[tkey] = (pick, windows, total)
+    _TABLE[tkey] = row
+    return row
 
 
 def warm_tables(max_cards: int = 8) -> int:
@@ -376,7 +382,7 @@ def _check(cards: Sequence[int]) -> None:
 
 
 def _flush_branch(
-    cards: Sequence[int], entry: _Entry
+    cards: Sequence[int], entry: _Row, pick_key: int
 ) -> tuple[int, int, int, int, int, tuple[int, ...]]:
     """Exact evaluation for a hand with 5+ cards of one suit. Returns (score, knock,
     hand points, deadwood, code, poker hand as sorted indices)."""
@@ -387,7 +393,7 @@ def _flush_branch(
     # Candidates: the suit-blind best (its table value), the whole suit (or, with 9 suited
     # cards, every 8 of them) and every card choice of every long straight.
     cands: list[tuple[int, int, tuple[int, ...]]] = []
-    pick = _realize(plain, entry[5])
+    pick = _realize(plain, pick_key)
     cands.append((entry[0], entry[4], pick))
     flush_sets = [suited] if len(suited) <= 8 else list(itertools.combinations(suited, 8))
     maxval = total - entry[1]
@@ -416,31 +422,29 @@ def _flush_branch(
     return score, total - maxval, hp, hp - score, code, best
 
 
-def _flush_fast(cards: Sequence[int], entry: _Entry, suits: int) -> tuple[int, int, int, int, int]:
+def _flush_fast(cards: Sequence[int], tkey: int, flags: int, suits: int) -> _Row:
     """The flush branch without the poker hand's cards, for the batch API. The common
     case (at most 8 suited cards, no long straight in the ranks) needs only the memoised
-    value of "all cards of that suit"; anything else takes the exact branch."""
-    suit = next(s for s in range(4) if (suits >> (4 * s)) & 15 >= 5)
-    if (suits >> (4 * suit)) & 15 > 8 or entry[6]:
-        score, knock, hp, dw, code, _ = _flush_branch(cards, entry)
+    value of "all cards of that suit"; anything else takes the exact branch. ``flags``
+    has bit 3 of the 4-bit count of the suit holding 5+ cards set."""
+    row = _TABLE.get(tkey) or _fill(tkey)
+    pick_key, windows, total = _META[tkey]
+    suit = (flags.bit_length() - 4) >> 2
+    if (suits >> (4 * suit)) & 15 > 8 or windows:
+        score, knock, hp, dw, code, _ = _flush_branch(cards, row, pick_key)
         return score, knock, hp, dw, code
-    lo = suit * 13
-    mask = 0
-    for c in cards:
-        if lo <= c < lo + 13:
-            mask |= 1 << (c - lo)
+    mask = (sum(map(_BIT.__getitem__, cards)) >> (13 * suit)) & 0x1FFF
     got = _SUITED.get(mask)
     if got is None:
         spades = [d for d in range(13) if mask >> d & 1]
         got = _SUITED[mask] = (_eval_cards(spades), sum(_VALUE[d] for d in spades))
     code, value = got
-    total = sum(map(_VALUE.__getitem__, cards))
     hp = HAND_POINTS[code >> 20]
     score = hp + value - total
-    knock = min(entry[1], total - value)
-    if (score, code) > (entry[0], entry[4]):
+    knock = min(row[1], total - value)
+    if (score, code) > (row[0], row[4]):
         return score, knock, hp, hp - score, code
-    return entry[0], knock, entry[2], entry[3], entry[4]
+    return row[0], knock, row[2], row[3], row[4]
 
 
 def _realize(plain: Sequence[int], pick_key: int) -> tuple[int, ...]:
@@ -488,12 +492,13 @@ def evaluate(cards: Sequence[Card]) -> HandResult:
     _check(cards)
     s = sum(map(_CODE.__getitem__, cards))
     tkey = s & _KEY_MASK
-    entry = _TABLE.get(tkey) or _fill(tkey)
+    row = _TABLE.get(tkey) or _fill(tkey)
+    pick_key = _META[tkey][0]
     if ((s >> 32) + 0x3333) & 0x8888:  # some suit holds 5+ cards
-        score, knock, hp, dw, code, poker = _flush_branch(cards, entry)
+        score, knock, hp, dw, code, poker = _flush_branch(cards, row, pick_key)
         return _result(cards, poker, score, knock, hp, dw, code)
-    poker = _realize(sorted(c for c in cards if c < 52), entry[5])
-    return _result(cards, poker, *entry[:5])
+    poker = _realize(sorted(c for c in cards if c < 52), pick_key)
+    return _result(cards, poker, *row)
 
 
 def knock_count(cards: Sequence[Card]) -> int:
@@ -510,14 +515,14 @@ def evaluate_batch(hands: Iterable[Sequence[Card]]) -> list[tuple[int, int, int,
     append = out.append
     code_of = _CODE.__getitem__
     table_get = _TABLE.get
+    key_mask = _KEY_MASK
     for cards in hands:
         s = sum(map(code_of, cards))
-        tkey = s & _KEY_MASK
-        entry = table_get(tkey) or _fill(tkey)
-        if ((s >> 32) + 0x3333) & 0x8888:
-            append(_flush_fast(cards, entry, s >> 32))
+        flags = ((s >> 32) + 0x3333) & 0x8888  # a suit count's bit 3 is set iff it is >= 5
+        if flags:
+            append(_flush_fast(cards, s & key_mask, flags, s >> 32))
         else:
-            append(entry[:5])
+            append(table_get(s & key_mask) or _fill(s & key_mask))
     return out
 
 
