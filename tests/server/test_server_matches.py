@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from dkserver_helpers import (
     card_tokens,
+    choose,
     create_match,
     games_to_drive,
     new_player,
@@ -26,22 +27,26 @@ def _live(client: TestClient, match_id: str) -> Any:
     return client.app.state.services.matches.live[match_id]  # type: ignore[attr-defined]
 
 
-def _allowed_tokens(client: TestClient, match_id: str, seat: int, version: int) -> set[str]:
-    """Card tokens the seat may legitimately see at ``version``: its engine observation,
-    the events it was shown so far and its legal actions."""
+def _allowed_tokens(client: TestClient, match_id: str, seat: int) -> list[set[str]]:
+    """For each version, the card tokens the seat may legitimately see: its engine
+    observation, the events it was shown so far and its legal actions."""
     live = _live(client, match_id)
     game = load_game(live.game_name, client.app.state.services.settings.extra_games)  # type: ignore[attr-defined]
     record = GameRecord(live.game_name, live.options, live.seed)
     state = game.new_game(game.options_from_json(record.options), record.seed)
-    allowed: set[str] = set()
-    for action_json in live.actions[:version]:
+    shown: set[str] = set()
+    allowed: list[set[str]] = []
+    for action_json in [*live.actions, None]:
+        now = shown | card_tokens(game.observe(state, seat).to_json())
+        if game.to_act(state) == seat:
+            now |= card_tokens([a.to_json() for a in game.legal_actions(state)])
+        allowed.append(now)
+        if action_json is None:
+            break
         state, events = game.apply(state, game.action_from_json(action_json))
         for event in events:
             if event.visible_to(seat):
-                allowed |= card_tokens(event.to_json())
-    allowed |= card_tokens(game.observe(state, seat).to_json())
-    if game.to_act(state) == seat:
-        allowed |= card_tokens([a.to_json() for a in game.legal_actions(state)])
+                shown |= card_tokens(event.to_json())
     return allowed
 
 
@@ -56,11 +61,12 @@ def test_whole_match_over_http_leaks_nothing(
     assert final["status"] == "finished" and final["legal_actions"] == []
     assert final["result"]["reason"] == "completed"
     assert final["version"] == len(_live(client, match_id).actions)
+    allowed = _allowed_tokens(client, match_id, 0)
     for view in views:
         assert view["seat"] == 0 and view["match_id"] == match_id
         assert set(view) >= {"observation", "to_act", "legal_actions", "scores", "round_label"}
         assert "seed" not in view and "seed" not in view["observation"]
-        extra = card_tokens(view) - _allowed_tokens(client, match_id, 0, view["version"])
+        extra = card_tokens(view) - allowed[view["version"]]
         assert not extra, f"view at version {view['version']} shows hidden cards {extra}"
     # The log holds method, path, status and time: no card at all, so none of another seat.
     logged = "\n".join(record.getMessage() for record in caplog.records)
@@ -76,7 +82,7 @@ def test_whole_match_over_websocket(client: TestClient, game: str) -> None:
     token = headers["Authorization"].split()[1]
     match_id = create_match(client, headers, game)
     rng = random.Random(2)
-    events_seen = 0
+    events: list[dict[str, Any]] = []
     with client.websocket_connect(f"/api/matches/{match_id}/ws") as ws:
         ws.send_json({"type": "auth", "token": token})
         view = ws.receive_json()["view"]
@@ -84,23 +90,22 @@ def test_whole_match_over_websocket(client: TestClient, game: str) -> None:
             if view["status"] == "finished":
                 break
             if view["legal_actions"]:
-                action = rng.choice(view["legal_actions"])
+                action = choose(view["legal_actions"], rng)
                 ws.send_json({"type": "action", "action": action, "client_action_id": f"a{number}"})
             while True:
                 message = ws.receive_json()
                 assert message["type"] != "error", message
                 if message["type"] == "event":
-                    events_seen += 1
-                    extra = card_tokens(message) - _allowed_tokens(
-                        client, match_id, 0, message["version"]
-                    )
-                    assert not extra
+                    events.append(message)
                 if message["type"] == "view":
                     view = message["view"]
                     if view["legal_actions"] or view["status"] == "finished":
                         break
         assert view["status"] == "finished"
-    assert events_seen > 0
+    allowed = _allowed_tokens(client, match_id, 0)
+    assert events
+    for message in events:
+        assert not card_tokens(message) - allowed[message["version"]]
     over_http = client.get(f"/api/matches/{match_id}", headers=headers).json()
     assert over_http["version"] == view["version"] and over_http["status"] == "finished"
 

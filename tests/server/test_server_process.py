@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from conftest import free_port
-from dkserver_helpers import games_to_drive, opponents_for
+from dkserver_helpers import choose, games_to_drive, opponents_for
 
 HERE = Path(__file__).resolve().parent
 
@@ -95,13 +95,15 @@ def test_killed_mid_match_and_restarted_resumes_exactly(server: ServerProcess) -
     rng = random.Random(5)
     with httpx.Client(base_url=server.base, timeout=30) as http:
         headers = _player(http)
-        body = {"game": game, "opponents": opponents_for(game), "options": {}}
+        # Two rounds keep the test short; the log and replay are the same at any length.
+        options = {"rounds": 2} if game == "deadwood-knock" else {}
+        body = {"game": game, "opponents": opponents_for(game), "options": options}
         match_id = http.post("/api/matches", json=body, headers=headers).json()["match_id"]
         for _ in range(3):
             view = _wait_turn(http, headers, match_id)
             http.post(
                 f"/api/matches/{match_id}/actions",
-                json={"action": rng.choice(view["legal_actions"])},
+                json={"action": choose(view["legal_actions"], rng)},
                 headers=headers,
             )
         before = _wait_turn(http, headers, match_id)
@@ -113,7 +115,7 @@ def test_killed_mid_match_and_restarted_resumes_exactly(server: ServerProcess) -
         # Act, then crash at once, while the bots are (maybe) mid-decision.
         acted = http.post(
             f"/api/matches/{match_id}/actions",
-            json={"action": rng.choice(after["legal_actions"])},
+            json={"action": choose(after["legal_actions"], rng)},
             headers=headers,
         ).json()
     server.kill()
@@ -125,7 +127,7 @@ def test_killed_mid_match_and_restarted_resumes_exactly(server: ServerProcess) -
         while resumed["status"] != "finished":
             http.post(
                 f"/api/matches/{match_id}/actions",
-                json={"action": rng.choice(resumed["legal_actions"])},
+                json={"action": choose(resumed["legal_actions"], rng)},
                 headers=headers,
             )
             resumed = _wait_turn(http, headers, match_id)
