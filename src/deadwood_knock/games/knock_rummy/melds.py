@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 from typing import Final
 
@@ -287,28 +288,29 @@ def _blocks(mask: int, high_line: bool) -> list[list[int]]:
     return out
 
 
-def _suit_layouts(field: int, high_aces: bool) -> list[tuple[list[list[int]], list[int]]]:
-    """Every min-deadwood layout of one suit field: (runs, deadwood) as rank indices."""
+_Layout = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
+
+
+@cache
+def _suit_layouts(field: int, high_aces: bool) -> tuple[_Layout, ...]:
+    """Every min-deadwood layout of one suit field: (runs, deadwood) as rank indices.
+    At most two (the ace low or high); cached, there are only 2 x 8192 fields."""
     target = (_T_HIGH if high_aces else _T_LOW)[field]
     lines = [(field, False)]
     if high_aces and field & 1:
         lines.append((_to_high_line(field), True))
-    out: list[tuple[list[list[int]], list[int]]] = []
+    out: list[_Layout] = []
     for line, is_high in lines:
-        runs: list[list[int]] = []
+        runs: list[tuple[int, ...]] = []
         dead: list[int] = []
         for block in _blocks(line, is_high):
             if len(block) >= 3:
-                runs.append(block)
+                runs.append(tuple(block))
             else:
                 dead.extend(block)
         if sum(RANK_VALUE[r] for r in dead) == target:
-            out.append((runs, dead))
-    return out
-
-
-def _sort_key(c: Card) -> tuple[int, int]:
-    return (c // 13, c % 13)
+            out.append((tuple(runs), tuple(sorted(dead))))
+    return tuple(out)
 
 
 def _meld_key(meld: tuple[Card, ...]) -> tuple[bool, tuple[int, ...]]:
@@ -316,22 +318,19 @@ def _meld_key(meld: tuple[Card, ...]) -> tuple[bool, tuple[int, ...]]:
     return (meld[0] % 13 != meld[1] % 13, tuple(meld))
 
 
-def min_arrangements(cards: Iterable[int], high_aces: bool = False) -> list[Arrangement]:
-    """Every lowest-deadwood arrangement, up to splitting long runs (which never
-    changes the deadwood or where cards can be added). Runs are maximal blocks."""
+def _layouts(cards: Iterable[int], high_aces: bool, first_only: bool) -> list[Arrangement]:
     m = hand_mask(cards)
     table = _T_HIGH if high_aces else _T_LOW
     trip = _trips(m)
     best = count_mask(m, high_aces)
     results: list[Arrangement] = []
-    seen: set[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = set()
     combos = product(*_set_options(m, trip)) if trip else ((),)
     for combo in combos:
         r = m
         for used in combo:
             r ^= used
         fields = [(r >> (13 * s)) & SUIT_BITS for s in range(4)]
-        if sum(table[f] for f in fields) != best:
+        if table[fields[0]] + table[fields[1]] + table[fields[2]] + table[fields[3]] != best:
             continue
         set_melds = [tuple(CARDS[i] for i in range(52) if used >> i & 1) for used in combo if used]
         per_suit = [_suit_layouts(f, high_aces) for f in fields]
@@ -339,16 +338,20 @@ def min_arrangements(cards: Iterable[int], high_aces: bool = False) -> list[Arra
             melds = list(set_melds)
             dead: list[Card] = []
             for s, (runs, dead_ranks) in enumerate(choice):
-                melds.extend(tuple(CARDS[13 * s + rk] for rk in run) for run in runs)
-                dead.extend(CARDS[13 * s + rk] for rk in dead_ranks)
+                base = 13 * s
+                melds.extend(tuple(CARDS[base + rk] for rk in run) for run in runs)
+                dead.extend(CARDS[base + rk] for rk in dead_ranks)
             melds.sort(key=_meld_key)
-            dead.sort(key=_sort_key)
-            key = (tuple(tuple(int(c) for c in meld) for meld in melds), tuple(dead))
-            if key in seen:
-                continue
-            seen.add(key)
             results.append(Arrangement(best, tuple(melds), tuple(dead)))
+            if first_only:
+                return results
     return results
+
+
+def min_arrangements(cards: Iterable[int], high_aces: bool = False) -> list[Arrangement]:
+    """Every lowest-deadwood arrangement, up to splitting long runs (which never
+    changes the deadwood or where cards can be added). Runs are maximal blocks."""
+    return _layouts(cards, high_aces, first_only=False)
 
 
 def arrange(cards: Sequence[Card], high_aces: bool = False) -> Arrangement:
@@ -358,8 +361,7 @@ def arrange(cards: Sequence[Card], high_aces: bool = False) -> Arrangement:
     set" upward; with High Aces the ace is tried low first). Sets come before runs
     in ``melds``; runs are in rank order.
     """
-    found = min_arrangements(cards, high_aces)
-    return found[0]
+    return _layouts(cards, high_aces, first_only=True)[0]
 
 
 def run_positions(meld: Sequence[Card]) -> tuple[int, int] | None:
