@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +29,7 @@ from deadwood_knock.games.knock_rummy import (
     Rummy,
     action_from_json,
     count,
+    determinize,
     knock_rummy_scores,
     observe,
 )
@@ -706,3 +708,21 @@ def test_kr_observation_hides_other_hands_and_stock() -> None:
         assert obs["game"] == "knock-rummy" and obs["rounds"] is None
         assert obs["final_turn"] is False
     assert "seed" not in json.dumps(observe(state, 0).to_json())
+
+
+def test_kr7_determinize_keeps_the_public_stock_order_after_a_turn_over() -> None:
+    state = position(
+        ["As 2s 3s 4h 4d 4c 8c 8d 8h Kd", "2h 3h 9s 9h Ts Js Qs 7d 6c 2c"], stock_empty=True
+    )
+    state, _ = GAME.apply(state, Draw("stock"))
+    state, _ = GAME.apply(state, Discard(state.hands[1][0]))
+    obs = observe(state, 0)
+    assert obs.to_json()["public_stock"] == [str(c) for c in state.stock]
+    for seed in range(5):
+        guess = determinize(obs, random.Random(seed))
+        assert guess.stock == state.stock and guess.hands[0] == state.hands[0]
+        assert guess.known == state.known
+        assert sorted(c for h in guess.hands for c in h) == sorted(
+            c for h in state.hands for c in h
+        )
+        assert GAME.legal_actions(guess) == GAME.legal_actions(state)
