@@ -219,3 +219,39 @@ def test_break_and_return_to_the_same_position(make_client, settings) -> None:  
     second = make_client(settings)
     after = wait_turn(second, headers, match_id)
     assert after == before
+
+
+def test_a_failing_bot_never_stalls_the_match(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from deadwood_knock.bots import base as bots
+
+    # Known here, unknown in the bot workers: every decision there fails.
+    monkeypatch.setitem(bots._REGISTRY, "dkserver-broken", bots.RandomBot)
+    headers = new_player(client)
+    match_id = create_match(
+        client, headers, "toy", opponents=["dkserver-broken"], options={"turns": 3}
+    )
+    final, _ = play_http(client, headers, match_id, random.Random(3))
+    assert final["status"] == "finished"
+    assert "bot dkserver-broken failed" in caplog.text
+
+
+def test_finished_matches_leave_memory_and_reload(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import deadwood_knock.server.matches as matches
+
+    monkeypatch.setattr(matches, "MAX_LIVE", 2)
+    headers = new_player(client)
+    finished = []
+    for _ in range(3):
+        match_id = create_match(client, headers, "toy", options={"turns": 5})
+        wait_turn(client, headers, match_id)
+        finished.append(client.post(f"/api/matches/{match_id}/forfeit", headers=headers).json())
+    create_match(client, headers, "toy")
+    cache = client.app.state.services.matches.live  # type: ignore[attr-defined]
+    assert len(cache) <= 2
+    for view in finished:
+        again = client.get(f"/api/matches/{view['match_id']}", headers=headers).json()
+        assert again == view

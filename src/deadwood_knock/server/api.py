@@ -260,9 +260,14 @@ async def restore_verify(svc: Svc, request: Request, body: CodeBody) -> dict[str
 
 
 class CreateMatch(Strict):
-    game: str = Field(max_length=40)
-    opponents: list[Annotated[str, Field(max_length=40)]] = Field(min_length=1, max_length=7)
+    game: str | None = Field(default=None, max_length=40)
+    opponents: list[Annotated[str, Field(max_length=40)]] | None = Field(
+        default=None, min_length=1, max_length=7
+    )
     options: dict[str, Any] = Field(default_factory=dict)
+    #: A trail table or wanted poster instead of game and opponents (see trail_api).
+    table_id: str | None = Field(default=None, max_length=64)
+    wanted_id: str | None = Field(default=None, max_length=64)
 
 
 class PostAction(Strict):
@@ -274,6 +279,17 @@ class PostAction(Strict):
 
 @router.post("/matches", status_code=201)
 async def create_match(svc: Svc, me: Me, body: CreateMatch) -> dict[str, Any]:
+    if body.table_id is not None or body.wanted_id is not None:
+        from deadwood_knock.server.trail_api import TrailMatchRequest, create_trail_match
+
+        if body.game is not None or body.opponents is not None:
+            raise ApiError(422, "invalid_request", "a trail match takes no game or opponents")
+        request = TrailMatchRequest(
+            table_id=body.table_id, wanted_id=body.wanted_id, options=body.options
+        )
+        return await create_trail_match(svc, me, request)
+    if body.game is None or body.opponents is None:
+        raise ApiError(422, "invalid_request", "give game and opponents (or a table_id)")
     live = await svc.matches.create(me, body.game, body.opponents, body.options)
     return {"match_id": live.id, "view": svc.matches.view(live, 0)}
 

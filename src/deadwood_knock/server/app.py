@@ -31,6 +31,7 @@ from deadwood_knock.server.middleware import AccessLog, BodyLimit, SecurityHeade
 from deadwood_knock.server.otp import OtpService
 from deadwood_knock.server.ratelimit import make_rate_limiter
 from deadwood_knock.server.settings import Settings
+from deadwood_knock.server.trail_api import install_trail, record_trail_result
 
 log = logging.getLogger("deadwood_knock.server")
 
@@ -84,6 +85,7 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         limiter = make_rate_limiter(settings.redis_url)
         hub = Hub()
         matches = MatchService(db, settings, pool, hub)
+        matches.finish_hooks.append(record_trail_result)
         otp = OtpService(db, settings, server_secret(settings), make_mailer(settings), limiter)
         app.state.services = Services(settings, db, matches, otp, hub, limiter)
         resumed = await matches.resume_all()
@@ -104,6 +106,7 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.include_router(router)
+    install_trail(app)  # trail routes and /art, ahead of the web client's catch-all mount
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:

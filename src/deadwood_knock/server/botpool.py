@@ -16,6 +16,10 @@ from typing import Any
 from deadwood_knock.bots import Budget, get_bot
 from deadwood_knock.games.base import GameRecord, IllegalActionError, JSONDict
 from deadwood_knock.server.games import load_game
+from deadwood_knock.trail.figure_bots import register_figure_bots
+
+# The trail seats historic figures as bots named "figure:<id>"; workers must know them too.
+register_figure_bots()
 
 _CACHE_SIZE = 64
 # match id -> (game, options, seed, actions replayed, state)

@@ -14,7 +14,7 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +36,8 @@ log = logging.getLogger("deadwood_knock.server.matches")
 
 ACTIVE = "active"
 FINISHED = "finished"
+#: Live matches kept in memory; finished ones beyond it are dropped (reloaded on demand).
+MAX_LIVE = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,11 @@ def _json_of(value: Any) -> Any:
     return value.to_json() if hasattr(value, "to_json") else value
 
 
+#: Called when a match finishes, inside the transaction that finishes it, with the
+#: match, its result and its whole action log (the trail records results this way).
+FinishHook = Callable[[AsyncSession, "LiveMatch", JSONDict, list[JSONDict]], Awaitable[None]]
+
+
 class MatchService:
     def __init__(self, db: Database, settings: Settings, executor: Executor, hub: Hub) -> None:
         self.db = db
@@ -100,6 +107,7 @@ class MatchService:
         self.executor = executor
         self.hub = hub
         self.live: dict[str, LiveMatch] = {}
+        self.finish_hooks: list[FinishHook] = []
         self._load_lock = asyncio.Lock()
         self._closing = False
 
@@ -187,7 +195,7 @@ class MatchService:
             actions=[],
             recent=deque(maxlen=self.settings.recent_events),
         )
-        self.live[match_id] = live
+        self._remember(live)
         self.kick(live)
         return live
 
@@ -200,9 +208,22 @@ class MatchService:
             if live is None:
                 live = await self._load(match_id)
                 if live is not None:
-                    self.live[match_id] = live
+                    self._remember(live)
                     self.kick(live)
             return live
+
+    def _remember(self, live: LiveMatch) -> None:
+        """Cache a live match; past the cap, forget idle finished ones (oldest first)."""
+        self.live[live.id] = live
+        if len(self.live) <= MAX_LIVE:
+            return
+        for match_id, cached in list(self.live.items()):
+            idle = cached.bot_task is None or cached.bot_task.done()
+            idle = idle and not cached.lock.locked() and not self.hub.watching(match_id)
+            if cached.status == FINISHED and idle:
+                del self.live[match_id]
+            if len(self.live) <= MAX_LIVE // 2:
+                break
 
     async def get_for(self, player: Player, match_id: str) -> tuple[LiveMatch, int]:
         """The match and the player's seat; a match without the player is "not found"."""
@@ -258,6 +279,9 @@ class MatchService:
         seats = tuple(
             SeatInfo(s.seat, s.player_id, s.bot, s.bot or name or "Player") for s, name in seat_rows
         )
+        if row.result and row.result.get("reason") == "forfeit":
+            # A forfeit is not an engine action; its event is rebuilt from the result.
+            recent.append((row.version, Event("forfeit", row.result.get("forfeited_by"))))
         return LiveMatch(
             id=row.id,
             game_name=row.game,
@@ -434,6 +458,8 @@ class MatchService:
                     raise _StaleMatch
                 if result is not None:
                     await self._record_stats(session, live, result)
+                    for hook in self.finish_hooks:
+                        await hook(session, live, result, [*live.actions, action_json])
         except (IntegrityError, _StaleMatch):
             # Another writer (another process) got there first: our copy is stale.
             self.live.pop(live.id, None)
@@ -511,6 +537,8 @@ class MatchService:
                     self.live.pop(live.id, None)
                     raise conflict("version_conflict", "the match changed meanwhile; reload")
                 await self._record_stats(session, live, result)
+                for hook in self.finish_hooks:
+                    await hook(session, live, result, list(live.actions))
             live.status, live.result = FINISHED, result
             event = (live.version, Event("forfeit", seat))
             live.recent.append(event)
@@ -548,17 +576,7 @@ class MatchService:
                     return
                 version = live.version
                 started = time.monotonic()
-                action_json = await loop.run_in_executor(
-                    self.executor,
-                    botpool.decide,
-                    live.id,
-                    live.record_json(),
-                    info.seat,
-                    info.bot,
-                    secrets.randbits(64),
-                    self.settings.bot_seconds,
-                    dict(self.settings.extra_games),
-                )
+                action_json = await self._decide(loop, live, info)
                 pace = self.settings.bot_pacing
                 if pace > 0:
                     # Pacing only, not security: a person-like pause before the move shows.
@@ -578,6 +596,33 @@ class MatchService:
         except Exception as exc:
             # The message could name cards; the type is enough to investigate.
             log.error("bot failed in match %s: %s", live.id, type(exc).__name__)
+
+    async def _decide(
+        self, loop: asyncio.AbstractEventLoop, live: LiveMatch, info: SeatInfo
+    ) -> JSONDict:
+        """The bot's choice from the worker pool; a random legal action if that fails, so a
+        broken bot or pool never stalls a match."""
+        try:
+            chosen: JSONDict = await loop.run_in_executor(
+                self.executor,
+                botpool.decide,
+                live.id,
+                live.record_json(),
+                info.seat,
+                info.bot or "random",
+                secrets.randbits(64),
+                self.settings.bot_seconds,
+                dict(self.settings.extra_games),
+            )
+            return chosen
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            # The message could name cards; the type is enough to investigate.
+            log.error("bot %s failed in match %s: %s", info.bot, live.id, type(exc).__name__)
+            legal = live.game.legal_actions(live.state)
+            fallback: JSONDict = legal[secrets.randbelow(len(legal))].to_json()
+            return fallback
 
     async def close(self) -> None:
         self._closing = True
