@@ -457,6 +457,7 @@ export function TableScreen({ matchId, characters }) {
 
     ${complete
       ? html`<${MatchComplete} obs=${obs} result=${v.result} players=${players} me=${me}
+          matchId=${matchId} trail=${!!v.raw.table_id}
           onClose=${() => { setDoneDismissed(true); navigate("/trail"); }} />`
       : null}
 
@@ -690,7 +691,32 @@ export function resultRows(result) {
   return rows;
 }
 
-function MatchComplete({ obs, result, players, me, onClose }) {
+// The trail's own summary of a table or gunfight: what was won, opened and unlocked.
+function TrailSummary({ matchId }) {
+  const [sum, setSum] = useState(null);
+  useEffect(() => {
+    api
+      .get(`/api/trail/summaries/${encodeURIComponent(matchId)}`)
+      .then(setSum)
+      .catch(() => setSum(null));
+  }, [matchId]);
+  if (!sum) return null;
+  return html`<div class="trail-summary">
+    <p><strong>${sum.title}</strong>${sum.town ? `, ${sum.town}` : ""}</p>
+    <ul>
+      ${sum.table_won ? html`<li>Table won. The next one is open.</li>` : null}
+      ${sum.town_completed ? html`<li>Every table in ${sum.town_completed} is yours.</li>` : null}
+      ${sum.town_opened ? html`<li>The trail leads on to ${sum.town_opened}.</li>` : null}
+      ${sum.reward ? html`<li>Reward collected: $${sum.reward}.</li>` : null}
+      ${sum.big_hand ? html`<li>Big hand: ${categoryWords(sum.big_hand)}.</li>` : null}
+      ${(sum.unlocked || []).map((u) => html`<li key=${u}><strong>New Deck Unlocked.</strong>
+        A new card back waits in your profile.</li>`)}
+      ${(sum.headlines || []).map((h) => html`<li key=${h}><em>${h}</em></li>`)}
+    </ul>
+  </div>`;
+}
+
+function MatchComplete({ obs, result, players, me, onClose, matchId, trail }) {
   const outcome = outcomeFor(obs, result);
   const totals = obs.totals || [];
   const order = totals.map((t, i) => [t, i]).sort((a, b) => b[0] - a[0]);
@@ -700,6 +726,7 @@ function MatchComplete({ obs, result, players, me, onClose }) {
     <ol class="summary">
       ${order.map(([t, i]) => html`<li key=${i}>${i === me ? "You" : playerName(players[i], i)}: <strong>${t}</strong></li>`)}
     </ol>
+    ${trail ? html`<${TrailSummary} matchId=${matchId} />` : null}
     ${outcome === "win" ? html`<${A2HSHint} />` : null}
     <p class="tap-out">Tap outside to return to town.</p>
     <button class="btn gold" onClick=${onClose}>Return to town</button>
