@@ -282,6 +282,7 @@ def test_leave_table_flow(server_url: str, new_page: Any, console: Console):
     page.goto(server_url + "/#/records")
     page.get_by_role("heading", name="Trail Record").wait_for()
     trail = page.locator(".card-panel", has_text="Trail Record")
-    trail.get_by_text("Tables", exact=True).wait_for()  # the server's record, not just this browser's
+    # The server's record, not just this browser's.
+    trail.get_by_text("Tables", exact=True).wait_for()
     assert trail.locator(".stats div", has_text="Losses").inner_text().endswith("1")
     assert console.errors == []
