@@ -7,6 +7,7 @@ run from the ``alembic`` command line, it makes its own async engine.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from alembic import context
 from sqlalchemy.engine import Connection
@@ -14,8 +15,11 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from deadwood_knock.persistence.models import Base
 
-config = context.config
 target_metadata = Base.metadata
+
+
+def _config() -> Any:
+    return context.config
 
 
 def _run(connection: Connection) -> None:
@@ -38,6 +42,7 @@ async def _run_async(url: str) -> None:
 
 
 def run_migrations_online() -> None:
+    config = _config()
     connection = config.attributes.get("connection")
     if connection is not None:
         _run(connection)
@@ -45,9 +50,19 @@ def run_migrations_online() -> None:
         asyncio.run(_run_async(config.get_main_option("sqlalchemy.url") or ""))
 
 
-if context.is_offline_mode():
-    context.configure(url=config.get_main_option("sqlalchemy.url"), target_metadata=target_metadata)
-    with context.begin_transaction():
-        context.run_migrations()
+def main() -> None:
+    if context.is_offline_mode():
+        url = _config().get_main_option("sqlalchemy.url")
+        context.configure(url=url, target_metadata=target_metadata)
+        with context.begin_transaction():
+            context.run_migrations()
+    else:
+        run_migrations_online()
+
+
+try:
+    _config()
+except AttributeError:
+    pass  # imported outside Alembic (e.g. by pytest's doctest collection): nothing to run
 else:
-    run_migrations_online()
+    main()
