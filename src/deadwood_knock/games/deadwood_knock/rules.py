@@ -5,7 +5,9 @@ Phases of a round: ``play`` (normal turns; a knock is allowed at the start of a 
 stand), ``call`` (each non-knocker from the knocker's left calls or folds), ``reveal``
 (only with ``manual_split``: each seat, from the dealer's left, picks its poker hand),
 then the round is scored and the next one is dealt within the same ``apply``. After the
-last round the phase is ``over``.
+last round the phase is ``over``. A state's ``log`` (and so an observation's events)
+covers the current round from its deal; the previous round's showdown and scores are in
+``results`` / ``last_result``.
 
 DK7, the team's reading: taking from the stock is legal while it has cards, or when it
 is empty, this round's one reshuffle is unused and the discard pile has at least 2 cards;
