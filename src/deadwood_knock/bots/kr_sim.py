@@ -27,7 +27,7 @@ DISCARD: Final = "discard"
 OVER: Final = "over"
 SAMPLE_TRIES: Final = 30
 BANK_SIZE: Final = 96
-PLAYOUT_CAP: Final = 48  # moves (a draw or a discard each): about a dozen rounds
+PLAYOUT_CAP: Final = 32  # moves (a draw or a discard each): eight turns each in Gin
 
 
 def _count(cards: Sequence[Card], high_aces: bool) -> int:

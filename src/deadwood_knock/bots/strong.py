@@ -221,10 +221,12 @@ class StrongBot:
         if forced is not None:
             return [ActionValue(forced, 0.0, 0, 0.0)]
         ranked = sorted(priors, key=lambda ap: -ap[1])
-        keep = ranked[: self.width]
+        # Knock Rummy playouts are longer, so fewer candidates get more samples each.
+        width = self.width if game.name == "deadwood-knock" else max(2, self.width - 2)
+        keep = ranked[:width]
         # Always weigh the best of each turn-ending choice, however the heuristic rates it.
         kept_kinds = {_kind(a) for a, _ in keep}
-        for a, pr in ranked[self.width :]:
+        for a, pr in ranked[width:]:
             k = _kind(a)
             if k in ("knock", "stand", "call", "fold") and k not in kept_kinds:
                 keep.append((a, pr))
