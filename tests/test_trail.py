@@ -433,3 +433,18 @@ def test_trail_view_lists_towns_in_order_with_progress(content: Content) -> None
     assert opponent["portrait_url"].startswith("/art/portraits/")
     posters = [p for t in view["towns"] for p in t["wanted"]]
     assert len(posters) == len(content.wanted)
+    # Part-way along, with one reward collected: the view agrees with the pure statuses.
+    poster = content.wanted[1]
+    reached = replace(_poster_town_reached(content, poster.id), posters_collected=(poster.id,))
+    view = trail_view(content, reached)
+    for town in view["towns"]:
+        assert town["status"] == town_status(content, reached, town["id"])
+        for shown in town["wanted"]:
+            assert shown["status"] == poster_status(content, reached, shown["id"])
+    statuses = {p["id"]: p["status"] for t in view["towns"] for p in t["wanted"]}
+    order = {t.id: t.order for t in content.trail}
+    mine = order[poster.town]
+    assert statuses[poster.id] == "collected"
+    assert all(statuses[w.id] == "open" for w in content.wanted if order[w.town] < mine)
+    assert all(statuses[w.id] == "locked" for w in content.wanted if order[w.town] > mine)
+    assert "locked" in statuses.values()

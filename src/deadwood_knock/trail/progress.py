@@ -56,6 +56,7 @@ __all__ = [
     "table_id_of",
     "table_status",
     "town_status",
+    "town_statuses",
 ]
 
 #: A round's hand points at or above this (a full house or better) make news.
@@ -266,15 +267,20 @@ class Lifetime:
 # ----- where the player stands ---------------------------------------------------------
 
 
-def town_status(content: Content, progress: TrailProgress, town_id: str) -> TownStatus:
+def town_statuses(content: Content, progress: TrailProgress) -> dict[str, TownStatus]:
+    """Every town's status in one pass along the trail."""
     won = set(progress.tables_won)
+    out: dict[str, TownStatus] = {}
+    reached = True  # every town before this one is completed
     for town in content.trail:
         complete = all(v.id in won for v in content.venues_in(town.id))
-        if town.id == town_id:
-            return "completed" if complete else "open"
-        if not complete:
-            return "locked"  # an earlier town is unfinished
-    raise KeyError(town_id)
+        out[town.id] = ("completed" if complete else "open") if reached else "locked"
+        reached = reached and complete
+    return out
+
+
+def town_status(content: Content, progress: TrailProgress, town_id: str) -> TownStatus:
+    return town_statuses(content, progress)[town_id]
 
 
 def current_table(content: Content, progress: TrailProgress) -> Venue | None:

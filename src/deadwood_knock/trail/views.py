@@ -16,8 +16,7 @@ from deadwood_knock.trail.progress import (
     TrailProgress,
     current_table,
     milestone_count,
-    poster_status,
-    town_status,
+    town_statuses,
 )
 
 __all__ = [
@@ -114,9 +113,11 @@ def trail_view(content: Content, progress: TrailProgress) -> dict[str, Any]:
     """Every town in journey order with its tables, posters and the player's standing."""
     won = set(progress.tables_won)
     current = current_table(content, progress)
+    statuses = town_statuses(content, progress)
+    collected = set(progress.posters_collected)
     towns = []
     for town in content.trail:
-        status = town_status(content, progress, town.id)
+        status = statuses[town.id]
         tables = []
         for venue in content.venues_in(town.id):
             if venue.id in won:
@@ -126,8 +127,10 @@ def trail_view(content: Content, progress: TrailProgress) -> dict[str, Any]:
             else:
                 table_status = "locked"
             tables.append(_table(content, venue, table_status))
+        # A poster goes up with its town and comes down once collected (poster_status).
+        poster_state = "locked" if status == "locked" else "open"
         posters = [
-            _poster(content, w, poster_status(content, progress, w.id))
+            _poster(content, w, "collected" if w.id in collected else poster_state)
             for w in content.wanted
             if w.town == town.id
         ]
@@ -158,9 +161,7 @@ def trail_view(content: Content, progress: TrailProgress) -> dict[str, Any]:
 
 def progress_view(content: Content, progress: TrailProgress) -> dict[str, Any]:
     """The trail record of this run: towns and tables won, matches, best match score."""
-    towns_done = sum(
-        1 for t in content.trail if town_status(content, progress, t.id) == "completed"
-    )
+    towns_done = sum(1 for s in town_statuses(content, progress).values() if s == "completed")
     return {
         "towns_completed": towns_done,
         "towns_total": len(content.towns),
