@@ -262,6 +262,14 @@ def test_winning_a_gunfight_collects_the_reward_once(content: Content) -> None:
     assert won.progress.tables_won == progress.tables_won
 
 
+def test_a_gunfight_won_after_a_restart_locked_its_town_pays_nothing(content: Content) -> None:
+    poster = content.wanted[0]
+    win = MatchFacts(0, True, (poster.gunfight.score_to_beat + 10, 0), (0,))
+    update = play(content, TrailProgress(), Lifetime(), Entry("gunfight", poster.id), win)
+    assert update.summary.reward == 0 and update.progress.posters_collected == ()
+    assert update.lifetime.gunfighter.rewards == 0
+
+
 def test_match_won_but_score_missed_is_a_lost_gunfight(content: Content) -> None:
     poster = content.wanted[0]
     low = MatchFacts(0, True, (poster.gunfight.score_to_beat - 1, -40), (0,))

@@ -495,7 +495,9 @@ def apply_match(
     else:
         poster = content.wanted_by_id[entry.id]
         reward_words = f"${poster.reward:,}"
-        if gunfight_won(poster, facts) and entry.id not in posters:
+        # Only a poster that is up pays: not one already collected, nor one whose town
+        # a restart has locked again while the gunfight was being played.
+        if gunfight_won(poster, facts) and poster_status(content, progress, poster.id) == "open":
             reward = poster.reward
             posters = (*posters, entry.id)
             gunfighter = replace(
