@@ -150,21 +150,27 @@ _memo_high: dict[int, int] = {}
 _MEMO_CAP: Final = 1 << 20
 
 
+def _field_combos(m: int, trip: int) -> list[tuple[int, int, int, int]]:
+    """The four suit fields left over after every choice of sets (order: no set first)."""
+    a, b, c, d = m & SUIT_BITS, (m >> 13) & SUIT_BITS, (m >> 26) & SUIT_BITS, m >> 39
+    combos = [(a, b, c, d)]
+    while trip:
+        bit = trip & -trip
+        trip ^= bit
+        held = (a & bit, b & bit, c & bit, d & bit)
+        opts = [held]
+        if a & b & c & d & bit:
+            opts += [(0, bit, bit, bit), (bit, 0, bit, bit), (bit, bit, 0, bit), (bit, bit, bit, 0)]
+        combos += [
+            (fa ^ oa, fb ^ ob, fc ^ oc, fd ^ od)
+            for fa, fb, fc, fd in combos
+            for oa, ob, oc, od in opts
+        ]
+    return combos
+
+
 def _count_with_sets(m: int, trip: int, table: Sequence[int]) -> int:
-    best = _BIG
-    for combo in product(*_set_options(m, trip)):
-        r = m
-        for used in combo:
-            r ^= used
-        total = (
-            table[r & SUIT_BITS]
-            + table[(r >> 13) & SUIT_BITS]
-            + table[(r >> 26) & SUIT_BITS]
-            + table[r >> 39]
-        )
-        if total < best:
-            best = total
-    return best
+    return min(table[a] + table[b] + table[c] + table[d] for a, b, c, d in _field_combos(m, trip))
 
 
 def count_mask(m: int, high_aces: bool = False) -> int:
@@ -229,21 +235,17 @@ def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[
     drop = _DROP_HIGH if high_aces else _DROP_LOW
     drop_bit = _DROPBIT_HIGH if high_aces else _DROPBIT_LOW
     trip = _trips(m)
-    combos = product(*_set_options(m, trip)) if trip else ((),)
     best, best_card = _BIG, -1
-    for combo in combos:
-        r = m
-        for used in combo:
-            r ^= used
+    for fields in _field_combos(m, trip):
+        ta, tb, tc, td = table[fields[0]], table[fields[1]], table[fields[2]], table[fields[3]]
+        base = ta + tb + tc + td
         shift = 0
-        fields = (r & SUIT_BITS, (r >> 13) & SUIT_BITS, (r >> 26) & SUIT_BITS, r >> 39)
-        base = table[fields[0]] + table[fields[1]] + table[fields[2]] + table[fields[3]]
         for field in fields:
             if field:
                 total = base - table[field] + drop[field]
                 if total <= best:
                     c = shift + drop_bit[field]
-                    # Tie-break only on equal counts (rare): keep the costlier discard.
+                    # Ties keep the costlier discard, then the higher card.
                     if total < best or (_CARD_VALUE[c], c) > (_CARD_VALUE[best_card], best_card):
                         best, best_card = total, c
             shift += 13
