@@ -63,7 +63,7 @@ SKILLS: dict[str, Skill] = {
     "greenhorn": Skill(0.15, 6, 0.4),
     "regular": Skill(0.07, 10, 0.6),
     "sharp": Skill(0.03, 14, 0.8),
-    "high_roller": Skill(0.02, 16, 0.9, odds=True),
+    "high_roller": Skill(0.01, 18, 0.9, odds=True),
     "legend": Skill(0.0, 24, 1.0, odds=True),
 }
 
@@ -424,7 +424,7 @@ PERSONALITIES: dict[str, PersonalityParams] = {
     "greenhorn": PersonalityParams(10, 0.65, 0.3, "flush", 0.35, 0.2, "greenhorn"),
     "regular": PersonalityParams(8, 0.5, 0.5, "balanced", 0.2, 0.5, "regular"),
     "sharp": PersonalityParams(7, 0.45, 0.7, "balanced", 0.15, 0.75, "sharp"),
-    "high_roller": PersonalityParams(7, 0.75, 0.55, "straight", 0.35, 0.8, "high_roller"),
+    "high_roller": PersonalityParams(7, 0.75, 0.55, "balanced", 0.35, 0.8, "high_roller"),
     "legend": PersonalityParams(6, 0.5, 0.85, "balanced", 0.1, 1.0, "legend"),
     "flush-chaser": PersonalityParams(9, 0.6, 0.4, "flush", 0.2, 0.5, "regular"),
     "set-collector": PersonalityParams(8, 0.55, 0.5, "sets", 0.2, 0.5, "regular"),
