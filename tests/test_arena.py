@@ -264,3 +264,35 @@ def test_bad_options_are_errors() -> None:
         err=err,
     )
     assert code == 2 and "--matches" in err.getvalue()
+
+
+def test_real_game_json_output_and_jobs_agree() -> None:
+    argv = ["--game", "knock-rummy", "--players", "greedy,random", "--matches", "4"]
+    argv += ["--target", "15", "--seed", "3", "--json"]
+    outs = []
+    for jobs in ("1", "2"):
+        out, err = io.StringIO(), io.StringIO()
+        assert arena.main([*argv, "--jobs", jobs], out=out, err=err) == 0
+        assert "4/4 matches" in err.getvalue()  # the progress bar
+        outs.append(json.loads(out.getvalue()))
+    one, two = outs
+    assert one["matches"] == 4
+    for name in ("greedy", "random"):
+        fig = one["bots"][name]
+        assert fig["ci95"][0] <= fig["mean"] <= fig["ci95"][1]
+        assert 0.0 <= fig["win_rate"] <= 1.0
+        assert fig["decision_ms_p50"] <= fig["decision_ms_p95"]
+        assert {k: fig[k] for k in ("mean", "ci95", "win_rate")} == {
+            k: two["bots"][name][k] for k in ("mean", "ci95", "win_rate")
+        }
+    assert one["bots"]["greedy"]["win_rate"] + one["bots"]["random"]["win_rate"] == 1.0
+
+
+def test_text_report_has_the_tables() -> None:
+    out = io.StringIO()
+    argv = ["--game", "deadwood-knock", "--players", "greedy,cautious,gambler", "--matches", "3"]
+    code = arena.main([*argv, "--rounds", "2", "--no-progress"], out=out, err=io.StringIO())
+    assert code == 0
+    text = out.getvalue()
+    for word in ("mean/round", "95% CI", "win rate", "p95 ms", "greedy - cautious", "call_rate"):
+        assert word in text
