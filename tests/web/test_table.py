@@ -17,7 +17,8 @@ DONE = re.compile(r"Nice win!|A shared win!|Match Complete")
 
 def start_quick_table(page: Any, base: str, title: str) -> None:
     sign_in(page, base)
-    page.locator(".table-btn", has_text=title).first.click()
+    quick = {"Deadwood Knock": "quick-dk", "Knock Rummy": "quick-kr", "Gin Rummy": "quick-gin"}
+    page.locator(f'.table-btn[data-table="{quick[title]}"]').click()
     page.wait_for_url(re.compile(r"#/table/"))
     page.get_by_role("region").first.wait_for()
 
@@ -285,4 +286,26 @@ def test_leave_table_flow(server_url: str, new_page: Any, console: Console):
     # The server's record, not just this browser's.
     trail.get_by_text("Tables", exact=True).wait_for()
     assert trail.locator(".stats div", has_text="Losses").inner_text().endswith("1")
+    assert console.errors == []
+
+
+def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Console):
+    page = new_page(PHONE)
+    start_quick_table(page, server_url, "Gin Rummy")
+    page.get_by_text("Gin Rummy", exact=True).wait_for()
+    page.get_by_role("complementary", name="Your count").wait_for()
+    stock = page.get_by_role("button", name="Draw from stock")
+    deadline = time.monotonic() + 30
+    while not stock.is_enabled():
+        assert time.monotonic() < deadline, "our turn never came"
+        page.wait_for_timeout(100)
+    stock.click()
+    wait_until(page, "document.querySelectorAll('.hand button.card:not([disabled])').length >= 10")
+    # Gin's knock needs a count of 10 or less, so with a fresh hand it stays off.
+    card = page.locator(".hand button.card:not([disabled])").first
+    label = (card.get_attribute("aria-label") or "")[len("Select ") :]
+    card.click()
+    page.get_by_role("button", name=f"Discard {label}").click()
+    wait_until(page, "document.querySelectorAll('.hand button.card').length === 10")
+    shot(page, "table-gin-phone")
     assert console.errors == []

@@ -102,7 +102,7 @@ function face(c, large) {
   }
   const pips = (PIPS[c.rank] || []).map(
     ([x, y, flip]) => html`<text x=${x} y=${y + 4} text-anchor="middle"
-      font-size=${c.rank === "A" ? 24 : 11} fill=${colour}
+      font-size=${c.rank === "A" ? 26 : 13} fill=${colour}
       transform=${flip ? `rotate(180 ${x} ${y})` : undefined}>${sym}</text>`,
   );
   return html`${corners}${pips}`;

@@ -453,7 +453,7 @@ function ScoringTables() {
       <li>A side bet on poker hands alone; deadwood plays no part.</li>
       <li>If nobody calls the knock, the knocker collects 10.</li>
       <li>Otherwise everyone still in stakes 10 and the best poker hand among them takes the
-        pot. Tied hands split it, rounded down.</li>
+        pot. Tied hands split it equally, rounded down; any odd point is lost.</li>
       <li>Folding costs nothing and wins nothing from the pot.</li>
     </ul>
     <h2>Sleight of Hand</h2>
@@ -476,8 +476,10 @@ export function Rules() {
     <h2>Setup</h2>
     <ul>
       <li>2 to 6 players, a 54-card deck with 2 jokers, 10 rounds.</li>
-      <li>Everyone gets 8 cards; the rest is the stock, and one card turned up starts the
-        discard pile.</li>
+      <li>Everyone gets 8 cards, dealt one at a time; the rest is the stock, and one card
+        turned up starts the discard pile.</li>
+      <li>The deal moves one seat left each round, and the player on the dealer's left
+        goes first.</li>
       <li>Aces rank high in poker hands, low in A-2-3-4-5, and count 1 as deadwood.</li>
     </ul>
     <h2>Your turn</h2>
@@ -490,8 +492,8 @@ export function Rules() {
     <ul>
       <li>At the start of your turn, with a knock count of 11 or less, you may knock instead of
         playing the turn.</li>
-      <li>Every other player then gets one final turn (or may stand), and nobody else may
-        knock that round.</li>
+      <li>The knocker neither takes nor discards. Every other player then gets one final
+        turn (a normal turn, or stand), and nobody else may knock that round.</li>
     </ul>
     <h2>Call or fold</h2>
     <p>After the final turns each other player, in order from the knocker's left, calls (puts
@@ -501,6 +503,9 @@ export function Rules() {
       <li>Your poker hand is any 5 cards, or 6 to 8 cards that all share a suit or run in one
         straight. Jokers never join it.</li>
       <li>Points come from the best 5 cards inside it; everything else is deadwood.</li>
+      <li>The game picks the split with the best hand points minus deadwood for you (the
+        stronger poker hand breaks a tie); you may lay out a different legal split instead.</li>
+      <li>Your knock count is the lowest deadwood any legal split leaves.</li>
     </ul>
     <h2>When the stock runs dry</h2>
     <p>The first time, the discard pile (all but its top card) is shuffled into a new stock.
@@ -509,6 +514,25 @@ export function Rules() {
     <h2>Winning</h2>
     <p>The highest total after 10 rounds wins; equal totals share the win.</p>
     <p><a href="#/scoring">Hand scoring at a glance</a></p>
+    <h2 id="knock-rummy">Knock Rummy and Gin</h2>
+    <ul>
+      <li>52 cards, no jokers. Two players get 10 cards each, three or four get 7, five get 6.</li>
+      <li>Melds are sets (3 or 4 of a rank) and runs (3 or more in a suit). Aces are low
+        unless the table plays High Aces; K-A-2 never runs. The game works out your count
+        (your lowest possible deadwood).</li>
+      <li>A turn: take the top of the stock or the discard pile, knock if you like, then
+        discard. A card just taken from the discard pile can't go straight back.</li>
+      <li>A knock ends the hand after the knocker's discard; hands are counted as they stand.
+        With a knock limit, the count after the discard must be at or under it.</li>
+      <li>Going rummy (every card matched) ends the hand at once: the difference plus 25
+        from each player.</li>
+      <li>Lowest count wins the difference from each player; a knocker tied for lowest loses
+        to the tying player, and a knocker who doesn't win pays 10 more.</li>
+      <li>When the stock runs out the discard pile is turned over as a new stock, at most
+        twice a hand; a third time the hand is void.</li>
+      <li>Gin: two players, knock at 10 or less, lay-offs, undercuts (+25), gin (+25), and
+        a void hand when 2 cards are left in the stock. Games run to 100.</li>
+    </ul>
   </section>`;
 }
 
