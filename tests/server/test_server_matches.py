@@ -255,3 +255,20 @@ def test_finished_matches_leave_memory_and_reload(
     for view in finished:
         again = client.get(f"/api/matches/{view['match_id']}", headers=headers).json()
         assert again == view
+
+
+def test_skilled_bots_play_through_the_pool(client: TestClient) -> None:
+    headers = new_player(client)
+    match_id = create_match(client, headers, "knock-rummy", opponents=["strong", "sharp"])
+    rng = random.Random(4)
+    for _ in range(3):
+        view = wait_turn(client, headers, match_id)
+        if view["status"] == "finished":
+            break
+        client.post(
+            f"/api/matches/{match_id}/actions",
+            json={"action": rng.choice(view["legal_actions"])},
+            headers=headers,
+        )
+    bots_moved = [e for e in wait_turn(client, headers, match_id)["recent_events"] if e.get("seat")]
+    assert bots_moved

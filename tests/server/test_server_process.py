@@ -101,8 +101,8 @@ def test_killed_mid_match_and_restarted_resumes_exactly(server: ServerProcess) -
     rng = random.Random(5)
     with httpx.Client(base_url=server.base, timeout=30) as http:
         headers = _player(http)
-        # Three rounds keep the test short; the log and replay are the same at any length.
-        options = {"rounds": 3} if game == "deadwood-knock" else {}
+        # Two rounds keep the test short; the log and replay are the same at any length.
+        options = {"rounds": 2} if game == "deadwood-knock" else {}
         body = {"game": game, "opponents": opponents_for(game), "options": options}
         match_id = http.post("/api/matches", json=body, headers=headers).json()["match_id"]
         for _ in range(3):
