@@ -309,3 +309,49 @@ def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Conso
     wait_until(page, "document.querySelectorAll('.hand button.card').length === 10")
     shot(page, "table-gin-phone")
     assert console.errors == []
+
+
+def test_sleight_of_hand_palm_by_clicks(server_url: str, new_page: Any, console: Console):
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Doc Holliday")
+    page.get_by_role("link", name="Profile").click()
+    page.get_by_label("Sleight of Hand").check()
+    page.get_by_role("link", name="Trail").click()
+    page.locator('.table-btn[data-table="quick-dk"]').click()
+    page.wait_for_url(re.compile(r"#/table/"))
+    page.get_by_text("Round 1 of 10").wait_for()
+    assert match_view(page)["observation"]["options"]["sleight_of_hand"] is True
+    palm = page.get_by_role("button", name="Palm the buried card")
+    deadline = time.monotonic() + 60
+    while not enabled(palm):
+        assert time.monotonic() < deadline, "no chance to palm came up"
+        if dialog_title(page) == "Showdown":
+            page.get_by_role("dialog").get_by_role("button", name="Continue").click()
+        stock = page.get_by_role("button", name="Draw from stock")
+        cards = page.locator(".hand button.card:not([disabled])")
+        try:
+            if cards.count() and enabled(stock):
+                cards.first.click(timeout=3000)
+                stock.click(timeout=3000)
+            else:
+                page.wait_for_timeout(100)
+        except PlaywrightTimeout:
+            continue
+    card = page.locator(".hand button.card:not([disabled])").first
+    chosen = (card.get_attribute("aria-label") or "")[len("Discard ") :]
+    card.click()
+    shot(page, "table-palm-phone")
+    palm.click()
+    view = wait_until(
+        page,
+        """async () => {
+            const id = decodeURIComponent(location.hash.split('/table/')[1]);
+            const token = JSON.parse(localStorage.getItem('dk.settings.v1')).token;
+            const auth = {Authorization: 'Bearer ' + token};
+            const v = await (await fetch('/api/matches/' + id, {headers: auth})).json();
+            return v.recent_events.some(e => e.source === 'palm' && e.seat === 0) ? v : null;
+        }""",
+    )
+    assert view["observation"]["palmed"][0] is True
+    assert chosen
+    assert console.errors == []

@@ -508,8 +508,10 @@ function turnLine(v, obs, me, dk, selected, players) {
   if (types.has("call")) return "Call or fold?";
   if (types.has("reveal")) return "Lay out your poker hand.";
   if (dk && types.has("draw")) {
+    const palm = v.legal.some((a) => a.source === "palm");
     return selected
-      ? `Discarding ${pretty(selected)}: now take from the stock or the discard pile.`
+      ? `Discarding ${pretty(selected)}: now take from the stock or the discard pile${
+          palm ? ", or palm the buried card" : ""}.`
       : "Your turn: select a card to discard.";
   }
   if (!dk && types.has("draw")) return "Your turn: take from the stock or the discard pile.";
