@@ -272,3 +272,25 @@ def test_skilled_bots_play_through_the_pool(client: TestClient) -> None:
         )
     bots_moved = [e for e in wait_turn(client, headers, match_id)["recent_events"] if e.get("seat")]
     assert bots_moved
+
+
+def test_socket_messages_are_validated(client: TestClient) -> None:
+    headers = new_player(client)
+    match_id = create_match(client, headers, "toy", options={"turns": 5})
+    wait_turn(client, headers, match_id)
+    with client.websocket_connect(f"/api/matches/{match_id}/ws") as ws:
+        ws.send_json({"type": "auth", "token": headers["Authorization"].split()[1]})
+        assert ws.receive_json()["type"] == "view"
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+        ws.send_text("x" * 20_000)
+        assert ws.receive_json()["status"] == 413
+        ws.send_text("{not json")
+        assert ws.receive_json()["code"] == "bad_json"
+        ws.send_json({"type": "dance"})
+        assert ws.receive_json()["code"] == "bad_message"
+        ws.send_json({"type": "action", "action": {"type": "discard", "card": "JK"}})
+        assert ws.receive_json()["code"] == "illegal_action"
+        ws.send_json({"type": "action", "action": "discard", "extra": 1})
+        error = ws.receive_json()
+        assert error["status"] == 422 and "action" in error["detail"]
