@@ -82,19 +82,19 @@ dense_hands = st.integers(6, 11).flatmap(
 )
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=2000, deadline=None)
 @given(hands, st.booleans())
 def test_kr2_random_hands_match_brute_force(cards: list[Card], high_aces: bool) -> None:
     check_arrangement(cards, high_aces)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=2000, deadline=None)
 @given(dense_hands, st.booleans())
 def test_kr2_dense_hands_match_brute_force(cards: list[Card], high_aces: bool) -> None:
     check_arrangement(cards, high_aces)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(
     st.lists(st.sampled_from(DENSE), min_size=11, max_size=11, unique=True)
     | st.lists(st.sampled_from(DECK_52), min_size=11, max_size=11, unique=True),
