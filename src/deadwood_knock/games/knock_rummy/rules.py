@@ -329,7 +329,7 @@ class KnockRummyState:
 _STATE_FIELDS: Final = tuple(f.name for f in fields(KnockRummyState))
 
 
-def replace(state: KnockRummyState, **changes: Any) -> KnockRummyState:
+def _replace(state: KnockRummyState, **changes: Any) -> KnockRummyState:
     """``dataclasses.replace`` without its per-call field introspection (hot path)."""
     values = {name: getattr(state, name) for name in _STATE_FIELDS}
     values.update(changes)
@@ -463,14 +463,14 @@ def apply(
         return _discard(state, seat, action.card)
     if isinstance(action, Knock):
         knock = Event("knock", seat, {"discard": action.discard})
-        knocked = replace(state, log=(*state.log, knock))
+        knocked = _replace(state, log=(*state.log, knock))
         after, events = _move_to_pile(knocked, seat, action.discard)
         return _end_hand_by_knock(after, seat, (knock, *events))
     after, events = (
         (state, ()) if action.discard is None else _move_to_pile(state, seat, action.discard)
     )
     rummy = Event("rummy", seat, {"discard": action.discard})
-    after = replace(after, log=(*after.log, rummy))
+    after = _replace(after, log=(*after.log, rummy))
     return _end_hand_by_rummy(after, seat, (*events, rummy))
 
 
@@ -551,7 +551,7 @@ def _draw(
     events: list[Event] = []
     if source == "discard":
         c = state.discard_pile[-1]
-        new = replace(
+        new = _replace(
             state,
             hands=_set_hand(state.hands, seat, _sorted((*state.hands[seat], c))),
             discard_pile=state.discard_pile[:-1],
@@ -560,7 +560,7 @@ def _draw(
             known=_add_known(state.known, seat, c, True),
         )
         events.append(Event("draw", seat, {"source": "discard", "card": c}))
-        return replace(new, log=state.log + tuple(events)), tuple(events)
+        return _replace(new, log=state.log + tuple(events)), tuple(events)
     stock, pile, turnovers, public = (
         state.stock,
         state.discard_pile,
@@ -579,7 +579,7 @@ def _draw(
     events.append(Event("draw", seat, public_draw))
     if not public:
         events.append(Event("draw_card", seat, {"card": c}, private_to=seat))
-    new = replace(
+    new = _replace(
         state,
         hands=_set_hand(state.hands, seat, _sorted((*state.hands[seat], c))),
         stock=stock[:-1],
@@ -598,7 +598,7 @@ def _move_to_pile(
     state: KnockRummyState, seat: int, c: Card
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
     event = Event("discard", seat, {"card": c})
-    new = replace(
+    new = _replace(
         state,
         hands=_set_hand(state.hands, seat, tuple(x for x in state.hands[seat] if x != c)),
         discard_pile=(*state.discard_pile, c),
@@ -618,7 +618,7 @@ def _discard(
     nxt = _next_seat(state, seat)
     if not after.stock and after.turnovers >= MAX_TURNOVERS:
         return _void_hand(after, events, "the stock ran out a third time")
-    return replace(after, phase="draw", to_act=nxt), events
+    return _replace(after, phase="draw", to_act=nxt), events
 
 
 # --------------------------------------------------------------------------- settling
@@ -643,7 +643,7 @@ def _void_hand(
     )
     hr = Event("hand_result", None, _result_summary(result))
     return _after_hand(
-        replace(state, log=(*state.log, void, hr)), result, state.dealer, (*events, void, hr)
+        _replace(state, log=(*state.log, void, hr)), result, state.dealer, (*events, void, hr)
     )
 
 
@@ -869,7 +869,7 @@ def _finish(
     n = state.options.players
     # KR1: with two players the hand's winner deals next; with more the deal passes left.
     dealer = winners[0] if n == 2 else (state.dealer + 1) % n
-    ended = replace(state, totals=totals, log=(*state.log, show, hr))
+    ended = _replace(state, totals=totals, log=(*state.log, show, hr))
     return _after_hand(ended, result, dealer, (*events, show, hr))
 
 
@@ -881,7 +881,7 @@ def _after_hand(
         best = max(totals)
         winners = tuple(p for p, t in enumerate(totals) if t == best)
         over = Event("game_over", None, {"winners": list(winners), "totals": list(totals)})
-        final = replace(
+        final = _replace(
             state,
             phase="over",
             to_act=None,
