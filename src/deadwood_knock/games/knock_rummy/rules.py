@@ -4,6 +4,16 @@ The state is immutable; ``apply`` returns a new state and the events it caused.
 A hand ends inside the ``apply`` that knocks, goes rummy or voids it; the next hand
 is dealt in the same call (the finished hand lives on in ``last_result``), so a
 live state is always either waiting for a seat to act or the game is over.
+
+Readings the rulings leave open, settled here:
+
+* Shared wins (KR6): with ``k`` winners each payment is split into ``k`` equal shares
+  rounded down and the payer pays only the shares handed out, so every Knock Rummy
+  hand sums to exactly zero.
+* Gin (KR8) scores the standard way: only the hand's winner adds points (difference,
+  undercut or gin), and the game ends when a total reaches the target.
+* After the pile is turned over (KR7) its order is common knowledge, so draws from
+  that stock are public and observations show the stock (``public_stock``).
 """
 
 from __future__ import annotations
