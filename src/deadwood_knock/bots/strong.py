@@ -44,6 +44,7 @@ from deadwood_knock.games.base import Event, Game
 __all__ = ["DEFAULT_BUDGET", "ActionValue", "StrongBot"]
 
 DEFAULT_BUDGET = Budget(seconds=0.1, iterations=400)
+KR_BUDGET = Budget(seconds=0.15, iterations=400)
 KR_PLAYOUT_KNOCK = 6
 ROUND_END_KINDS = frozenset({"round_result", "hand_result", "void", "hand_void"})
 MAX_PLAYOUT_ACTIONS = 400
@@ -213,7 +214,10 @@ class StrongBot:
         budget: Budget | None = None,
     ) -> list[ActionValue]:
         """Every considered action with its value, best first (what hints show)."""
-        budget = budget or self.default_budget
+        if budget is None:
+            # Knock Rummy playouts are longer; they get half as much time again.
+            custom = self.default_budget is not DEFAULT_BUDGET
+            budget = self.default_budget if game.name == "deadwood-knock" or custom else KR_BUDGET
         started = time.perf_counter()
         view = view_of(observation, game.name)
         priors = self._priors(game.name, view, legal, rng)
