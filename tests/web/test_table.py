@@ -329,8 +329,11 @@ def test_sleight_of_hand_palm_by_clicks(server_url: str, new_page: Any, console:
             page.get_by_role("dialog").get_by_role("button", name="Continue").click()
         stock = page.get_by_role("button", name="Draw from stock")
         cards = page.locator(".hand button.card:not([disabled])")
+        call = page.get_by_role("button", name="Call", exact=True)
         try:
-            if cards.count() and enabled(stock):
+            if enabled(call):
+                call.click(timeout=3000)
+            elif cards.count() and enabled(stock):
                 cards.first.click(timeout=3000)
                 stock.click(timeout=3000)
             else:
