@@ -601,7 +601,9 @@ function num(n) {
 // One row per seat: poker hand and deadwood laid out, then the arithmetic of the round score.
 export function Showdown({ result, players, me, dk }) {
   const rows = resultRows(result);
+  const which = result.round ?? result.hand;
   return html`<div class="showdown">
+    ${which != null ? html`<p class="sd-round">${dk ? "Round" : "Hand"} ${which}</p>` : null}
     ${outcomeLine(result, players, me) ? html`<p class="sd-outcome">${outcomeLine(result, players, me)}</p>` : null}
     ${rows.map((r) => {
       const name = r.seat === me ? "You" : playerName(players[r.seat], r.seat);
@@ -729,6 +731,11 @@ function MatchComplete({ obs, result, players, me, onClose, matchId, trail }) {
       ${order.map(([t, i]) => html`<li key=${i}>${i === me ? "You" : playerName(players[i], i)}: <strong>${t}</strong></li>`)}
     </ol>
     ${trail ? html`<${TrailSummary} matchId=${matchId} />` : null}
+    ${obs.last_result
+      ? html`<details class="last-round"><summary>The last ${isDK(obs) ? "round" : "hand"}</summary>
+          <${Showdown} result=${obs.last_result} players=${players} me=${me} dk=${isDK(obs)} />
+        </details>`
+      : null}
     ${outcome === "win" ? html`<${A2HSHint} />` : null}
     <p class="tap-out">Tap outside to return to town.</p>
     <button class="btn gold" onClick=${onClose}>Return to town</button>
