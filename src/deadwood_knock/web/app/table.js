@@ -6,7 +6,7 @@ import { CardFace, CardBack, pretty, sameCard, sortHand, parseCard } from "./car
 import { settings, recordResult, update } from "./store.js";
 import { lineFor, talkKind } from "./talk.js";
 import { Modal, LeaveDialog, A2HSHint } from "./dialogs.js";
-import { Portrait } from "./portraits.js";
+import { Portrait, LIKENESSES } from "./portraits.js";
 
 const GAME_TITLES = {
   "deadwood-knock": "Deadwood Knock",
@@ -320,8 +320,11 @@ export function TableScreen({ matchId, characters }) {
         aria-label="Leave table">← Leave</button>
       <div class="round" aria-live="polite"><strong>${roundText}</strong>
         <span class="game-name">${title}</span></div>
-      <div class="my-total" aria-label="Your total">
-        ${(obs.totals || [])[me] ?? 0}<small> pts</small></div>
+      <div class="my-total">
+        <${Portrait} name=${s.name || "You"} size=${36}
+          character=${LIKENESSES.find((l) => l.id === s.likeness) || null} />
+        <span aria-label="Your total">${(obs.totals || [])[me] ?? 0}<small> pts</small></span>
+      </div>
     </header>
 
     <ul class="opponents" aria-label="Opponents">
