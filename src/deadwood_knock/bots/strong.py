@@ -46,6 +46,7 @@ __all__ = ["DEFAULT_BUDGET", "ActionValue", "StrongBot"]
 DEFAULT_BUDGET = Budget(seconds=0.1, iterations=400)
 KR_BUDGET = Budget(seconds=0.15, iterations=400)
 KR_PLAYOUT_KNOCK = 6
+ANCHOR_Z = 1.0
 ROUND_END_KINDS = frozenset({"round_result", "hand_result", "void", "hand_void"})
 MAX_PLAYOUT_ACTIONS = 400
 
@@ -239,6 +240,7 @@ class StrongBot:
             return [ActionValue(keep[0][0], keep[0][1], 0, keep[0][1])]
         sums = [0.0] * len(keep)
         visits = [0] * len(keep)
+        values: list[list[float]] = [[] for _ in keep]
         active = list(range(len(keep)))
         search = self._search(game, observation, view)
         deadline = None if budget.seconds is None else started + budget.seconds
@@ -249,8 +251,10 @@ class StrongBot:
             sample = search.sample(rng)
             stream = rng.getrandbits(48)
             for i in active:
-                sums[i] += search.value(sample, keep[i][0], random.Random(stream))
+                v = search.value(sample, keep[i][0], random.Random(stream))
+                sums[i] += v
                 visits[i] += 1
+                values[i].append(v)
             it += 1
             if limit is not None and it >= limit:
                 break
@@ -271,7 +275,10 @@ class StrongBot:
             (av for av in out if av.samples == top_visits), key=lambda av: (-av.value, -av.prior)
         )
         rest = sorted((av for av in out if av.samples != top_visits), key=lambda av: -av.value)
-        return survivors + rest
+        ranked_out = survivors + rest
+        if game.name != "deadwood-knock":
+            ranked_out = _keep_anchor_unless_beaten(ranked_out, keep, values)
+        return ranked_out
 
     # --- pieces --------------------------------------------------------------------------
 
@@ -392,6 +399,30 @@ class EngineSearch:
         return float(deltas[seat])
 
 
+def _keep_anchor_unless_beaten(
+    ranked: list[ActionValue], keep: Sequence[tuple[Any, float]], values: Sequence[list[float]]
+) -> list[ActionValue]:
+    """Stay with the heuristic's favourite unless the playouts clearly beat it.
+
+    Knock Rummy playouts are long and noisy, and close candidates (two discards a point
+    apart) would otherwise be picked almost at random; a paired comparison on the same
+    samples must show the search's choice ahead by at least one standard error.
+    """
+    anchor = max(range(len(keep)), key=lambda i: keep[i][1])
+    best = next(i for i, (a, _) in enumerate(keep) if a is ranked[0].action)
+    if best == anchor:
+        return ranked
+    n = min(len(values[best]), len(values[anchor]))
+    diffs = [values[best][k] - values[anchor][k] for k in range(n)]
+    if n >= 4:
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean > ANCHOR_Z * (var / n) ** 0.5:
+            return ranked
+    chosen = next(av for av in ranked if av.action is keep[anchor][0])
+    return [chosen, *(av for av in ranked if av is not chosen)]
+
+
 def _ended(events: Sequence[Event]) -> bool:
     return any(e.kind in ROUND_END_KINDS for e in events)
 
@@ -447,7 +478,7 @@ def draws_and_values(
 def _kr_priors(
     view: TableView, legal: Sequence[Any], rng: random.Random
 ) -> list[tuple[Any, float]]:
-    high_aces, _limit, _gin = options_of(view.raw)
+    high_aces, limit, _gin = options_of(view.raw)
     out: list[tuple[Any, float]] = []
     for a in legal:
         k = _kind(a)
@@ -459,7 +490,10 @@ def _kr_priors(
         elif k in ("discard", "knock"):
             c = discard_card(a)
             left = count([x for x in view.hand if x != c], high_aces)
-            out.append((a, -float(left) + 0.01 * (points(c) if c is not None else 0)))
+            prior = -float(left) + 0.01 * (points(c) if c is not None else 0)
+            if k == "knock":  # knocking early at a low count is the sound default
+                prior += 0.5 if left <= (limit if limit is not None else 10) else -5.0
+            out.append((a, prior))
         else:
             out.append((a, 0.0))
     return out
