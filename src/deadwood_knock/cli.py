@@ -1,8 +1,8 @@
 """The ``deadwood-knock`` command.
 
 Subcommands: ``hand`` (the hand calculator), ``serve`` (the game server),
-``bench`` (speed figures). Bad input prints one line naming what was wrong and
-exits with status 2.
+``bench`` (speed figures), ``arena`` (bot matches), ``play`` (the terminal client).
+Bad input prints one line naming what was wrong and exits with status 2.
 """
 
 from __future__ import annotations
@@ -165,6 +165,16 @@ def _cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     return run_cli(args, out)
 
 
+def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    from deadwood_knock.games.base import GameError
+    from deadwood_knock.tui import main as tui_main
+
+    try:
+        return tui_main(args)
+    except GameError as exc:  # bad options or an unknown bot name
+        raise CliError(str(exc)) from exc
+
+
 # --- parser ----------------------------------------------------------------------------------
 
 
@@ -208,6 +218,18 @@ def build_parser() -> argparse.ArgumentParser:
     arena = sub.add_parser("arena", help="play whole matches between bots, seats rotated")
     arena_arguments(arena)
     arena.set_defaults(func=_cmd_arena)
+
+    from deadwood_knock.games import GAME_NAMES
+
+    play = sub.add_parser("play", help="play in the terminal against bots")
+    play.add_argument("--game", default="deadwood-knock", choices=GAME_NAMES)
+    play.add_argument("--opponents", default="greedy", help="bot names, comma separated")
+    play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    play.add_argument("--sleight-of-hand", action="store_true", help="Deadwood Knock palming")
+    play.add_argument("--rounds", type=int, default=None, help="Deadwood Knock rounds")
+    play.add_argument("--target", type=int, default=None, help="Knock Rummy/Gin game total")
+    play.add_argument("--pause", type=float, default=0.6, help="seconds before each bot move")
+    play.set_defaults(func=_cmd_play)
     return parser
 
 

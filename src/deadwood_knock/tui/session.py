@@ -1,0 +1,109 @@
+"""One local table: the person in seat 0 against bots, driven through the engine API.
+
+The session holds the full state but hands out only seat observations: the screen is
+drawn from ``observation()`` (the person's seat) and each bot is given its own seat's
+observation. Controls come from ``legal()``; nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from deadwood_knock.bots import Budget, get_bot
+from deadwood_knock.bots.base import Bot
+from deadwood_knock.games import get_game
+from deadwood_knock.games.base import Event, GameError, derive_rng
+from deadwood_knock.tui.words import describe_event
+
+__all__ = ["HUMAN_SEAT", "Session"]
+
+HUMAN_SEAT = 0
+_BOT_STREAM = 0xB07  # keeps bot RNGs apart from the engine's deal streams
+
+
+class Session:
+    """A game in progress; not thread-safe for writes (the app applies on its own thread)."""
+
+    def __init__(
+        self,
+        game_name: str = "deadwood-knock",
+        opponents: Sequence[str] = ("greedy",),
+        seed: int = 1,
+        *,
+        sleight_of_hand: bool = False,
+        rounds: int | None = None,
+        target: int | None = None,
+        budget: Budget | None = None,
+    ) -> None:
+        if not opponents:
+            raise GameError("name at least one opponent")
+        self.game = get_game(game_name)
+        self.bots: list[Bot | None] = [None, *(get_bot(name) for name in opponents)]
+        players = len(self.bots)
+        options: dict[str, Any] = {"players": players}
+        if game_name == "deadwood-knock":
+            options["sleight_of_hand"] = sleight_of_hand
+            if rounds is not None:
+                options["rounds"] = rounds
+        elif target is not None:
+            options["target"] = target
+        self.seed = seed
+        self.state = self.game.new_game(self.game.options_from_json(options), seed)
+        self.names = ["You", *(f"{name.title()} ({i})" for i, name in enumerate(opponents, 2))]
+        self.budget = budget or Budget(seconds=0.2)
+        self._rngs = [derive_rng(seed, _BOT_STREAM, s) for s in range(players)]
+        self.log: list[str] = []
+        self._record(self.observation().events)
+
+    @property
+    def name(self) -> str:
+        return str(self.game.name)
+
+    def observation(self) -> Any:
+        return self.game.observe(self.state, HUMAN_SEAT)
+
+    def legal(self) -> tuple[Any, ...]:
+        """The person's legal actions (empty when it is not their turn)."""
+        if self.game.to_act(self.state) != HUMAN_SEAT:
+            return ()
+        return tuple(self.game.legal_actions(self.state))
+
+    def over(self) -> bool:
+        return bool(self.game.is_over(self.state))
+
+    def bot_to_act(self) -> int | None:
+        seat = self.game.to_act(self.state)
+        if seat is None or seat == HUMAN_SEAT or self.over():
+            return None
+        return int(seat)
+
+    def choose_bot_action(self, seat: int) -> Any:
+        """The bot's choice from its own seat's observation only (safe off the UI thread:
+        it reads the current immutable state and changes nothing)."""
+        bot = self.bots[seat]
+        assert bot is not None
+        obs = self.game.observe(self.state, seat)
+        legal = self.game.legal_actions(self.state)
+        return bot.act(self.game, obs, legal, self._rngs[seat], self.budget)
+
+    def apply(self, action: Any) -> tuple[Event, ...]:
+        self.state, events = self.game.apply(self.state, action)
+        self._record(events)
+        return tuple(events)
+
+    def _record(self, events: Sequence[Event]) -> None:
+        for event in events:
+            line = describe_event(event, self.names, HUMAN_SEAT)
+            if line:
+                self.log.append(line)
+        del self.log[:-200]  # keep the log short; the screen shows the tail
+
+
+def opponent_list(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def seeded(seed: int | None) -> int:
+    return seed if seed is not None else random.SystemRandom().randrange(1 << 31)

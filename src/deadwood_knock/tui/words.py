@@ -1,0 +1,212 @@
+"""Plain words for the terminal client: events, hand evaluations and round results.
+
+Everything here reads engine values (events, observations, results) and formats them;
+no rule is decided here. Cards are written with suit symbols (``10♥``) so a suit never
+depends on colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from deadwood_knock.cards import Card, parse_card
+from deadwood_knock.games.base import Event
+
+__all__ = ["CATEGORY_WORDS", "cards_text", "describe_event", "evaluation_lines", "result_lines"]
+
+CATEGORY_WORDS = {
+    "high_card": "high card",
+    "pair": "a pair",
+    "two_pair": "two pair",
+    "three_of_a_kind": "three of a kind",
+    "straight": "a straight",
+    "flush": "a flush",
+    "full_house": "a full house",
+    "four_of_a_kind": "four of a kind",
+    "straight_flush": "a straight flush",
+    "royal_flush": "a royal flush",
+}
+
+
+def _card(value: Any) -> Card:
+    return value if isinstance(value, Card) else parse_card(str(value))
+
+
+def cards_text(cards: Sequence[Any] | None) -> str:
+    """Cards as ``A♠ 10♥ Joker``; ``-`` for none."""
+    if not cards:
+        return "-"
+    return " ".join(_card(c).pretty() for c in cards)
+
+
+def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | None:
+    """One log line for an event the viewer may see (``None``: nothing worth a line).
+
+    The caller filters with ``event.visible_to(viewer)``; this never adds hidden cards
+    because it only formats the event's own data.
+    """
+    if not event.visible_to(viewer):
+        return None
+    d: Mapping[str, Any] = event.data
+    who = names[event.seat] if event.seat is not None else "The table"
+    you = event.seat == viewer
+    k = event.kind
+
+    def s_(verb: str) -> str:
+        return verb if you else verb + "s"
+
+    if k == "deal":
+        number = d.get("round", d.get("hand"))
+        flipped = d.get("flipped", d.get("upcard"))
+        label = "Round" if "round" in d else "Hand"
+        dealer = int(d["dealer"])
+        deals = "deal" if dealer == viewer else "deals"
+        return (
+            f"— {label} {number}: {names[dealer]} {deals}; {cards_text([flipped])} starts the pile."
+        )
+    if k in ("hand", "dealt"):
+        return f"Your hand: {cards_text(d['cards'])}."
+    if k == "knock":
+        if "discard" in d:
+            return f"{who} {s_('knock')}, discarding {cards_text([d['discard']])}."
+        return f"{who} {s_('knock')}! Everyone else gets one final turn."
+    if k in ("stand", "call", "fold"):
+        return f"{who} {s_(k)}."
+    if k == "reveal":
+        return f"{who} {s_('show')} {cards_text(d['poker_hand'])}."
+    if k == "reshuffle":
+        return f"The discard pile is shuffled into a new stock ({d['stock_size']} cards)."
+    if k == "turn_over":
+        return (
+            f"{who} {s_('turn')} the discard pile over as the new stock ({d['stock_size']} cards)."
+        )
+    if k == "draw":
+        src = d.get("source")
+        if src == "discard":
+            return f"{who} {'take' if you else 'takes'} {cards_text([d['card']])} from the pile."
+        if src == "palm":
+            return (
+                f"{who} {'palm' if you else 'palms'} {cards_text([d['card']])} "
+                f"(cover {cards_text([d['cover']])} set aside)."
+            )
+        if "card" in d:  # a public stock (KR7: the turned-over pile)
+            return f"{who} {'draw' if you else 'draws'} {cards_text([d['card']])} from the stock."
+        return None if you else f"{who} draws from the stock."
+    if k in ("stock_card", "draw_card"):
+        return f"You draw {cards_text([d['card']])} from the stock."
+    if k == "discard":
+        return f"{who} {'discard' if you else 'discards'} {cards_text([d['card']])}."
+    if k == "rummy":
+        extra = f", discarding {cards_text([d['discard']])}" if d.get("discard") else ""
+        return f"{who} {'go' if you else 'goes'} rummy{extra}!"
+    if k == "stock_out":
+        return "The stock is out: showdown with no knocker and no pot."
+    if k == "void":
+        return f"The hand is void: {d['reason']}."
+    if k in ("round_result", "hand_result"):
+        totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(d["totals"]))
+        return f"Totals: {totals}."
+    if k in ("match_over", "game_over"):
+        won = " and ".join(names[s] for s in d["winners"])
+        return f"Game over: {won} {'win' if len(d['winners']) > 1 or won == 'You' else 'wins'}."
+    return None  # showdown: shown in the results panel
+
+
+def evaluation_lines(game_name: str, observation: Any) -> list[str]:
+    """The observation's own evaluation of the viewer's hand, in words."""
+    if game_name == "deadwood-knock":
+        ev = observation.evaluation
+        knock = "yes" if ev.can_knock else "no (needs 11 or less)"
+        return [
+            f"Poker hand: {cards_text(ev.poker_hand)} — "
+            f"{CATEGORY_WORDS.get(ev.category, ev.category)}, {ev.hand_points} points",
+            f"Deadwood:   {cards_text(ev.deadwood)} — {_points(ev.deadwood_points)}",
+            f"Score {ev.hand_points} − {ev.deadwood_points} = {ev.score}   "
+            f"Knock count {ev.knock_count}: may knock {knock}",
+        ]
+    arr = observation.arrangement
+    melds = " | ".join(cards_text(m) for m in arr.melds) or "none"
+    lines = [
+        f"Melds: {melds}",
+        f"Deadwood: {cards_text(arr.deadwood)} — count {arr.deadwood_points}",
+    ]
+    limit = observation.options.knock_limit
+    if limit is not None:
+        lines.append(f"Knocking needs a count of {limit} or less after the discard.")
+    if arr.rummy:
+        lines.append("Every card is matched: rummy!")
+    return lines
+
+
+def _points(n: int) -> str:
+    return "1 point" if n == 1 else f"{n} points"
+
+
+def _signed(n: int) -> str:
+    return f"+ {n}" if n >= 0 else f"− {-n}"
+
+
+def result_lines(game_name: str, observation: Any, names: Sequence[str]) -> list[str]:
+    """The last finished round (DK) or hand (KR/Gin), with its arithmetic."""
+    viewer = observation.seat
+    if game_name == "deadwood-knock":
+        r = observation.last_result
+        if r is None:
+            return []
+        if r.dry:
+            head = f"Round {r.round} result: the stock ran out, no knocker and no pot."
+        else:
+            assert r.knocker is not None
+            said = [
+                f"{names[s]} {c if s == viewer else c + 's'}"
+                for s, c in enumerate(r.calls)
+                if c is not None
+            ]
+            head = f"Round {r.round} result: {names[r.knocker]} knocked" + (
+                f"; {', '.join(said)}." if said else "."
+            )
+        lines = [head]
+        for s in range(len(r.totals)):
+            cat = CATEGORY_WORDS.get(r.categories[s], r.categories[s])
+            sus = f" {_signed(r.suspicion[s])} suspicion" if r.suspicion[s] else ""
+            lines.append(
+                f"  {names[s]}: {cards_text(r.poker_hands[s])} ({cat}) {r.hand_points[s]}"
+                f" − deadwood {cards_text(r.deadwood[s])} {r.deadwood_points[s]}"
+                f" {_signed(r.pot[s])} pot{sus} = {r.round_scores[s] + r.suspicion[s]}"
+                f"  → total {r.totals[s]}"
+            )
+        return lines
+    hr = observation.last_result
+    if hr is None:
+        return []
+    if hr.outcome == "void":
+        return [f"Hand {hr.hand_number} result: void, no score."]
+    ender = names[hr.ender] if hr.ender is not None else "Nobody"
+    verb = {
+        "knock": "knocked",
+        "undercut": "knocked and was undercut",
+        "gin": "went gin",
+        "rummy": "went rummy",
+    }.get(hr.outcome, hr.outcome)
+    won = " and ".join(names[w] for w in hr.winners)
+    lines = [f"Hand {hr.hand_number} result: {ender} {verb}; {won} won the hand."]
+    low = min(hr.counts[w] for w in hr.winners) if hr.winners else 0
+    for s in range(len(hr.totals)):
+        arr = hr.arrangements[s] if s < len(hr.arrangements) else None
+        melds = " | ".join(cards_text(m) for m in arr.melds) if arr else ""
+        dead = cards_text(arr.deadwood) if arr else cards_text(hr.hands[s])
+        why = ""
+        if s not in hr.winners and not observation.options.gin:
+            bonus = {"rummy": " + 25 rummy"}.get(hr.outcome, "")
+            if hr.outcome == "knock" and s == hr.ender:
+                bonus = " + 10 for a failed knock"
+            why = f" (pays {hr.counts[s]} − {low}{bonus}"
+            why += ", shared)" if len(hr.winners) > 1 else ")"
+        lines.append(
+            f"  {names[s]}: melds {melds or 'none'}; deadwood {dead}; count {hr.counts[s]};"
+            f" score {hr.scores[s]:+d}{why} → total {hr.totals[s]}"
+        )
+    if hr.layoffs:
+        lines.append(f"  Laid off: {cards_text(hr.layoffs)}")
+    return lines

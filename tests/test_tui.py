@@ -1,0 +1,230 @@
+"""The terminal client, driven by key presses through Textual's Pilot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from deadwood_knock.bots import Budget
+from deadwood_knock.cards import Card
+from deadwood_knock.games.base import Event
+from deadwood_knock.games.knock_rummy.melds import arrange
+from deadwood_knock.tui import Session
+from deadwood_knock.tui.app import DeadwoodApp
+from deadwood_knock.tui.words import describe_event
+
+SIZE = (120, 60)
+
+
+async def settle(pilot: Any, app: DeadwoodApp) -> None:
+    """Wait until the bots have moved and it is the person's turn (or the game is over)."""
+    for _ in range(2000):
+        await pilot.pause()
+        if not app.bots_running and (app.session.legal() or app.session.over()):
+            return
+    raise AssertionError("the bots never handed the turn back")
+
+
+def keys_for(app: DeadwoodApp, action: Any) -> list[str]:
+    """The key presses that mean ``action`` on this screen."""
+    hand = app.hand_order()
+
+    def pick(card: Card) -> str:
+        i = hand.index(card) if card < 52 else next(i for i, c in enumerate(hand) if c >= 52)
+        return "1234567890"[i] if i < 10 else "minus"
+
+    kind = action.kind
+    if app.session.name == "deadwood-knock":
+        if kind == "draw":
+            return [pick(action.select), {"stock": "s", "discard": "d", "palm": "p"}[action.source]]
+        return [{"knock": "k", "stand": "t", "call": "c", "fold": "f"}[kind]]
+    if kind == "draw":
+        return ["s" if action.source == "stock" else "d"]
+    if kind == "discard":
+        return [pick(action.card), "d"]
+    if kind == "knock":
+        return [pick(action.discard), "k"]
+    return ["r"] if action.discard is None else [pick(action.discard), "r"]
+
+
+def hidden_cards_shown(app: DeadwoodApp) -> list[str]:
+    """Cards in another seat's hand, not known to the table, that appear on screen."""
+    state = app.session.state
+    obs = app.session.observation()
+    text = app.screen_text()
+    shown = []
+    for seat, hand in enumerate(state.hands):
+        if seat == 0:
+            continue
+        for c in set(hand) - set(obs.known_cards[seat]):
+            # Both jokers print alike, so a joker elsewhere on the table says nothing.
+            if c < 52 and c.pretty() in text:
+                shown.append(c.pretty())
+    return shown
+
+
+def dk_choice(legal: tuple[Any, ...]) -> Any:
+    kinds = {a.kind: a for a in legal}
+    for kind in ("knock", "call", "stand"):
+        if kind in kinds:
+            return kinds[kind]
+    return next(a for a in legal if a.kind == "draw" and a.source == "stock")
+
+
+def kr_choice(app: DeadwoodApp, turn: int) -> Any:
+    legal = app.session.legal()
+    rummy = [a for a in legal if a.kind == "rummy"]
+    if rummy:
+        return rummy[0]
+    if legal[0].kind == "draw":
+        return next(a for a in legal if a.source == "stock")
+    hand = app.session.observation().hand
+
+    def left(card: Card) -> int:
+        return arrange([c for c in hand if c != card]).deadwood_points
+
+    best = min((a for a in legal if a.kind == "discard"), key=lambda a: left(a.card))
+    if left(best.card) <= 10 or turn > 10:
+        knock = next((a for a in legal if a.kind == "knock" and a.discard == best.card), None)
+        if knock is not None:
+            return knock
+    return best
+
+
+@pytest.mark.asyncio
+async def test_deadwood_knock_round_by_keys_shows_hand_and_result() -> None:
+    session = Session("deadwood-knock", ["greedy", "greedy"], seed=11, rounds=2)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        text = app.screen_text()
+        assert "Round 1 of 2" in text
+        for c in session.observation().hand:
+            assert c.pretty() in text
+        assert f"Score {session.observation().evaluation.hand_points}" in text
+        moves = 0
+        while not session.observation().results:
+            assert not hidden_cards_shown(app), "another seat's hidden card is on screen"
+            legal = session.legal()
+            if "knock" in {a.kind for a in legal}:
+                assert "k knock" in app.screen_text()
+            else:
+                assert "k knock" not in app.screen_text()
+            action = dk_choice(legal)
+            for key in keys_for(app, action):
+                await pilot.press(key)
+            await settle(pilot, app)
+            moves += 1
+            assert moves < 60
+        result = session.observation().last_result
+        text = app.screen_text()
+        assert "Round 1 result" in text
+        assert "Round 2 of 2" in text
+        for s in range(3):
+            # The arithmetic line: hand points − deadwood ± pot = round score, then the total.
+            assert f"= {result.round_scores[s] + result.suspicion[s]}  → total" in text
+            assert f"{result.hand_points[s]} − deadwood" in text
+        assert result.totals == session.observation().totals
+
+
+@pytest.mark.asyncio
+async def test_knock_rummy_hand_to_its_end_without_leaking_hands() -> None:
+    session = Session("knock-rummy", ["greedy"], seed=5)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        turn = 0
+        while session.observation().last_result is None:
+            assert not hidden_cards_shown(app), "another seat's hidden card is on screen"
+            action = kr_choice(app, turn)
+            for key in keys_for(app, action):
+                await pilot.press(key)
+            await settle(pilot, app)
+            turn += 1
+            assert turn < 120
+        hr = session.observation().last_result
+        text = app.screen_text()
+        assert f"Hand {hr.hand_number} result" in text
+        assert sum(hr.scores) == 0  # Knock Rummy points only move between players
+        for s in range(2):
+            assert f"count {hr.counts[s]}; score {hr.scores[s]:+d}" in text
+
+
+@pytest.mark.asyncio
+async def test_gin_starts_and_takes_a_draw_key() -> None:
+    session = Session("gin", ["greedy"], seed=2)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert "Gin" in app.screen_text()
+        assert "10 or less" in app.screen_text()
+        before = len(session.observation().hand)
+        await pilot.press("s")
+        assert len(session.observation().hand) == before + 1
+        assert session.observation().phase == "discard"
+
+
+@pytest.mark.asyncio
+async def test_illegal_key_changes_nothing_and_says_so() -> None:
+    session = Session("deadwood-knock", ["greedy"], seed=3)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        state = session.state
+        await pilot.press("c")  # no call is legal during play
+        assert session.state is state
+        assert "not possible now" in app.screen_text()
+        await pilot.press("right")
+        assert app.selected == 1
+
+
+@pytest.mark.asyncio
+async def test_hand_focus_toggles_and_quit_asks_first() -> None:
+    session = Session("deadwood-knock", ["greedy"], seed=4)
+    app = DeadwoodApp(session, bot_pause=0, hint_budget=Budget(iterations=20))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")
+        for _ in range(500):
+            await pilot.pause()
+            if app.hint is not None:
+                break
+        text = app.screen_text()
+        assert "Hand Focus" in text
+        assert app.hint is not None and app.hint.explanation.split(":")[0] in text
+        assert "← best" in text
+        await pilot.press("h")
+        assert "Hand Focus" not in app.screen_text()
+        await pilot.press("q")
+        assert "Quit the game?" in app.screen_text()
+        await pilot.press("n")
+        assert app.is_running and "Quit the game?" not in app.screen_text()
+        await pilot.press("q", "y")
+        await pilot.pause()
+        assert not app.is_running
+
+
+def test_private_events_of_other_seats_get_no_words() -> None:
+    names = ["You", "Bot"]
+    secret = Event("stock_card", 1, {"card": Card(5)}, private_to=1)
+    assert describe_event(secret, names, 0) is None
+    mine = Event("stock_card", 0, {"card": Card(5)}, private_to=0)
+    assert describe_event(mine, names, 0) == "You draw 6♠ from the stock."
+    assert describe_event(Event("draw", 1, {"source": "stock"}), names, 0) == (
+        "Bot draws from the stock."
+    )
+
+
+@pytest.mark.asyncio
+async def test_the_leak_check_catches_a_shown_hand() -> None:
+    """Guards the guard: if the table printed a bot's hand, the check would say so."""
+    session = Session("knock-rummy", ["greedy"], seed=5)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert not hidden_cards_shown(app)
+        app.session.log.append(" ".join(c.pretty() for c in session.state.hands[1]))
+        app.refresh_view()
+        await pilot.pause()
+        assert hidden_cards_shown(app)
