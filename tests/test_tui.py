@@ -228,3 +228,67 @@ async def test_the_leak_check_catches_a_shown_hand() -> None:
         app.refresh_view()
         await pilot.pause()
         assert hidden_cards_shown(app)
+
+
+def _played_results(game: str, opponents: list[str], seeds: range) -> list[tuple[Any, list[str]]]:
+    """Whole games with a bot in the person's seat too; each finished round's lines."""
+    import random
+
+    from deadwood_knock.bots import get_bot
+    from deadwood_knock.tui.words import result_lines
+
+    out = []
+    for seed in seeds:
+        s = Session(game, opponents, seed=seed, rounds=3, target=60)
+        me, rng, last = get_bot("greedy"), random.Random(seed), None
+        while not s.over():
+            seat = s.bot_to_act()
+            if seat is not None:
+                s.apply(s.choose_bot_action(seat))
+            else:
+                s.apply(me.act(s.game, s.observation(), s.legal(), rng))
+            obs = s.observation()
+            if obs.last_result is not None and obs.last_result is not last:
+                last = obs.last_result
+                out.append((last, result_lines(s.name, obs, s.names)))
+    return out
+
+
+def _sum_expression(text: str) -> int:
+    """Evaluate '12 − 3 + 25' as written on screen."""
+    total, sign = 0, 1
+    for token in text.replace("−", " - ").replace("+", " + ").split():
+        if token in "+-":
+            sign = 1 if token == "+" else -1
+        elif token.isdigit():
+            total += sign * int(token)
+    return total
+
+
+@pytest.mark.parametrize(
+    ("game", "opponents"), [("gin", ["greedy"]), ("knock-rummy", ["greedy", "random"])]
+)
+def test_rummy_result_arithmetic_matches_the_engine(game: str, opponents: list[str]) -> None:
+    checked = 0
+    for hr, lines in _played_results(game, opponents, range(6)):
+        for s, line in enumerate(lines[1 : 1 + len(hr.totals)]):
+            assert f"score {hr.scores[s]:+d}" in line and f"total {hr.totals[s]}" in line
+            if "(" not in line.split("score", 1)[1]:
+                continue
+            written = line.split("score", 1)[1].split("(", 1)[1].split(")")[0]
+            if "shared" in written:
+                continue
+            value = _sum_expression(written.replace("pays", ""))
+            assert value == abs(hr.scores[s]), line
+            checked += 1
+    assert checked > 0
+
+
+def test_deadwood_knock_result_arithmetic_matches_the_engine() -> None:
+    for r, lines in _played_results("deadwood-knock", ["greedy", "random"], range(3)):
+        for s, line in enumerate(lines[1:]):
+            body = line.split(")", 1)[1].split("=")[0]  # after the category
+            written = body.replace("deadwood", "").replace("pot", "").replace("suspicion", "")
+            numbers = " ".join(t for t in written.split() if not any(ch in t for ch in "♠♥♦♣"))
+            numbers = numbers.replace("Joker", "")
+            assert _sum_expression(numbers) == r.round_scores[s] + r.suspicion[s], line

@@ -126,7 +126,9 @@ class DeadwoodApp(App[None]):
         panel = self.query_one("#results", Static)
         panel.display = bool(results)
         panel.update("\n".join(results))
-        self.query_one("#loglines", Static).update("\n".join(s.log[-_LOG_LINES:]))
+        # Newest lines last, as many as the log box holds once the other panels are drawn.
+        room = self.query_one("#log").size.height or _LOG_LINES
+        self.query_one("#loglines", Static).update("\n".join(s.log[-room:]))
         focus = self.query_one("#focus", Static)
         focus.display = self.show_focus
         focus.update(self._focus_text())
@@ -211,7 +213,10 @@ class DeadwoodApp(App[None]):
             return "Quit the game? y = yes, any other key = no"
         lead = f"{self.message}\n" if self.message else ""
         if self.session.over():
-            return lead + "The game is over. q quits."
+            names = self.session.names
+            best = max(obs.totals)
+            won = " and ".join(names[i] for i, t in enumerate(obs.totals) if t == best)
+            return lead + f"The game is over: {won} won with {best}. q quits."
         if obs.to_act != HUMAN_SEAT:
             who = self.session.names[obs.to_act] if obs.to_act is not None else "Nobody"
             return lead + f"{who} is thinking…"

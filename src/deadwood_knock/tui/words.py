@@ -12,6 +12,7 @@ from typing import Any
 
 from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games.base import Event
+from deadwood_knock.games.knock_rummy.rules import GIN_BONUS, KNOCK_PENALTY, RUMMY_BONUS
 
 __all__ = ["CATEGORY_WORDS", "cards_text", "describe_event", "evaluation_lines", "result_lines"]
 
@@ -68,8 +69,8 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
     if k in ("hand", "dealt"):
         return f"Your hand: {cards_text(d['cards'])}."
     if k == "knock":
-        if "discard" in d:
-            return f"{who} {s_('knock')}, discarding {cards_text([d['discard']])}."
+        if "discard" in d:  # Knock Rummy: the discard event follows with the card
+            return f"{who} {s_('knock')}."
         return f"{who} {s_('knock')}! Everyone else gets one final turn."
     if k in ("stand", "call", "fold"):
         return f"{who} {s_(k)}."
@@ -97,9 +98,8 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
         return f"You draw {cards_text([d['card']])} from the stock."
     if k == "discard":
         return f"{who} {'discard' if you else 'discards'} {cards_text([d['card']])}."
-    if k == "rummy":
-        extra = f", discarding {cards_text([d['discard']])}" if d.get("discard") else ""
-        return f"{who} {'go' if you else 'goes'} rummy{extra}!"
+    if k == "rummy":  # any discard was its own event just before
+        return f"{who} {'go' if you else 'goes'} rummy!"
     if k == "stock_out":
         return "The stock is out: showdown with no knocker and no pot."
     if k == "void":
@@ -117,13 +117,15 @@ def evaluation_lines(game_name: str, observation: Any) -> list[str]:
     """The observation's own evaluation of the viewer's hand, in words."""
     if game_name == "deadwood-knock":
         ev = observation.evaluation
-        knock = "yes" if ev.can_knock else "no (needs 11 or less)"
+        # Low enough to knock is a property of the hand; whether a knock is legal right
+        # now is shown by the controls (they come from the legal actions).
+        knock = "low enough to knock" if ev.can_knock else "knocking needs 11 or less"
         return [
             f"Poker hand: {cards_text(ev.poker_hand)} — "
             f"{CATEGORY_WORDS.get(ev.category, ev.category)}, {ev.hand_points} points",
             f"Deadwood:   {cards_text(ev.deadwood)} — {_points(ev.deadwood_points)}",
             f"Score {ev.hand_points} − {ev.deadwood_points} = {ev.score}   "
-            f"Knock count {ev.knock_count}: may knock {knock}",
+            f"Knock count {ev.knock_count} ({knock})",
         ]
     arr = observation.arrangement
     melds = " | ".join(cards_text(m) for m in arr.melds) or "none"
@@ -197,10 +199,17 @@ def result_lines(game_name: str, observation: Any, names: Sequence[str]) -> list
         melds = " | ".join(cards_text(m) for m in arr.melds) if arr else ""
         dead = cards_text(arr.deadwood) if arr else cards_text(hr.hands[s])
         why = ""
+        if observation.options.gin and s in hr.winners:
+            other = hr.counts[1 - s]
+            why = {
+                "knock": f" ({other} − {hr.counts[s]})",
+                "undercut": f" ({other} − {hr.counts[s]} + {GIN_BONUS} undercut)",
+                "gin": f" ({other} + {GIN_BONUS} gin)",
+            }.get(hr.outcome, "")
         if s not in hr.winners and not observation.options.gin:
-            bonus = {"rummy": " + 25 rummy"}.get(hr.outcome, "")
+            bonus = {"rummy": f" + {RUMMY_BONUS} rummy"}.get(hr.outcome, "")
             if hr.outcome == "knock" and s == hr.ender:
-                bonus = " + 10 for a failed knock"
+                bonus = f" + {KNOCK_PENALTY} for a failed knock"
             why = f" (pays {hr.counts[s]} − {low}{bonus}"
             why += ", shared)" if len(hr.winners) > 1 else ")"
         lines.append(
