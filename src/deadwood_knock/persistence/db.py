@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -49,13 +50,31 @@ def _upgrade(connection: Connection, cfg: Config) -> None:
     command.upgrade(cfg, "head")
 
 
+def quiet_driver_logs() -> None:
+    """Cap the SQL loggers at WARNING, whatever the root level.
+
+    At DEBUG, SQLAlchemy logs result rows and aiosqlite logs each call with its arguments;
+    both would print players' cards. hide_parameters covers only statements' parameters.
+    """
+    for name in (
+        "sqlalchemy.engine",
+        "sqlalchemy.engine.Engine",
+        "sqlalchemy.pool",
+        "aiosqlite",
+        "asyncpg",
+    ):
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
 class Database:
     """One async engine plus a session factory."""
 
     def __init__(self, url: str) -> None:
+        quiet_driver_logs()
         self.url = normalise_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
-        kwargs: dict[str, Any] = {}
+        # Bound parameters hold match actions (cards): never put them in a log or an error.
+        kwargs: dict[str, Any] = {"hide_parameters": True}
         if self.is_sqlite:
             kwargs["connect_args"] = {"timeout": 30}
         else:
