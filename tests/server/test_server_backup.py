@@ -41,7 +41,7 @@ def _last_code(inbox: Any, address: str) -> str:
 def test_link_then_restore_on_another_device(mail_client: tuple[TestClient, Any]) -> None:
     client, inbox = mail_client
     headers = new_player(client, "Belle")
-    client.patch("/api/players/me", json={"card_back": "blue"}, headers=headers)
+    client.patch("/api/players/me", json={"card_back": "plain-ledger"}, headers=headers)
     sent = client.post("/api/backup/link", json={"email": "Belle@Example.org "}, headers=headers)
     assert sent.status_code == 202 and sent.json()["expires_in"] == 600
     code = _last_code(inbox, "belle@example.org")
@@ -71,7 +71,7 @@ def test_link_then_restore_on_another_device(mail_client: tuple[TestClient, Any]
     device = {"Authorization": f"Bearer {restored.json()['token']}"}
     me = client.get("/api/players/me", headers=device).json()
     original = client.get("/api/players/me", headers=headers).json()
-    assert me == original and me["name"] == "Belle" and me["card_back"] == "blue"
+    assert me == original and me["name"] == "Belle" and me["card_back"] == "plain-ledger"
 
 
 def test_unknown_address_restore_looks_the_same_but_sends_nothing(

@@ -44,7 +44,7 @@ def test_new_player_profile_and_restart_progress(client: TestClient) -> None:
         json={
             "name": "  Doc   Holliday ",
             "likeness": "doc",
-            "card_back": "red-rope",
+            "card_back": "plain-ledger",
             "large_print": True,
             "sleight_of_hand": True,
         },
@@ -52,7 +52,7 @@ def test_new_player_profile_and_restart_progress(client: TestClient) -> None:
     ).json()
     assert changed["name"] == "Doc Holliday"
     assert changed["large_print"] is True and changed["sleight_of_hand"] is True
-    assert changed["card_back"] == "red-rope"
+    assert changed["card_back"] == "plain-ledger"
     # Progress belongs to the trail (issue 6); restarting clears it but keeps the rest.
     # Finish a match first so lifetime stats are not empty.
     match_id = create_match(client, headers, "toy", options={"turns": 1})

@@ -181,6 +181,11 @@ async def update_me(svc: Svc, me: Me, body: ProfileUpdate) -> dict[str, Any]:
     async with svc.db.sessions() as session, session.begin():
         player = await session.get(Player, me.id)
         assert player is not None
+        if "card_back" in values:
+            from deadwood_knock.server.trail_api import check_card_back
+
+            # Checked against the freshly read row, so a back unlocked a moment ago counts.
+            check_card_back(player, values["card_back"])
         for key, value in values.items():
             setattr(player, key, value)
     return profile(player)
@@ -303,6 +308,15 @@ async def list_matches(svc: Svc, me: Me) -> dict[str, Any]:
 async def get_match(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
     live, seat = await svc.matches.get_for(me, match_id)
     return svc.matches.view(live, seat)
+
+
+@router.get("/matches/{match_id}/hint")
+async def get_hint(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
+    """Hand Focus: the strong bot's ranked legal actions for your seat, the best one in
+    words and knock advice, searched from your seat's observation only (about 0.25 s).
+    Off your turn ``hint`` is null (``your_turn`` false); a finished match is a 409."""
+    live, seat = await svc.matches.get_for(me, match_id)
+    return await svc.matches.hint(live, seat)
 
 
 @router.post("/matches/{match_id}/actions")

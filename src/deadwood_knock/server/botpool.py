@@ -74,6 +74,23 @@ def decide(
     return result
 
 
+def hint(
+    game_name: str,
+    observation_json: JSONDict,
+    budget_seconds: float,
+    rng_seed: int,
+    extra_games: Mapping[str, str],
+) -> JSONDict:
+    """Hand Focus for one seat, from that seat's observation JSON only (no record, no seed)."""
+    from deadwood_knock.bots.hints import DEFAULT_HINT_BUDGET, hand_focus
+
+    game = load_game(game_name, extra_games)
+    budget = Budget(seconds=budget_seconds, iterations=DEFAULT_HINT_BUDGET.iterations)
+    found = hand_focus(game, observation_json, budget, seed=rng_seed)
+    result: JSONDict = found.to_json()
+    return result
+
+
 def warm_up() -> bool:
     """Imports done, process started: submitted once at start so the first move is quick."""
     return True

@@ -13,7 +13,7 @@ import logging
 import random
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -38,6 +38,8 @@ ACTIVE = "active"
 FINISHED = "finished"
 #: Live matches kept in memory; finished ones beyond it are dropped (reloaded on demand).
 MAX_LIVE = 2000
+#: Hints remembered per (match, seat, version), so a repeated request costs no search.
+HINT_CACHE = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +112,7 @@ class MatchService:
         self.finish_hooks: list[FinishHook] = []
         self._load_lock = asyncio.Lock()
         self._closing = False
+        self._hints: OrderedDict[tuple[str, int, int], asyncio.Future[JSONDict]] = OrderedDict()
 
     # ----- creating and loading -------------------------------------------------------
 
@@ -233,6 +236,7 @@ class MatchService:
         seat = None if live is None else live.seat_of(player.id)
         if live is None or seat is None:
             raise not_found()
+        self.kick(live)  # resumes bots paused by the streak cap (a no-op when they run)
         return live, seat
 
     async def _load(self, match_id: str) -> LiveMatch | None:
@@ -374,6 +378,64 @@ class MatchService:
             "result": live.result,
             "table_id": live.table_id,
         }
+
+    # ----- Hand Focus hints ------------------------------------------------------------
+
+    async def hint(self, live: LiveMatch, seat: int) -> JSONDict:
+        """The strong bot's ranked actions for ``seat``, searched in the bot pool from the
+        seat's observation alone. Off the seat's turn the hint is ``None`` (an answer, not an
+        error: a client's request can race the bots' moves); a finished match is a 409."""
+        if live.status != ACTIVE:
+            raise conflict("match_finished", "the match is over")
+        key = (live.id, seat, live.version)
+        if live.game.to_act(live.state) != seat:
+            return {
+                "match_id": live.id,
+                "seat": seat,
+                "version": key[2],
+                "your_turn": False,
+                "hint": None,
+            }
+        pending = self._hints.get(key)
+        if pending is None:
+            # One search per position: concurrent and repeated requests share it.
+            observation = _json_of(live.game.observe(live.state, seat))
+            pending = asyncio.ensure_future(self._search_hint(live.game_name, observation))
+            self._hints[key] = pending
+            while len(self._hints) > HINT_CACHE:
+                self._hints.popitem(last=False)
+        try:
+            found = await asyncio.shield(pending)
+        except ApiError:
+            self._hints.pop(key, None)
+            raise
+        return {
+            "match_id": live.id,
+            "seat": seat,
+            "version": key[2],
+            "your_turn": True,
+            "hint": found,
+        }
+
+    async def _search_hint(self, game_name: str, observation: JSONDict) -> JSONDict:
+        loop = asyncio.get_running_loop()
+        try:
+            found: JSONDict = await loop.run_in_executor(
+                self.executor,
+                botpool.hint,
+                game_name,
+                observation,
+                self.settings.hint_seconds,
+                secrets.randbits(64),
+                dict(self.settings.extra_games),
+            )
+            return found
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            # The message could name cards; the type is enough to investigate.
+            log.error("hint failed for %s: %s", game_name, type(exc).__name__)
+            raise ApiError(503, "hint_unavailable", "no hint for this position") from None
 
     # ----- acting --------------------------------------------------------------------
 
@@ -569,10 +631,16 @@ class MatchService:
 
     async def _drive(self, live: LiveMatch) -> None:
         loop = asyncio.get_running_loop()
+        streak = 0  # bot actions since this drive began, i.e. since a person last acted
         try:
             while self.live.get(live.id) is live:
                 info = self._bot_to_act(live)
                 if info is None or info.bot is None:
+                    return
+                if streak >= self.settings.max_bot_streak:
+                    # Safety net: bots alone must not churn a match (and a worker) forever.
+                    # The match stays active; the next person's request or a restart resumes it.
+                    log.warning("bots paused in match %s after %d moves in a row", live.id, streak)
                     return
                 version = live.version
                 started = time.monotonic()
@@ -588,6 +656,7 @@ class MatchService:
                         continue  # the match moved on (a forfeit, another writer): decide again
                     action = live.game.action_from_json(action_json)
                     events = await self._append(live, info.seat, action, None)
+                streak += 1
                 self._published(live, events)
         except asyncio.CancelledError:
             raise

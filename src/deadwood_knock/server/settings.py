@@ -35,6 +35,11 @@ class Settings(BaseModel):
     bot_workers: int = Field(default=2, ge=1)
     #: Wall-clock budget passed to a bot for one decision.
     bot_seconds: float = 1.0
+    #: Wall-clock budget for one Hand Focus hint (the strong bot's search for a person).
+    hint_seconds: float = Field(default=0.25, gt=0, le=2.0)
+    #: Bot actions in a row (no person acting between them) after which the server stops
+    #: driving that match's bots; a safety net against a position bots could cycle in forever.
+    max_bot_streak: int = Field(default=5000, ge=1)
     recent_events: int = Field(default=30, ge=0)
 
     #: ``None``: mail is printed to the console.

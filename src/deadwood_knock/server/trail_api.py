@@ -40,6 +40,7 @@ from deadwood_knock.trail import (
 )
 from deadwood_knock.trail.figure_bots import figure_bot_name, register_figure_bots
 from deadwood_knock.trail.views import (
+    art_url,
     card_backs_view,
     character_detail,
     character_summary,
@@ -129,6 +130,39 @@ async def get_card_backs(svc: Svc, me: Me) -> dict[str, Any]:
         if announce:
             _store(player, None, lifetime)
     return card_backs_view(_content(), lifetime, player.card_back, announce)
+
+
+def unlocked_card_backs(content: Content, lifetime: Lifetime) -> set[str]:
+    """Ids of the backs the player may use: those with no unlock, and those unlocked."""
+    earned = set(lifetime.card_backs)
+    return {b.id for b in content.card_backs if b.unlock is None or b.id in earned}
+
+
+def check_card_back(player: Player, back_id: str) -> None:
+    """Refuse (422) a card back that does not exist or that the player has not unlocked."""
+    content = _content()
+    if back_id not in {b.id for b in content.card_backs}:
+        raise ApiError(
+            422, "unknown_card_back", f"there is no card back {back_id!r}", card_back=back_id
+        )
+    if back_id not in unlocked_card_backs(content, _lifetime(player)):
+        raise ApiError(
+            422,
+            "card_back_locked",
+            f"the card back {back_id!r} is not unlocked yet",
+            card_back=back_id,
+        )
+
+
+@trail_router.get("/likenesses")
+async def list_likenesses() -> dict[str, Any]:
+    """The likenesses a player may pick: id, name and the SVG's URL."""
+    return {
+        "likenesses": [
+            {"id": lk.id, "name": lk.name, "svg_url": art_url(lk.svg)}
+            for lk in _content().likenesses
+        ]
+    }
 
 
 class RestartBody(Strict):
