@@ -140,6 +140,23 @@ export async function pushProfile(s) {
   };
   if (s.name) body.name = s.name;
   if (s.likeness) body.likeness = s.likeness;
-  if (s.cardBack) body.card_back = s.cardBack;
-  return withPlayer(() => api.patch("/api/players/me", body));
+  // "deadwood" is the client's own drawn back, not one of the server's ids.
+  if (s.cardBack && s.cardBack !== "deadwood") body.card_back = s.cardBack;
+  try {
+    return await withPlayer(() => api.patch("/api/players/me", body));
+  } catch (err) {
+    // The server refuses a back this player hasn't unlocked; keep the other settings anyway.
+    const code = err instanceof ApiError && err.body && err.body.code;
+    if (body.card_back && (code === "card_back_locked" || code === "unknown_card_back")) {
+      const { card_back: _refused, ...rest } = body;
+      return withPlayer(() => api.patch("/api/players/me", rest));
+    }
+    throw err;
+  }
+}
+
+// Hand Focus: the server's strong-bot hint for this seat. Off the player's turn (a request
+// that raced the bots) the answer's `hint` is null.
+export async function getHint(id) {
+  return api.get(`/api/matches/${encodeURIComponent(id)}/hint`);
 }

@@ -1,6 +1,7 @@
 // Portraits: the content's art when a character has one, else a drawn silhouette with initials,
 // tinted from the name so each opponent is told apart by more than colour.
-import { html } from "./lib.js";
+import { html, useState, useEffect } from "./lib.js";
+import { api } from "./api.js";
 
 function hash(text) {
   let h = 0;
@@ -38,19 +39,56 @@ export function Portrait({ name = "?", character = null, size = 56 }) {
   </svg>`;
 }
 
-// Likenesses offered on the welcome screen and in the profile: the trail content's portraits
-// (art served under /art). The ids are what the server stores on the profile.
-export const LIKENESSES = [
-  ["drover", "Trail Drover"],
-  ["tinhorn", "Tinhorn Gambler"],
-  ["prospector", "Prospector"],
-  ["store-clerk", "Store Clerk"],
-  ["buffalo-hunter", "Buffalo Hunter"],
-  ["river-man", "River Man"],
-  ["town-deputy", "Town Deputy"],
-  ["mule-skinner", "Mule Skinner"],
-  ["lady-dealer", "Lady Dealer"],
-  ["lady-rancher", "Lady Rancher"],
-  ["lady-teacher", "Schoolteacher"],
-  ["lady-singer", "Variety Singer"],
-].map(([id, name]) => ({ id, name, portrait_url: `/art/likenesses/${id}.svg` }));
+// Likenesses offered on the welcome screen and in the profile come from the server
+// (GET /api/likenesses, the trail content), fetched once per page load. The ids are what the
+// server stores on the profile; the last list is kept so an offline start can still show it.
+const LIKENESS_KEY = "dk.likenesses.v1";
+let likenessList = readStoredLikenesses();
+let likenessPromise = null;
+
+function readStoredLikenesses() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(LIKENESS_KEY) || "[]");
+    return Array.isArray(stored) ? stored : [];
+  } catch {
+    return [];
+  }
+}
+
+function fromServer(items) {
+  return items.map((l) => ({ id: l.id, name: l.name, portrait_url: l.svg_url }));
+}
+
+export function loadLikenesses() {
+  if (!likenessPromise) {
+    likenessPromise = api
+      .get("/api/likenesses")
+      .then((body) => {
+        likenessList = fromServer((body && body.likenesses) || []);
+        try {
+          localStorage.setItem(LIKENESS_KEY, JSON.stringify(likenessList));
+        } catch {
+          // Storage full or blocked: the list is simply fetched again next time.
+        }
+        return likenessList;
+      })
+      .catch(() => {
+        likenessPromise = null; // try again on the next screen
+        return likenessList;
+      });
+  }
+  return likenessPromise;
+}
+
+// The likenesses as a hook: the stored list at once, the server's list when it arrives.
+export function useLikenesses() {
+  const [list, setList] = useState(likenessList);
+  useEffect(() => {
+    let live = true;
+    loadLikenesses().then((got) => live && setList(got));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return list;
+}

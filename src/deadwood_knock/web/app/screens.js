@@ -4,7 +4,7 @@ import { html, useState, useEffect, navigate } from "./lib.js";
 import { settings, update, restartProgress } from "./store.js";
 import { optional, api, ApiError, ensurePlayer, pushProfile, withPlayer } from "./api.js";
 import { CARD_BACKS, CardBack, CardFace, setBackArt } from "./cards.js";
-import { Portrait, LIKENESSES } from "./portraits.js";
+import { Portrait, useLikenesses } from "./portraits.js";
 import { ConfirmDialog } from "./dialogs.js";
 
 export function Welcome() {
@@ -54,8 +54,9 @@ export function Welcome() {
 }
 
 function LikenessPicker({ value, onChange }) {
+  const likenesses = useLikenesses();
   return html`<div class="likeness-grid" role="radiogroup" aria-label="Likeness">
-    ${LIKENESSES.map(
+    ${likenesses.map(
       (l) => html`<button type="button" class=${`likeness${value === l.id ? " chosen" : ""}`}
         role="radio" aria-checked=${value === l.id} aria-label=${l.name} key=${l.id}
         onClick=${() => onChange(value === l.id ? null : l.id)}>

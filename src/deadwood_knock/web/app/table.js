@@ -1,12 +1,12 @@
 // The table: one match, driven only by the server's view. The client never applies a rule:
 // every control is enabled from `legal_actions`, and a click posts one of them verbatim.
 import { html, useState, useEffect, useRef, useCallback, navigate } from "./lib.js";
-import { getMatch, sendAction, matchSocketUrl, optional, api, ApiError } from "./api.js";
+import { getMatch, getHint, sendAction, matchSocketUrl, optional, api, ApiError } from "./api.js";
 import { CardFace, CardBack, pretty, sameCard, sortHand, parseCard } from "./cards.js";
 import { settings, recordResult, update } from "./store.js";
 import { lineFor, talkKind } from "./talk.js";
 import { Modal, LeaveDialog, A2HSHint } from "./dialogs.js";
-import { Portrait, LIKENESSES } from "./portraits.js";
+import { Portrait, useLikenesses } from "./portraits.js";
 
 const GAME_TITLES = {
   "deadwood-knock": "Deadwood Knock",
@@ -97,6 +97,9 @@ export function TableScreen({ matchId, characters }) {
   const [revealPick, setRevealPick] = useState(null);
   const [doneDismissed, setDoneDismissed] = useState(false);
   const [details, setDetails] = useState({});
+  const [hint, setHint] = useState(null);
+  const hintFor = useRef("");
+  const likenesses = useLikenesses();
   const lastResult = useRef(null);
   const seenVersion = useRef(-1);
   const recorded = useRef(false);
@@ -184,6 +187,23 @@ export function TableScreen({ matchId, characters }) {
     const t = setTimeout(refresh, 600);
     return () => clearTimeout(t);
   }, [view, myTurn, refresh]);
+
+  // Hand Focus: ask the server's strong bot once per position, on the player's turn only. The
+  // effect runs after the view has painted, so play never waits for it; an answer that arrives
+  // after the position moved on is dropped.
+  useEffect(() => {
+    if (!v || !myTurn) return;
+    const version = v.raw.version;
+    const key = `${matchId}:${version}`;
+    if (hintFor.current === key) return;
+    hintFor.current = key;
+    getHint(matchId)
+      .then((h) => {
+        if (hintFor.current === key && h && h.hint && h.version === version) setHint(h);
+      })
+      .catch(() => {}); // no hint (offline, or the search failed): the panel says less
+  }, [view, myTurn]);
+  const advice = hint && myTurn && hint.version === v.raw.version ? hint.hint : null;
 
   // New events produce table talk; a new round result opens the showdown.
   useEffect(() => {
@@ -322,7 +342,7 @@ export function TableScreen({ matchId, characters }) {
         <span class="game-name">${title}</span></div>
       <div class="my-total">
         <${Portrait} name=${s.name || "You"} size=${36}
-          character=${LIKENESSES.find((l) => l.id === s.likeness) || null} />
+          character=${likenesses.find((l) => l.id === s.likeness) || null} />
         <span aria-label="Your total">${(obs.totals || [])[me] ?? 0}<small> pts</small></span>
       </div>
     </header>
@@ -446,8 +466,8 @@ export function TableScreen({ matchId, characters }) {
     </div>
 
     ${dk
-      ? html`<${HandFocus} ev=${evalv} canKnock=${!!knockAction} obs=${obs} hint=${v.raw.hint} />`
-      : html`<${MeldPanel} arr=${obs.arrangement} obs=${obs} />`}
+      ? html`<${HandFocus} ev=${evalv} canKnock=${!!knockAction} obs=${obs} advice=${advice} />`
+      : html`<${MeldPanel} arr=${obs.arrangement} obs=${obs} advice=${advice} />`}
 
     <${Scoreboard} obs=${obs} players=${players} me=${me} />
 
@@ -536,7 +556,20 @@ function outcomeFor(obs, result) {
   return totals.filter((t) => t === best).length > 1 ? "tie" : "win";
 }
 
-function MeldPanel({ arr, obs }) {
+// The strong bot's advice for this turn: the best move in words, and whether to knock now.
+function Advice({ advice }) {
+  if (!advice || !advice.explanation) return null;
+  const k = advice.knock || {};
+  const verdict = k.legal ? (k.wise ? "Yes. " : "Not yet. ") : "";
+  return html`<div class="advice" aria-label="Hint">
+    <p class="advice-best"><strong>Best move:</strong> ${advice.explanation}</p>
+    ${k.advice
+      ? html`<p class="advice-knock"><strong>Knock now?</strong> ${verdict}${k.advice}</p>`
+      : null}
+  </div>`;
+}
+
+function MeldPanel({ arr, obs, advice }) {
   const melds = (arr && arr.melds) || [];
   return html`<aside class="panel focus" aria-label="Your count">
     <h2>Your Count</h2>
@@ -549,13 +582,15 @@ function MeldPanel({ arr, obs }) {
     </dl>
     ${melds.map((m, i) => html`<p class="sd-cards" key=${i}><span class="sd-tag">Meld</span>
       ${m.map((c) => html`<span class="mini ${cardTone(c)}">${pretty(c)}</span>`)}</p>`)}
-    <p class="hint">${arr && arr.rummy
-      ? "Every card is matched: you can go out."
-      : "Lower your count: build sets and runs of three or more."}</p>
+    ${advice
+      ? html`<${Advice} advice=${advice} />`
+      : html`<p class="hint">${arr && arr.rummy
+          ? "Every card is matched: you can go out."
+          : "Lower your count: build sets and runs of three or more."}</p>`}
   </aside>`;
 }
 
-function HandFocus({ ev, canKnock, obs, hint: serverHint }) {
+function HandFocus({ ev, canKnock, obs, advice }) {
   const knockCount = ev ? ev.knock_count : null;
   let hint;
   if (!ev) hint = "Your hand's numbers appear here.";
@@ -563,9 +598,6 @@ function HandFocus({ ev, canKnock, obs, hint: serverHint }) {
   else if (canKnock) hint = `Knock count ${knockCount}: you may knock now.`;
   else if (knockCount != null) hint = `Knock count ${knockCount}: knocking needs 11 or less.`;
   else hint = "Keep deadwood low and build your poker hand.";
-  // A hint from the server (its bots' advice) wins over the plain reminder.
-  const advice = typeof serverHint === "string" ? serverHint : serverHint && serverHint.text;
-  if (advice) hint = advice;
   return html`<aside class="panel focus" aria-label="Hand Focus">
     <h2>Hand Focus</h2>
     <dl>
@@ -579,7 +611,7 @@ function HandFocus({ ev, canKnock, obs, hint: serverHint }) {
       ? html`<p class="focus-cards">Poker hand: ${ev.poker_hand.map(pretty).join(" ")}
           ${ev.deadwood && ev.deadwood.length ? html`<br/>Deadwood: ${ev.deadwood.map(pretty).join(" ")}` : null}</p>`
       : null}
-    <p class="hint">${hint}</p>
+    ${advice ? html`<${Advice} advice=${advice} />` : html`<p class="hint">${hint}</p>`}
   </aside>`;
 }
 

@@ -1,0 +1,83 @@
+"""Hand Focus advice from the server's strong bot, and likenesses from the server's list."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from .helpers import DESKTOP, PHONE, Console, shot, sign_in, wait_until
+from .test_table import start_quick_table
+
+pytest.importorskip("playwright.sync_api")
+
+BEST = re.compile(r"^Best move: \S")
+
+
+def _advice(page: Any, panel: str) -> Any:
+    focus = page.get_by_role("complementary", name=panel)
+    advice = focus.locator(".advice")
+    advice.wait_for(timeout=20000)
+    return advice
+
+
+@pytest.mark.parametrize(
+    ("viewport", "label", "table", "panel"),
+    [
+        (PHONE, "phone", "Deadwood Knock", "Hand Focus"),
+        (DESKTOP, "desktop", "Deadwood Knock", "Hand Focus"),
+        (PHONE, "phone-kr", "Knock Rummy", "Your count"),
+    ],
+)
+def test_hand_focus_shows_the_hint_on_your_turn(
+    server_url: str,
+    new_page: Any,
+    console: Console,
+    viewport: Any,
+    label: str,
+    table: str,
+    panel: str,
+) -> None:
+    page = new_page(viewport)
+    start_quick_table(page, server_url, table)
+    advice = _advice(page, panel)
+    best = advice.locator(".advice-best").inner_text()
+    assert BEST.match(best), best
+    # The best move names a card of the hand or of the pile, or a plain action.
+    assert re.search(r"[♠♥♦♣]|Joker|Knock|Stand|Call|Fold|Draw|rummy", best), best
+    assert advice.locator(".advice-knock").inner_text().startswith("Knock now?")
+    shot(page, f"hand-focus-{label}")
+    if viewport is PHONE:
+        # Advice fits the phone: no sideways scrolling.
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    assert console.errors == []
+
+
+def test_hint_follows_the_turn(server_url: str, new_page: Any, console: Console) -> None:
+    page = new_page(DESKTOP)
+    start_quick_table(page, server_url, "Deadwood Knock")
+    first = _advice(page, "Hand Focus").inner_text()
+    # Play the discard and draw the advice's position allows; the old advice must go, and
+    # advice for the new position come (or the round end), never the stale one staying up.
+    page.locator(".hand button.card:not([disabled])").first.click()
+    page.get_by_role("button", name="Draw from stock").click()
+    wait_until(page, "!document.querySelector('.advice') || !!document.querySelector('.modal')")
+    assert first
+    assert console.errors == []
+
+
+def test_likeness_picker_uses_the_server_list(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    listed = page.evaluate("fetch('/api/likenesses').then((r) => r.json())")["likenesses"]
+    picker = page.get_by_role("radiogroup", name="Likeness")
+    wait_until(page, f"document.querySelectorAll('.likeness-grid button').length === {len(listed)}")
+    for item in listed:
+        assert picker.get_by_role("radio", name=item["name"]).count() == 1
+    src = picker.locator("img").first.get_attribute("src")
+    assert src == listed[0]["svg_url"]
+    sign_in(page, server_url)
+    assert console.errors == []
