@@ -56,7 +56,7 @@ class DeadwoodApp(App[None]):
     TITLE = "Deadwood Knock"
     CSS = """
     Screen { layout: vertical; }
-    #banner { height: 1; background: $boost; text-style: bold; padding: 0 1; }
+    #banner { height: auto; background: $boost; text-style: bold; padding: 0 1; }
     #top { height: auto; }
     #table { width: 1fr; height: auto; border: round $secondary; padding: 0 1; }
     #focus { width: 1fr; height: auto; border: round $warning; padding: 0 1; }
@@ -258,6 +258,8 @@ class DeadwoodApp(App[None]):
             out.append(f"1-0,-/←→ pick a card ({cards_text([sel])})")
             if _find(legal, "discard", sel) is not None:
                 out.append("d/Enter discard it")
+            elif sel is not None and sel == self.session.observation().taken_discard:
+                out.append("(taken from the pile: it cannot go back this turn)")
             if _find(legal, "knock", sel) is not None:
                 out.append("k knock with it")
             if _find(legal, "rummy", sel) is not None or _find(legal, "rummy", None) is not None:
