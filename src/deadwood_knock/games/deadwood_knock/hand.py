@@ -12,9 +12,10 @@ card outside it is deadwood (A 1, 2..10 face value, J/Q/K 10, joker -2).
 * The **knock count** is the lowest deadwood over all legal splits; knocking needs 11 or less.
 
 Speed: this is the bots' hot path. Everything that does not depend on suits is looked up
-by one integer key summed from per-card codes (base-5 rank counts, plus a joker count),
-in a table filled from a precomputed 5-card table by a memoised "drop one card"
-recursion (the best 5-card pick of a multiset is the best pick of one of its
+by one integer key summed from per-card codes (base-5 rank counts, plus a joker count).
+The table for 8-card hands ships generated (``dk_table.bin``, see ``tablegen``) and loads
+at import; any other key is filled on first use from a 5-card table by a memoised "drop
+one card" recursion (the best 5-card pick of a multiset is the best pick of one of its
 one-card-smaller sub-multisets). Only a hand holding 5+ cards of one suit takes a slower
 exact branch, where "all cards of that suit" dominates every subset of it.
 
@@ -27,8 +28,13 @@ exact branch, where "all cards of that suit" dominates every subset of it.
 from __future__ import annotations
 
 import itertools
+import struct
+import sys
+import zlib
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from typing import Final
 
 from deadwood_knock.cards import CARDS, Card
@@ -84,6 +90,12 @@ _RANK_VALUE: Final = tuple(min(d + 1, 10) for d in range(13))  # by rank digit (
 _POW5: Final = tuple(5**d for d in range(14))
 _JOKER_UNIT: Final = _POW5[13]  # joker count sits above the 13 base-5 rank digits
 _KEY_MASK: Final = (1 << 32) - 1
+# Batch path: summing the codes from _SUIT_BIAS puts 3 + count in each suit field, so a
+# field's bit 3 is set iff that suit holds 5+ cards; keeping those bits in the lookup key
+# makes every such hand miss the table, so the loop needs no separate flush test.
+_SUIT_BIAS: Final = 0x3333 << 32
+_FLUSH_BITS: Final = 0x8888 << 32
+_BATCH_MASK: Final = _KEY_MASK | _FLUSH_BITS
 
 # One code per card; a hand's codes summed give: low 32 bits = rank-count key + jokers *
 # 5**13 (the table key), bits 32..47 = four 4-bit per-suit counts.
@@ -259,19 +271,28 @@ def _build_long() -> list[tuple[int, tuple[int, int], int]]:
 
 
 _BY_VALUE: Final = (9, 10, 11, 12, 8, 7, 6, 5, 4, 3, 2, 1, 0)  # rank digits, value desc
-_FIVE: Final = _build_five()
 _WINDOWS: Final = _build_windows()
 _LONG: Final = _build_long()
-_BEST: dict[int, tuple[int, int]] = dict(_FIVE)  # memo: rank key -> best 5-card pick
-# Table key -> (score, knock_count, hand_points, deadwood_points, strength code, pick key,
-# 1 if the ranks hold a long straight else 0).
+# Memo: rank key -> best 5-card pick. Seeded with every 5-card multiset on first use, not
+# at import: the shipped table answers 8-card hands without it.
+_BEST: dict[int, tuple[int, int]] = {}
+# Table key -> (score, knock_count, hand_points, deadwood_points, strength code); the batch
+# API hands these rows out as they are.
 _Row = tuple[int, int, int, int, int]
 _TABLE: dict[int, _Row] = {}
-# Table key -> (pick key, 1 if the ranks hold a long straight else 0, total deadwood value
-# of all cards); kept apart so the batch API can hand out table rows as they are.
-_META: dict[int, tuple[int, int, int]] = {}
+# Rank key -> the rank-count key of the scoring split's poker hand (its "pick").
+_PICK: dict[int, int] = {}
 # Poker-rank-free memo for one suit's cards: 13-bit rank mask -> (strength code, value).
 _SUITED: dict[int, tuple[int, int]] = {}
+# The shipped table's file: 8-card hands (6..8 non-joker cards plus jokers).
+TABLE_FILE: Final = "dk_table.bin"
+TABLE_CARDS: Final = 8
+_MAGIC: Final = b"DKT1"
+
+
+def _seed_best() -> None:
+    if not _BEST:
+        _BEST.update(_build_five())
 
 
 def _best_pick(key: int, digits: list[int]) -> tuple[int, int]:
@@ -291,53 +312,142 @@ def _best_pick(key: int, digits: list[int]) -> tuple[int, int]:
     return best
 
 
-def _fill(tkey: int) -> _Row:
+def compute_row(tkey: int) -> _Row:
+    """The table row of one table key, computed from scratch (no table lookup)."""
+    _seed_best()
     jokers, key = divmod(tkey, _JOKER_UNIT)
     digits = _digits(key)
     n = sum(digits)
     total = sum(c * _RANK_VALUE[d] for d, c in enumerate(digits)) + JOKER_DEADWOOD * jokers
     if n < 5:  # no legal poker hand: everything is deadwood
-        row = (-total, total, 0, total, 0)
-        _META[tkey] = (0, 0, total)
-    else:
-        obj, pick = _best_pick(key, digits)
-        maxval = 0
-        need = 5
-        for d in _BY_VALUE:  # the 5 highest deadwood values: any 5 cards are legal
-            take = min(digits[d], need)
-            maxval += take * _RANK_VALUE[d]
-            need -= take
-            if not need:
-                break
-        present = 0
-        for d in range(13):
-            if digits[d]:
-                present |= 1 << d
-        windows, wbest, wvalue = _LONG[present]
-        if windows:
-            maxval = max(maxval, wvalue)
-            if wbest > (obj, pick):
-                obj, pick = wbest
-        code = obj & 0xFFFFFF
-        hp = HAND_POINTS[code >> 20]
-        deadwood = total - ((obj >> 24) - hp)
-        row = (hp - deadwood, total - maxval, hp, deadwood, code)
-        _META[tkey] = (pick, windows, total)
-    _TABLE[tkey] = row
+        return (-total, total, 0, total, 0)
+    obj, pick = _best_pick(key, digits)
+    maxval = 0
+    need = 5
+    for d in _BY_VALUE:  # the 5 highest deadwood values: any 5 cards are legal
+        take = min(digits[d], need)
+        maxval += take * _RANK_VALUE[d]
+        need -= take
+        if not need:
+            break
+    present = 0
+    for d in range(13):
+        if digits[d]:
+            present |= 1 << d
+    windows, wbest, wvalue = _LONG[present]
+    if windows:
+        maxval = max(maxval, wvalue)
+        if wbest > (obj, pick):
+            obj = wbest[0]
+    code = obj & 0xFFFFFF
+    hp = HAND_POINTS[code >> 20]
+    deadwood = total - ((obj >> 24) - hp)
+    return (hp - deadwood, total - maxval, hp, deadwood, code)
+
+
+def _fill(tkey: int) -> _Row:
+    row = _TABLE[tkey] = compute_row(tkey)
     return row
+
+
+def _pick_key(tkey: int) -> int:
+    """The rank-count key of the scoring split's suit-blind poker hand (0: none)."""
+    key = tkey % _JOKER_UNIT
+    got = _PICK.get(key)
+    if got is None:
+        _seed_best()
+        digits = _digits(key)
+        if sum(digits) < 5:
+            got = 0
+        else:
+            obj, got = _best_pick(key, digits)
+            present = 0
+            for d in range(13):
+                if digits[d]:
+                    present |= 1 << d
+            windows, wbest, _ = _LONG[present]
+            if windows and wbest > (obj, got):
+                got = wbest[1]
+        _PICK[key] = got
+    return got
+
+
+def table_keys(max_cards: int = TABLE_CARDS) -> list[int]:
+    """Every table key of a ``max_cards``-card hand with 0..2 jokers, ascending."""
+    keys = []
+    for size in range(max_cards - 2, max_cards + 1):
+        for combo in itertools.combinations_with_replacement(range(13), size):
+            key = sum(_POW5[d] for d in combo)
+            if max(_digits(key)) <= 4:
+                keys.append(key + (max_cards - size) * _JOKER_UNIT)
+    return sorted(keys)
 
 
 def warm_tables(max_cards: int = 8) -> int:
     """Fill the suit-blind table for every hand of ``max_cards`` cards with 0..2 jokers
     (optional: entries are otherwise filled on first use). Returns the table size."""
-    for size in range(max_cards - 2, max_cards + 1):
-        for combo in itertools.combinations_with_replacement(range(13), size):
-            key = sum(_POW5[d] for d in combo)
-            if max(_digits(key)) <= 4:
-                tkey = key + (max_cards - size) * _JOKER_UNIT
-                if tkey not in _TABLE:
-                    _fill(tkey)
+    for tkey in table_keys(max_cards):
+        if tkey not in _TABLE:
+            _fill(tkey)
     return len(_TABLE)
+
+
+# --- the shipped table -------------------------------------------------------------------
+# Layout: magic, then (key count, distinct row count) as two little-endian uint32, then
+# zlib of three little-endian int32 arrays: key deltas (keys ascending), each key's row
+# number, and the distinct rows flattened five ints each. Sharing equal rows halves the
+# objects built at load.
+
+
+def _le(values: array) -> bytes:  # type: ignore[type-arg]
+    if sys.byteorder == "big":
+        values = array(values.typecode, values)
+        values.byteswap()
+    return values.tobytes()
+
+
+def encode_table(table: dict[int, _Row]) -> bytes:
+    """The shipped file's bytes for a table (see ``tablegen``)."""
+    keys = sorted(table)
+    number: dict[_Row, int] = {}
+    for k in keys:
+        number.setdefault(table[k], len(number))
+    deltas = array("i", [b - a for a, b in zip([0, *keys], keys, strict=False)])
+    index = array("i", [number[table[k]] for k in keys])
+    rows = array("i", [v for row in number for v in row])
+    body = zlib.compress(_le(deltas) + _le(index) + _le(rows), 9)
+    return _MAGIC + struct.pack("<II", len(keys), len(number)) + body
+
+
+def decode_table(data: bytes) -> dict[int, _Row]:
+    """The table a shipped file holds."""
+    if data[:4] != _MAGIC:
+        raise ValueError("not a Deadwood Knock table file")
+    n_keys, n_rows = struct.unpack_from("<II", data, 4)
+    raw = memoryview(zlib.decompress(data[12:]))
+    parts = []
+    for start, size in ((0, n_keys), (4 * n_keys, n_keys), (8 * n_keys, 5 * n_rows)):
+        part = array("i")
+        part.frombytes(raw[start : start + 4 * size])
+        if sys.byteorder == "big":
+            part.byteswap()
+        parts.append(part)
+    deltas, index, flat = parts
+    it = iter(flat)
+    rows = list(zip(it, it, it, it, it, strict=False))
+    return dict(zip(itertools.accumulate(deltas), map(rows.__getitem__, index), strict=True))
+
+
+def _load_shipped() -> None:
+    """Load the shipped table; without it (say, a stripped install) rows fill lazily."""
+    try:
+        data = resources.files(__name__.rpartition(".")[0]).joinpath(TABLE_FILE).read_bytes()
+    except (OSError, TypeError):
+        return
+    _TABLE.update(decode_table(data))
+
+
+_load_shipped()
 
 
 # --- results ---------------------------------------------------------------------------
@@ -422,18 +532,36 @@ def _flush_branch(
     return score, total - maxval, hp, hp - score, code, best
 
 
+def _slow_row(cards: Sequence[int]) -> _Row:
+    """The batch API's row for a hand the table lookup missed: a rank key not filled yet,
+    or a hand holding 5+ cards of one suit."""
+    s = sum(map(_CODE.__getitem__, cards))
+    tkey = s & _KEY_MASK
+    flags = ((s >> 32) + 0x3333) & 0x8888
+    if flags:
+        return _flush_fast(cards, tkey, flags, s >> 32)
+    return _TABLE.get(tkey) or _fill(tkey)
+
+
 def _flush_fast(cards: Sequence[int], tkey: int, flags: int, suits: int) -> _Row:
     """The flush branch without the poker hand's cards, for the batch API. The common
     case (at most 8 suited cards, no long straight in the ranks) needs only the memoised
     value of "all cards of that suit"; anything else takes the exact branch. ``flags``
     has bit 3 of the 4-bit count of the suit holding 5+ cards set."""
     row = _TABLE.get(tkey) or _fill(tkey)
-    pick_key, windows, total = _META[tkey]
+    bits = sum(map(_BIT.__getitem__, cards))
     suit = (flags.bit_length() - 4) >> 2
-    if (suits >> (4 * suit)) & 15 > 8 or windows:
-        score, knock, hp, dw, code, _ = _flush_branch(cards, row, pick_key)
+    mask = (bits >> (13 * suit)) & 0x1FFF
+    present = (bits | bits >> 13 | bits >> 26 | bits >> 39) & 0x1FFF
+    # A long straight matters only if 5+ of its ranks are in the suit: otherwise its
+    # suit-blind value (already in the row) is all it can score.
+    if (suits >> (4 * suit)) & 15 > 8 or (
+        _LONG[present][0]
+        and any(present & w == w and (mask & w).bit_count() >= 5 for w, _ in _WINDOW_DIGITS)
+    ):
+        score, knock, hp, dw, code, _ = _flush_branch(cards, row, _pick_key(tkey))
         return score, knock, hp, dw, code
-    mask = (sum(map(_BIT.__getitem__, cards)) >> (13 * suit)) & 0x1FFF
+    total = sum(map(_VALUE.__getitem__, cards))
     got = _SUITED.get(mask)
     if got is None:
         spades = [d for d in range(13) if mask >> d & 1]
@@ -493,7 +621,7 @@ def evaluate(cards: Sequence[Card]) -> HandResult:
     s = sum(map(_CODE.__getitem__, cards))
     tkey = s & _KEY_MASK
     row = _TABLE.get(tkey) or _fill(tkey)
-    pick_key = _META[tkey][0]
+    pick_key = _pick_key(tkey)
     if ((s >> 32) + 0x3333) & 0x8888:  # some suit holds 5+ cards
         score, knock, hp, dw, code, poker = _flush_branch(cards, row, pick_key)
         return _result(cards, poker, score, knock, hp, dw, code)
@@ -511,19 +639,19 @@ def evaluate_batch(hands: Iterable[Sequence[Card]]) -> list[tuple[int, int, int,
     hand_points, deadwood_points, strength_code)`` of the scoring split. Decode the
     strength with :func:`strength_from_code`; ``CATEGORIES[code >> 20]`` is the category.
     """
-    out: list[tuple[int, int, int, int, int]] = []
-    append = out.append
+    hands = hands if isinstance(hands, list | tuple) else list(hands)
     code_of = _CODE.__getitem__
     table_get = _TABLE.get
-    key_mask = _KEY_MASK
-    for cards in hands:
-        s = sum(map(code_of, cards))
-        flags = ((s >> 32) + 0x3333) & 0x8888  # a suit count's bit 3 is set iff it is >= 5
-        if flags:
-            append(_flush_fast(cards, s & key_mask, flags, s >> 32))
-        else:
-            append(table_get(s & key_mask) or _fill(s & key_mask))
-    return out
+    bias = _SUIT_BIAS
+    mask = _BATCH_MASK
+    # One lookup per hand; flush hands and unfilled keys come back None (see _SUIT_BIAS)
+    # and are patched after, so the common case runs with no branch in Python.
+    out: list[_Row | None] = [table_get(sum(map(code_of, cards), bias) & mask) for cards in hands]
+    if None in out:
+        for i, row in enumerate(out):
+            if row is None:
+                out[i] = _slow_row(hands[i])
+    return out  # type: ignore[return-value]  # every None was replaced
 
 
 # --- splits ------------------------------------------------------------------------------
