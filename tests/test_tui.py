@@ -292,3 +292,33 @@ def test_deadwood_knock_result_arithmetic_matches_the_engine() -> None:
             numbers = " ".join(t for t in written.split() if not any(ch in t for ch in "♠♥♦♣"))
             numbers = numbers.replace("Joker", "")
             assert _sum_expression(numbers) == r.round_scores[s] + r.suspicion[s], line
+
+
+@pytest.mark.asyncio
+async def test_screen_answers_keys_while_a_bot_thinks() -> None:
+    import threading
+
+    from deadwood_knock.bots import get_bot
+
+    release = threading.Event()
+    inner = get_bot("greedy")
+
+    class SlowBot:
+        name = "slow"
+
+        def act(self, *args: Any) -> Any:
+            release.wait(10)  # thinks until the test lets it go
+            return inner.act(*args)
+
+    session = Session("knock-rummy", ["greedy"], seed=8)  # seat 1 acts first (seat 0 deals)
+    session.bots[1] = SlowBot()
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.bots_running
+        assert "Greedy (2) is thinking" in app.screen_text()
+        await pilot.press("h")  # the event loop is free: the key is handled at once
+        assert app.show_focus and "Hand Focus" in app.screen_text()
+        release.set()
+        await settle(pilot, app)
+        assert session.legal()

@@ -233,7 +233,7 @@ class DeadwoodApp(App[None]):
                 out.append("k knock")
             draws = [a for a in legal if a.kind == "draw" and a.select == _dk_select(sel)]
             if draws:
-                out.append(f"1-8/←→ pick the card to discard ({cards_text([sel])})")
+                out.append(f"{self._pick_keys()} pick the card to discard ({cards_text([sel])})")
                 for a in draws:
                     out.append(
                         {
@@ -255,7 +255,7 @@ class DeadwoodApp(App[None]):
             if a.kind == "draw":
                 out.append("s draw from stock" if a.source == "stock" else "d take the top discard")
         if any(a.kind in ("discard", "knock", "rummy") for a in legal):
-            out.append(f"1-0,-/←→ pick a card ({cards_text([sel])})")
+            out.append(f"{self._pick_keys()} pick a card ({cards_text([sel])})")
             if _find(legal, "discard", sel) is not None:
                 out.append("d/Enter discard it")
             elif sel is not None and sel == self.session.observation().taken_discard:
@@ -265,6 +265,10 @@ class DeadwoodApp(App[None]):
             if _find(legal, "rummy", sel) is not None or _find(legal, "rummy", None) is not None:
                 out.append("r go rummy")
         return out
+
+    def _pick_keys(self) -> str:
+        n = min(len(self.hand_order()), len(_NUMBER_KEYS))
+        return f"1-{_NUMBER_KEYS[n - 1]}/←→" if n > 1 else "1"
 
     def _focus_text(self) -> str:
         lines = ["Hand Focus (h hides)"]
