@@ -324,3 +324,21 @@ async def test_screen_answers_keys_while_a_bot_thinks() -> None:
         release.set()
         await settle(pilot, app)
         assert session.legal()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--opponents", "nobody"],
+        ["play", "--game", "gin", "--opponents", "greedy,greedy"],
+        ["play", "--rounds", "0"],
+    ],
+)
+def test_play_command_refuses_bad_tables_with_one_line(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from deadwood_knock.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("deadwood-knock: ") and err.count("\n") == 1
