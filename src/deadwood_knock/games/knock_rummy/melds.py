@@ -112,6 +112,32 @@ def _build_drop(table: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]
 _DROP_LOW, _DROPBIT_LOW = _build_drop(_T_LOW)
 _DROP_HIGH, _DROPBIT_HIGH = _build_drop(_T_HIGH)
 
+# best_discard_count ranks every (set choice, discard) by one int, smaller is better:
+# (count after the discard) * 4096 - (discard's value * 64 + discard's card index), so
+# the lowest count wins and ties keep the costlier, then the higher, card. Per ace rule:
+# the suit table times 4096, and per suit s the best discard's share of that key
+# (change in the suit's deadwood * 4096 - value * 64 - card index), huge for no card.
+_NO_CARD: Final = 1 << 40
+_DiscardTables = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
+
+
+def _build_discard(table: Sequence[int], drop: Sequence[int], bit: Sequence[int]) -> _DiscardTables:
+    shifted = tuple(t << 12 for t in table)
+    per_suit = tuple(
+        tuple(
+            ((drop[f] - table[f]) << 12) - (RANK_VALUE[bit[f]] * 64 + 13 * s + bit[f])
+            if f
+            else _NO_CARD
+            for f in range(1 << 13)
+        )
+        for s in range(4)
+    )
+    return shifted, per_suit
+
+
+_DISCARD_LOW: Final = _build_discard(_T_LOW, _DROP_LOW, _DROPBIT_LOW)
+_DISCARD_HIGH: Final = _build_discard(_T_HIGH, _DROP_HIGH, _DROPBIT_HIGH)
+
 
 def hand_mask(cards: Iterable[int]) -> int:
     """The 52-bit mask of a hand (jokers are not part of this game)."""
@@ -209,14 +235,21 @@ def count_mask(m: int, high_aces: bool = False) -> int:
 def count(cards: Iterable[int], high_aces: bool = False) -> int:
     """The count of a hand: its lowest deadwood over all ways to arrange it."""
     m = 0
-    for c in cards:
-        m |= _BIT[c]
+    for card in cards:  # a plain loop beats sum(map(...)) for ~10 items here
+        m |= _BIT[card]
     # The no-set case is inlined: it is most hands, and a call costs as much as it.
-    table = _T_HIGH if high_aces else _T_LOW
     a, b, c, d = m & SUIT_BITS, (m >> 13) & SUIT_BITS, (m >> 26) & SUIT_BITS, m >> 39
-    if not (a & b & (c | d)) | (c & d & (a | b)):
+    trip = (a & b & (c | d)) | (c & d & (a | b))
+    table = _T_HIGH if high_aces else _T_LOW
+    if not trip:
         return table[a] + table[b] + table[c] + table[d]
-    return count_mask(m, high_aces)
+    if trip & (trip - 1) or a & b & c & d & trip:
+        return count_mask(m, high_aces)
+    # Exactly three cards of one rank: that set or no set (count_mask's case, inlined).
+    return min(
+        table[a] + table[b] + table[c] + table[d],
+        table[a & ~trip] + table[b & ~trip] + table[c & ~trip] + table[d & ~trip],
+    )
 
 
 def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[int, Card]:
@@ -230,26 +263,38 @@ def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[
     """
     if not cards:
         raise ValueError("best_discard_count needs at least one card")
-    m = hand_mask(cards)
-    table = _T_HIGH if high_aces else _T_LOW
-    drop = _DROP_HIGH if high_aces else _DROP_LOW
-    drop_bit = _DROPBIT_HIGH if high_aces else _DROPBIT_LOW
-    trip = _trips(m)
-    best, best_card = _BIG, -1
-    for fields in _field_combos(m, trip):
-        ta, tb, tc, td = table[fields[0]], table[fields[1]], table[fields[2]], table[fields[3]]
-        base = ta + tb + tc + td
-        shift = 0
-        for field in fields:
-            if field:
-                total = base - table[field] + drop[field]
-                if total <= best:
-                    c = shift + drop_bit[field]
-                    # Ties keep the costlier discard, then the higher card.
-                    if total < best or (_CARD_VALUE[c], c) > (_CARD_VALUE[best_card], best_card):
-                        best, best_card = total, c
-            shift += 13
-    return best, CARDS[best_card]
+    m = 0
+    for card in cards:  # a plain loop beats sum(map(...)) for ~10 items here
+        m |= _BIT[card]
+    t, (g0, g1, g2, g3) = _DISCARD_HIGH if high_aces else _DISCARD_LOW
+    a, b, c, d = m & SUIT_BITS, (m >> 13) & SUIT_BITS, (m >> 26) & SUIT_BITS, m >> 39
+    trip = (a & b & (c | d)) | (c & d & (a | b))
+    if not trip:
+        key = t[a] + t[b] + t[c] + t[d] + min(g0[a], g1[b], g2[c], g3[d])
+    elif trip & (trip - 1):  # two or more ranks held 3+ times: every set choice
+        key = min(
+            t[fa] + t[fb] + t[fc] + t[fd] + min(g0[fa], g1[fb], g2[fc], g3[fd])
+            for fa, fb, fc, fd in _field_combos(m, trip)
+        )
+    else:
+        # One rank held 3+ times (the usual case): its set choices inline, as in count_mask.
+        xa, xb, xc, xd = a & ~trip, b & ~trip, c & ~trip, d & ~trip
+        every = t[xa] + t[xb] + t[xc] + t[xd]
+        key = min(
+            t[a] + t[b] + t[c] + t[d] + min(g0[a], g1[b], g2[c], g3[d]),
+            every + min(g0[xa], g1[xb], g2[xc], g3[xd]),
+        )
+        if a & b & c & d & trip:
+            # Four of a kind: also each set of three, the fourth card left in its suit.
+            key = min(
+                key,
+                every - t[xa] + t[a] + min(g0[a], g1[xb], g2[xc], g3[xd]),
+                every - t[xb] + t[b] + min(g0[xa], g1[b], g2[xc], g3[xd]),
+                every - t[xc] + t[c] + min(g0[xa], g1[xb], g2[c], g3[xd]),
+                every - t[xd] + t[d] + min(g0[xa], g1[xb], g2[xc], g3[d]),
+            )
+    # key = count * 4096 - (value * 64 + card), with 64 <= value * 64 + card < 4096.
+    return (key + 4095) >> 12, CARDS[-key & 63]
 
 
 @dataclass(frozen=True, slots=True)

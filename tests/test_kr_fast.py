@@ -1,0 +1,46 @@
+"""Knock Rummy's fast paths: the discard search's tie-break and the set-free shortcuts."""
+
+from __future__ import annotations
+
+import random
+
+from deadwood_knock.cards import CARDS
+from deadwood_knock.games.knock_rummy.melds import (
+    best_discard_count,
+    card_value,
+    count,
+    count_mask,
+    hand_mask,
+)
+
+DECK_52 = list(CARDS[:52])
+DENSE = [c for c in DECK_52 if c.rank <= 5]
+
+
+def test_best_discard_tie_break_is_costliest_then_highest_card() -> None:
+    # Checked by counting every discard: the lowest count, ties to the discard worth
+    # most, then to the highest card index (what the docstring promises).
+    rng = random.Random(77)
+    for i in range(3000):
+        pool = DENSE if i % 3 == 0 else DECK_52
+        cards = rng.sample(pool, rng.choice((4, 7, 8, 11)))
+        high = i % 2 == 0
+        after = {c: count([x for x in cards if x != c], high) for c in cards}
+        low = min(after.values())
+        want = max((c for c in cards if after[c] == low), key=lambda c: (card_value(c), int(c)))
+        assert best_discard_count(cards, high) == (low, want), cards
+
+
+def test_best_discard_of_one_card_and_of_a_fully_melded_hand() -> None:
+    assert best_discard_count([CARDS[12]]) == (0, CARDS[12])
+    # Four sevens: discarding any one leaves a set; the costliest-then-highest is 7c.
+    sevens = [CARDS[6 + 13 * s] for s in range(4)]
+    assert best_discard_count(sevens) == (0, CARDS[6 + 39])
+
+
+def test_count_agrees_with_count_mask() -> None:
+    rng = random.Random(3)
+    for i in range(4000):
+        cards = rng.sample(DENSE if i % 2 else DECK_52, rng.choice((6, 7, 10, 11)))
+        for high in (False, True):
+            assert count(cards, high) == count_mask(hand_mask(cards), high)
