@@ -282,8 +282,9 @@ _Row = tuple[int, int, int, int, int]
 _TABLE: dict[int, _Row] = {}
 # Rank key -> the rank-count key of the scoring split's poker hand (its "pick").
 _PICK: dict[int, int] = {}
-# Poker-rank-free memo for one suit's cards: 13-bit rank mask -> (strength code, value).
-_SUITED: dict[int, tuple[int, int]] = {}
+# Poker-rank-free memo for one suit's cards: 13-bit rank mask -> (strength code, deadwood
+# value, hand points).
+_SUITED: dict[int, tuple[int, int, int]] = {}
 # The shipped table's file: 8-card hands (6..8 non-joker cards plus jokers).
 TABLE_FILE: Final = "dk_table.bin"
 TABLE_CARDS: Final = 8
@@ -534,23 +535,27 @@ def _flush_branch(
 
 def _slow_row(cards: Sequence[int]) -> _Row:
     """The batch API's row for a hand the table lookup missed: a rank key not filled yet,
-    or a hand holding 5+ cards of one suit."""
-    s = sum(map(_CODE.__getitem__, cards))
+    or a hand holding 5+ cards of one suit (see :func:`_flush_fast`)."""
+    s = bits = total = 0
+    for c in cards:
+        s += _CODE[c]
+        bits |= _BIT[c]
+        total += _VALUE[c]
     tkey = s & _KEY_MASK
-    flags = ((s >> 32) + 0x3333) & 0x8888
-    if flags:
-        return _flush_fast(cards, tkey, flags, s >> 32)
-    return _TABLE.get(tkey) or _fill(tkey)
-
-
-def _flush_fast(cards: Sequence[int], tkey: int, flags: int, suits: int) -> _Row:
-    """The flush branch without the poker hand's cards, for the batch API. The common
-    case (at most 8 suited cards, no long straight in the ranks) needs only the memoised
-    value of "all cards of that suit"; anything else takes the exact branch. ``flags``
-    has bit 3 of the 4-bit count of the suit holding 5+ cards set."""
     row = _TABLE.get(tkey) or _fill(tkey)
-    bits = sum(map(_BIT.__getitem__, cards))
-    suit = (flags.bit_length() - 4) >> 2
+    flags = ((s >> 32) + 0x3333) & 0x8888  # a suit count's bit 3 is set iff it is >= 5
+    if not flags:
+        return row
+    return _flush_fast(cards, row, tkey, (flags.bit_length() - 4) >> 2, s >> 32, bits, total)
+
+
+def _flush_fast(
+    cards: Sequence[int], row: _Row, tkey: int, suit: int, suits: int, bits: int, total: int
+) -> _Row:
+    """The flush branch without the poker hand's cards, for the batch API. The common
+    case (at most 8 suited cards, no long straight with 5+ ranks in the suit) needs only
+    the memoised value of "all cards of that suit"; anything else takes the exact branch.
+    ``suits`` holds the four 4-bit suit counts, ``bits`` the hand's card mask."""
     mask = (bits >> (13 * suit)) & 0x1FFF
     present = (bits | bits >> 13 | bits >> 26 | bits >> 39) & 0x1FFF
     # A long straight matters only if 5+ of its ranks are in the suit: otherwise its
@@ -561,16 +566,15 @@ def _flush_fast(cards: Sequence[int], tkey: int, flags: int, suits: int) -> _Row
     ):
         score, knock, hp, dw, code, _ = _flush_branch(cards, row, _pick_key(tkey))
         return score, knock, hp, dw, code
-    total = sum(map(_VALUE.__getitem__, cards))
     got = _SUITED.get(mask)
     if got is None:
         spades = [d for d in range(13) if mask >> d & 1]
-        got = _SUITED[mask] = (_eval_cards(spades), sum(_VALUE[d] for d in spades))
-    code, value = got
-    hp = HAND_POINTS[code >> 20]
+        code = _eval_cards(spades)
+        got = _SUITED[mask] = (code, sum(_VALUE[d] for d in spades), HAND_POINTS[code >> 20])
+    code, value, hp = got
     score = hp + value - total
-    knock = min(row[1], total - value)
-    if (score, code) > (row[0], row[4]):
+    knock = row[1] if row[1] < total - value else total - value
+    if score > row[0] or (score == row[0] and code > row[4]):
         return score, knock, hp, hp - score, code
     return row[0], knock, row[2], row[3], row[4]
 
@@ -634,19 +638,22 @@ def knock_count(cards: Sequence[Card]) -> int:
     return evaluate_batch((cards,))[0][1]
 
 
+def _batch_key(cards: Sequence[int]) -> int:
+    s = _SUIT_BIAS
+    for c in cards:  # a plain loop beats sum(map(...)) for 8 items
+        s += _CODE[c]
+    return s & _BATCH_MASK
+
+
 def evaluate_batch(hands: Iterable[Sequence[Card]]) -> list[tuple[int, int, int, int, int]]:
     """Fast evaluation of many hands (no validation): for each, ``(score, knock_count,
     hand_points, deadwood_points, strength_code)`` of the scoring split. Decode the
     strength with :func:`strength_from_code`; ``CATEGORIES[code >> 20]`` is the category.
     """
     hands = hands if isinstance(hands, list | tuple) else list(hands)
-    code_of = _CODE.__getitem__
-    table_get = _TABLE.get
-    bias = _SUIT_BIAS
-    mask = _BATCH_MASK
     # One lookup per hand; flush hands and unfilled keys come back None (see _SUIT_BIAS)
     # and are patched after, so the common case runs with no branch in Python.
-    out: list[_Row | None] = [table_get(sum(map(code_of, cards), bias) & mask) for cards in hands]
+    out: list[_Row | None] = list(map(_TABLE.get, map(_batch_key, hands)))
     if None in out:
         for i, row in enumerate(out):
             if row is None:
