@@ -21,6 +21,7 @@ when a knock was pending.
 from __future__ import annotations
 
 import dataclasses
+import operator
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -380,6 +381,17 @@ class DeadwoodKnockState:
         return self.options.players
 
 
+_STATE_FIELDS: Final = tuple(f.name for f in dataclasses.fields(DeadwoodKnockState))
+_STATE_VALUES: Final = operator.attrgetter(*_STATE_FIELDS)
+
+
+def _replace(state: DeadwoodKnockState, **changes: Any) -> DeadwoodKnockState:
+    """``dataclasses.replace`` without its per-call field introspection (hot path)."""
+    values = dict(zip(_STATE_FIELDS, _STATE_VALUES(state), strict=True))
+    values.update(changes)
+    return DeadwoodKnockState(**values)
+
+
 def _deal(
     seed: int,
     options: DeadwoodKnockOptions,
@@ -426,7 +438,7 @@ def _deal(
         ),
         *(Event("hand", s, {"cards": state.hands[s]}, private_to=s) for s in range(n)),
     )
-    return dataclasses.replace(state, log=events), events
+    return _replace(state, log=events), events
 
 
 def new_game(options: DeadwoodKnockOptions, seed: int) -> DeadwoodKnockState:
@@ -488,7 +500,8 @@ def legal_actions(state: DeadwoodKnockState) -> tuple[DeadwoodKnockAction, ...]:
         out.append(_KNOCK)
     sources = _sources(state, seat)
     selects = hand if hand[-1] != CARDS[53] or hand[-2] != CARDS[52] else hand[:-1]
-    out.extend(_DRAWS[src][c] for c in selects for src in sources)
+    by_source = [_DRAWS[src] for src in sources]
+    out.extend([draws[c] for c in selects for draws in by_source])
     if state.phase == "final":
         out.append(_SIMPLE["stand"])
     return tuple(out)
@@ -556,9 +569,7 @@ def apply(
     if isinstance(action, Knock):
         ev = Event("knock", seat)
         return _finish_step(
-            dataclasses.replace(
-                state, phase="final", knocker=seat, to_act=_next(seat, state.players)
-            ),
+            _replace(state, phase="final", knocker=seat, to_act=_next(seat, state.players)),
             (ev,),
         )
     if isinstance(action, Draw):
@@ -570,7 +581,7 @@ def apply(
         calls[seat] = action.kind
         ev = Event(action.kind, seat)
         nxt = _next(seat, state.players)
-        moved = dataclasses.replace(state, calls=tuple(calls), to_act=nxt)
+        moved = _replace(state, calls=tuple(calls), to_act=nxt)
         if nxt == state.knocker:
             return _showdown(moved, (ev,))
         return _finish_step(moved, (ev,))
@@ -583,7 +594,7 @@ def apply(
     deadwood = tuple(c for c in hand if c not in action.poker_hand)
     ev = Event("reveal", seat, {"poker_hand": action.poker_hand, "deadwood": deadwood})
     nxt = _next(seat, state.players)
-    moved = dataclasses.replace(state, reveals=tuple(reveals), known=tuple(known), to_act=nxt)
+    moved = _replace(state, reveals=tuple(reveals), known=tuple(known), to_act=nxt)
     if nxt == _next(state.dealer, state.players):
         return _score_round(moved, (ev,))
     return _finish_step(moved, (ev,))
@@ -592,7 +603,7 @@ def apply(
 def _finish_step(
     state: DeadwoodKnockState, events: tuple[Event, ...]
 ) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
-    return dataclasses.replace(state, log=state.log + events), events
+    return _replace(state, log=state.log + events), events
 
 
 def _draw(
@@ -640,7 +651,7 @@ def _draw(
     discard = (*discard, placed)
     known[seat] = known[seat] - {placed}
     events.append(Event("discard", seat, {"card": placed}))
-    moved = dataclasses.replace(
+    moved = _replace(
         state,
         stock=stock,
         discard=discard,
@@ -661,13 +672,13 @@ def _end_turn(
     if not state.stock and (state.reshuffled or len(state.discard) < 2):
         dry = Event("stock_out", None, {"discard_size": len(state.discard)})
         # No knocker and no pot, whatever was pending (DK7).
-        moved = dataclasses.replace(state, knocker=None, calls=(None,) * n)
+        moved = _replace(state, knocker=None, calls=(None,) * n)
         return _showdown(moved, (*events, dry), dry=True)
     nxt = _next(seat, n)
     if state.phase == "final" and nxt == state.knocker:
-        moved = dataclasses.replace(state, phase="call", to_act=_next(nxt, n))
+        moved = _replace(state, phase="call", to_act=_next(nxt, n))
         return _finish_step(moved, events)
-    return _finish_step(dataclasses.replace(state, to_act=nxt), events)
+    return _finish_step(_replace(state, to_act=nxt), events)
 
 
 def _showdown(
@@ -675,9 +686,9 @@ def _showdown(
 ) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
     if state.options.manual_split:
         first = _next(state.dealer, state.players)
-        return _finish_step(dataclasses.replace(state, phase="reveal", to_act=first), events)
+        return _finish_step(_replace(state, phase="reveal", to_act=first), events)
     splits = tuple(evaluate(h).poker_hand for h in state.hands)
-    return _score_round(dataclasses.replace(state, reveals=splits), events)
+    return _score_round(_replace(state, reveals=splits), events)
 
 
 def _pot(
@@ -761,7 +772,7 @@ def _score_round(
     )
     events = (*events, over)
     known = tuple(frozenset(h) for h in state.hands)
-    final = dataclasses.replace(
+    final = _replace(
         state,
         phase="over",
         to_act=None,
