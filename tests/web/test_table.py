@@ -31,7 +31,11 @@ def dialog_title(page: Any) -> str | None:
 
 
 def enabled(locator: Any) -> bool:
-    return bool(locator.count() and locator.first.is_enabled())
+    # The control can leave the page between the two calls (a re-render): that is "not now".
+    try:
+        return bool(locator.count() and locator.first.is_enabled(timeout=2000))
+    except PlaywrightTimeout:
+        return False
 
 
 def play_dk_turn(page: Any, shots: dict[str, bool], label: str) -> None:
@@ -261,6 +265,8 @@ def test_leave_table_flow(server_url: str, new_page: Any, console: Console):
     # Escape is the keyboard's way to stay.
     leave.click()
     dialog.wait_for()
+    # The dialog takes focus once it has rendered; a person presses Escape after that.
+    wait_until(page, "!!(document.activeElement && document.activeElement.closest('.modal'))")
     page.keyboard.press("Escape")
     assert page.get_by_role("dialog").count() == 0
     # Take a break: back to town, and the match is still there to come back to.

@@ -1,26 +1,40 @@
 // Dialogs: an accessible modal (focus moves in, Tab stays in, Escape closes) and the fixed
 // dialogs built on it.
-import { html, useEffect, useRef } from "./lib.js";
+import { html, useEffect, useRef, useState } from "./lib.js";
 import { settings, update } from "./store.js";
 
 let modalCount = 0;
+// Open modals, newest last: Escape closes only the newest.
+const openModals = [];
 
 export function Modal({ title, onClose, backdropCloses = false, children, className = "" }) {
   const box = useRef(null);
   const id = useRef(`modal-${(modalCount += 1)}`);
+  const close = useRef(onClose);
+  close.current = onClose;
   useEffect(() => {
     const before = document.activeElement;
     const first = box.current && box.current.querySelector("button, [href], input, select");
     if (first) first.focus();
+    // Escape is heard on the document, so it works even before focus has moved in (a key
+    // pressed the moment the dialog appears) or after a click left focus on the page.
+    const token = {};
+    openModals.push(token);
+    const onEscape = (e) => {
+      if (e.key !== "Escape" || openModals[openModals.length - 1] !== token || !close.current) {
+        return;
+      }
+      e.stopPropagation();
+      close.current();
+    };
+    document.addEventListener("keydown", onEscape);
     return () => {
+      document.removeEventListener("keydown", onEscape);
+      openModals.splice(openModals.indexOf(token), 1);
       if (before && before.focus && document.contains(before)) before.focus();
     };
   }, []);
   function onKey(e) {
-    if (e.key === "Escape" && onClose) {
-      e.stopPropagation();
-      onClose();
-    }
     if (e.key === "Tab" && box.current) {
       const items = [...box.current.querySelectorAll("button:not([disabled]), [href], input, select")];
       if (!items.length) return;
@@ -69,8 +83,12 @@ export function ConfirmDialog({ title, text, confirmLabel, onConfirm, onCancel }
 
 // Shown once, after a win: how to put the saloon on the home screen.
 export function A2HSHint() {
-  if (settings().a2hsShown) return null;
-  queueMicrotask(() => update({ a2hsShown: true }));
+  // Decided once per showing: re-renders of the dialog must not hide it again.
+  const [show] = useState(() => !settings().a2hsShown);
+  useEffect(() => {
+    if (show) update({ a2hsShown: true });
+  }, []);
+  if (!show) return null;
   const prompt = window.__dkInstallPrompt;
   return html`<div class="a2hs" role="note">
     <strong>App Shortcut</strong>

@@ -192,7 +192,10 @@ export function TableScreen({ matchId, characters }) {
   // effect runs after the view has painted, so play never waits for it; an answer that arrives
   // after the position moved on is dropped.
   useEffect(() => {
-    if (!v || !myTurn) return;
+    if (!v || !myTurn) {
+      hintFor.current = ""; // the turn has passed: an answer still on its way is stale
+      return;
+    }
     const version = v.raw.version;
     const key = `${matchId}:${version}`;
     if (hintFor.current === key) return;
