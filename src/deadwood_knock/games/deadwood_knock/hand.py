@@ -104,6 +104,11 @@ _CODE: Final = tuple(
     _JOKER_UNIT if i >= 52 else _POW5[i % 13] + (1 << (32 + 4 * (i // 13))) for i in range(54)
 )
 
+# The flush path's second code: the card's bit, plus its deadwood value + 2 from bit 56
+# (so jokers add nothing); summed, they give the card mask and the total deadwood.
+_CARD_BITS: Final = (1 << 52) - 1
+_FLUSH_CODE: Final = tuple(_BIT[i] | (_VALUE[i] + 2) << 56 for i in range(54))
+
 
 # --- strength codes -------------------------------------------------------------------
 # A 5-card strength packs into one int: category << 20 then up to five 4-bit poker ranks
@@ -536,11 +541,12 @@ def _flush_branch(
 def _slow_row(cards: Sequence[int]) -> _Row:
     """The batch API's row for a hand the table lookup missed: a rank key not filled yet,
     or a hand holding 5+ cards of one suit (see :func:`_flush_fast`)."""
-    s = bits = total = 0
+    s = x = 0
     for c in cards:
         s += _CODE[c]
-        bits |= _BIT[c]
-        total += _VALUE[c]
+        x += _FLUSH_CODE[c]
+    bits = x & _CARD_BITS
+    total = (x >> 56) - 2 * len(cards)
     tkey = s & _KEY_MASK
     row = _TABLE.get(tkey) or _fill(tkey)
     flags = ((s >> 32) + 0x3333) & 0x8888  # a suit count's bit 3 is set iff it is >= 5

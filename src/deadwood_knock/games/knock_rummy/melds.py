@@ -118,21 +118,20 @@ _DROP_HIGH, _DROPBIT_HIGH = _build_drop(_T_HIGH)
 # the suit table times 4096, and per suit s the best discard's share of that key
 # (change in the suit's deadwood * 4096 - value * 64 - card index), huge for no card.
 _NO_CARD: Final = 1 << 40
-_DiscardTables = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
+_Table = tuple[int, ...]
+_DiscardTables = tuple[_Table, _Table, _Table, _Table, _Table]
 
 
 def _build_discard(table: Sequence[int], drop: Sequence[int], bit: Sequence[int]) -> _DiscardTables:
-    shifted = tuple(t << 12 for t in table)
-    per_suit = tuple(
-        tuple(
+    def per_suit(s: int) -> _Table:
+        return tuple(
             ((drop[f] - table[f]) << 12) - (RANK_VALUE[bit[f]] * 64 + 13 * s + bit[f])
             if f
             else _NO_CARD
             for f in range(1 << 13)
         )
-        for s in range(4)
-    )
-    return shifted, per_suit
+
+    return tuple(t << 12 for t in table), per_suit(0), per_suit(1), per_suit(2), per_suit(3)
 
 
 _DISCARD_LOW: Final = _build_discard(_T_LOW, _DROP_LOW, _DROPBIT_LOW)
@@ -235,10 +234,11 @@ def count_mask(m: int, high_aces: bool = False) -> int:
 def count(cards: Iterable[int], high_aces: bool = False) -> int:
     """The count of a hand: its lowest deadwood over all ways to arrange it."""
     m = 0
+    bit = _BIT
     for card in cards:  # a plain loop beats sum(map(...)) for ~10 items here
-        m |= _BIT[card]
+        m |= bit[card]
     # The no-set case is inlined: it is most hands, and a call costs as much as it.
-    a, b, c, d = m & SUIT_BITS, (m >> 13) & SUIT_BITS, (m >> 26) & SUIT_BITS, m >> 39
+    a, b, c, d = m & 0x1FFF, (m >> 13) & 0x1FFF, (m >> 26) & 0x1FFF, m >> 39
     trip = (a & b & (c | d)) | (c & d & (a | b))
     table = _T_HIGH if high_aces else _T_LOW
     if not trip:
@@ -264,10 +264,11 @@ def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[
     if not cards:
         raise ValueError("best_discard_count needs at least one card")
     m = 0
+    bit = _BIT
     for card in cards:  # a plain loop beats sum(map(...)) for ~10 items here
-        m |= _BIT[card]
-    t, (g0, g1, g2, g3) = _DISCARD_HIGH if high_aces else _DISCARD_LOW
-    a, b, c, d = m & SUIT_BITS, (m >> 13) & SUIT_BITS, (m >> 26) & SUIT_BITS, m >> 39
+        m |= bit[card]
+    t, g0, g1, g2, g3 = _DISCARD_HIGH if high_aces else _DISCARD_LOW
+    a, b, c, d = m & 0x1FFF, (m >> 13) & 0x1FFF, (m >> 26) & 0x1FFF, m >> 39
     trip = (a & b & (c | d)) | (c & d & (a | b))
     if not trip:
         key = t[a] + t[b] + t[c] + t[d] + min(g0[a], g1[b], g2[c], g3[d])
