@@ -301,3 +301,27 @@ def test_palm_rate_decides_who_palms_a_good_buried_card() -> None:
         palms[name] = sum(1 for a in chosen if a.source == "palm")
     assert palms["cautious"] == 0
     assert palms["gambler"] >= 20
+
+
+def test_explanation_judges_draws_after_the_take() -> None:
+    # Taking 2♦ makes a full house: the old "one card from a straight" note no longer applies.
+    from deadwood_knock.games.deadwood_knock import Draw
+
+    hand = parse_cards("9c 9s 9d 2h 3s 4c 5d Kh")
+    obs = {
+        "game": "deadwood-knock",
+        "seat": 0,
+        "players": 2,
+        "phase": "play",
+        "to_act": 0,
+        "hand": [str(c) for c in hand],
+        "discard_pile": ["7c", "2d"],
+        "stock_size": 36,
+        "hand_sizes": [8, 8],
+        "known_cards": [[], []],
+        "events": [],
+    }
+    text = explain("deadwood-knock", view_of(obs), Draw(parse_card("Kh"), "discard"))
+    assert text.startswith("Take 2♦ and discard K♥")
+    assert "full house" in text
+    assert "from a straight" not in text

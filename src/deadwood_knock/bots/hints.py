@@ -182,7 +182,9 @@ def _explain_dk(view: TableView, action: Any) -> str:
             what = _CATEGORY_WORDS.get(after.category, after.category)
             head = f"{verb} {taken.pretty()} and discard {select.pretty()}"
             reason = f"your hand becomes {what}, score {now.score} → {after.score}"
-            return f"{head}: {reason}" + (f"; {parts[0]}" if parts else "") + "."
+            # What the hand is one card from is judged after the take, not before it.
+            notes = _draw_notes([*rest, taken], after.category)
+            return f"{head}: {reason}" + (f"; it {notes[0]}" if notes else "") + "."
     head = f"Discard {select.pretty()} and draw from the stock"
     if not parts:
         parts.append("it is the card your hand needs least")
