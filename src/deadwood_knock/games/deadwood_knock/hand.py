@@ -28,6 +28,7 @@ exact branch, where "all cards of that suit" dominates every subset of it.
 from __future__ import annotations
 
 import itertools
+import operator
 import struct
 import sys
 import zlib
@@ -644,10 +645,28 @@ def knock_count(cards: Sequence[Card]) -> int:
     return evaluate_batch((cards,))[0][1]
 
 
-def _batch_key(cards: Sequence[int]) -> int:
+_NONES: Final = itertools.repeat(None)
+
+
+def _batch_key(cards: Sequence[int], code: tuple[int, ...] = _CODE) -> int:
+    # Spelled out for the game's 8 cards: about a fifth faster than a loop, which in turn
+    # beats sum(map(...)).
+    if len(cards) == 8:
+        c0, c1, c2, c3, c4, c5, c6, c7 = cards
+        return (
+            code[c0]
+            + code[c1]
+            + code[c2]
+            + code[c3]
+            + code[c4]
+            + code[c5]
+            + code[c6]
+            + code[c7]
+            + _SUIT_BIAS
+        ) & _BATCH_MASK
     s = _SUIT_BIAS
-    for c in cards:  # a plain loop beats sum(map(...)) for 8 items
-        s += _CODE[c]
+    for c in cards:
+        s += code[c]
     return s & _BATCH_MASK
 
 
@@ -661,9 +680,9 @@ def evaluate_batch(hands: Iterable[Sequence[Card]]) -> list[tuple[int, int, int,
     # and are patched after, so the common case runs with no branch in Python.
     out: list[_Row | None] = list(map(_TABLE.get, map(_batch_key, hands)))
     if None in out:
-        for i, row in enumerate(out):
-            if row is None:
-                out[i] = _slow_row(hands[i])
+        # The misses' positions, found without a Python-level loop over every hand.
+        for i in itertools.compress(itertools.count(), map(operator.is_, out, _NONES)):
+            out[i] = _slow_row(hands[i])
     return out  # type: ignore[return-value]  # every None was replaced
 
 
