@@ -232,11 +232,21 @@ def count_mask(m: int, high_aces: bool = False) -> int:
 
 
 def count(cards: Iterable[int], high_aces: bool = False) -> int:
-    """The count of a hand: its lowest deadwood over all ways to arrange it."""
-    m = 0
-    bit = _BIT
-    for card in cards:  # a plain loop beats sum(map(...)) for ~10 items here
-        m |= bit[card]
+    """The count of a hand (distinct cards, as any hand is): its lowest deadwood over all
+    ways to arrange it."""
+    if type(cards) is tuple and len(cards) == 10:
+        # The two-player hand, spelled out: a fifth faster than the loop (hot path).
+        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
+        bit = _BIT
+        m = (
+            bit[c0] + bit[c1] + bit[c2] + bit[c3] + bit[c4]
+            + bit[c5] + bit[c6] + bit[c7] + bit[c8] + bit[c9]
+        )  # fmt: skip
+    else:
+        m = 0
+        bit = _BIT
+        for card in cards:  # a plain loop beats sum(map(...)) for ~10 items here
+            m |= bit[card]
     # The no-set case is inlined: it is most hands, and a call costs as much as it.
     a, b, c, d = m & 0x1FFF, (m >> 13) & 0x1FFF, (m >> 26) & 0x1FFF, m >> 39
     trip = (a & b & (c | d)) | (c & d & (a | b))
@@ -263,10 +273,18 @@ def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[
     """
     if not cards:
         raise ValueError("best_discard_count needs at least one card")
-    m = 0
     bit = _BIT
-    for card in cards:  # a plain loop beats sum(map(...)) for ~10 items here
-        m |= bit[card]
+    if len(cards) == 11:
+        # The two-player hand after a draw, spelled out (hot path; cards are distinct).
+        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 = cards
+        m = (
+            bit[c0] + bit[c1] + bit[c2] + bit[c3] + bit[c4] + bit[c5]
+            + bit[c6] + bit[c7] + bit[c8] + bit[c9] + bit[c10]
+        )  # fmt: skip
+    else:
+        m = 0
+        for card in cards:  # a plain loop beats sum(map(...)) for ~10 items here
+            m |= bit[card]
     t, g0, g1, g2, g3 = _DISCARD_HIGH if high_aces else _DISCARD_LOW
     a, b, c, d = m & 0x1FFF, (m >> 13) & 0x1FFF, (m >> 26) & 0x1FFF, m >> 39
     trip = (a & b & (c | d)) | (c & d & (a | b))
