@@ -484,9 +484,23 @@ def _sources(state: DeadwoodKnockState, seat: int) -> list[str]:
     return out
 
 
+# The last state asked about and its legal actions: a player asks, then apply() checks
+# the same (immutable) state again. Holding the state keeps the identity test sound.
+_legal_memo: list[tuple[DeadwoodKnockState, tuple[DeadwoodKnockAction, ...]]] = []
+
+
 def legal_actions(state: DeadwoodKnockState) -> tuple[DeadwoodKnockAction, ...]:
     """Every legal action of the seat to act (empty when the match is over). In the
     reveal phase the scoring split comes first, so bots and timeouts can take [0]."""
+    memo = _legal_memo[-1] if _legal_memo else None
+    if memo is not None and memo[0] is state:
+        return memo[1]
+    actions = _legal_actions(state)
+    _legal_memo[:] = [(state, actions)]
+    return actions
+
+
+def _legal_actions(state: DeadwoodKnockState) -> tuple[DeadwoodKnockAction, ...]:
     seat = state.to_act
     if seat is None or state.phase == "over":
         return ()
