@@ -271,8 +271,6 @@ def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[
     set choices x one removal from the left-over suit fields, which the drop tables
     answer per suit.
     """
-    if not cards:
-        raise ValueError("best_discard_count needs at least one card")
     bit = _BIT
     if len(cards) == 11:
         # The two-player hand after a draw, spelled out (hot path; cards are distinct).
@@ -281,6 +279,8 @@ def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[
             bit[c0] + bit[c1] + bit[c2] + bit[c3] + bit[c4] + bit[c5]
             + bit[c6] + bit[c7] + bit[c8] + bit[c9] + bit[c10]
         )  # fmt: skip
+    elif not cards:
+        raise ValueError("best_discard_count needs at least one card")
     else:
         m = 0
         for card in cards:  # a plain loop beats sum(map(...)) for ~10 items here
@@ -289,7 +289,15 @@ def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[
     a, b, c, d = m & 0x1FFF, (m >> 13) & 0x1FFF, (m >> 26) & 0x1FFF, m >> 39
     trip = (a & b & (c | d)) | (c & d & (a | b))
     if not trip:
-        key = t[a] + t[b] + t[c] + t[d] + min(g0[a], g1[b], g2[c], g3[d])
+        # min() spelled out: cheaper than a builtin call for four values (hot path).
+        key = g0[a]
+        if g1[b] < key:
+            key = g1[b]
+        if g2[c] < key:
+            key = g2[c]
+        if g3[d] < key:
+            key = g3[d]
+        key += t[a] + t[b] + t[c] + t[d]
     elif trip & (trip - 1):  # two or more ranks held 3+ times: every set choice
         key = min(
             t[fa] + t[fb] + t[fc] + t[fd] + min(g0[fa], g1[fb], g2[fc], g3[fd])
