@@ -305,12 +305,26 @@ def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[
         )
     else:
         # One rank held 3+ times (the usual case): its set choices inline, as in count_mask.
-        xa, xb, xc, xd = a & ~trip, b & ~trip, c & ~trip, d & ~trip
+        keep = ~trip
+        xa, xb, xc, xd = a & keep, b & keep, c & keep, d & keep
         every = t[xa] + t[xb] + t[xc] + t[xd]
-        key = min(
-            t[a] + t[b] + t[c] + t[d] + min(g0[a], g1[b], g2[c], g3[d]),
-            every + min(g0[xa], g1[xb], g2[xc], g3[xd]),
-        )
+        key = g0[a]  # no set (minimums spelled out, as above)
+        if g1[b] < key:
+            key = g1[b]
+        if g2[c] < key:
+            key = g2[c]
+        if g3[d] < key:
+            key = g3[d]
+        key += t[a] + t[b] + t[c] + t[d]
+        k = g0[xa]  # the set of all held
+        if g1[xb] < k:
+            k = g1[xb]
+        if g2[xc] < k:
+            k = g2[xc]
+        if g3[xd] < k:
+            k = g3[xd]
+        if every + k < key:
+            key = every + k
         if a & b & c & d & trip:
             # Four of a kind: also each set of three, the fourth card left in its suit.
             key = min(
