@@ -109,6 +109,8 @@ _CODE: Final = tuple(
 # (so jokers add nothing); summed, they give the card mask and the total deadwood.
 _CARD_BITS: Final = (1 << 52) - 1
 _FLUSH_CODE: Final = tuple(_BIT[i] | (_VALUE[i] + 2) << 56 for i in range(54))
+# Both codes in one int (the flush code from bit 64), so the slow path sums once.
+_SLOW_CODE: Final = tuple(_CODE[i] | _FLUSH_CODE[i] << 64 for i in range(54))
 
 
 # --- strength codes -------------------------------------------------------------------
@@ -539,30 +541,32 @@ def _flush_branch(
     return score, total - maxval, hp, hp - score, code, best
 
 
-def _slow_row(cards: Sequence[int]) -> _Row:
+def _slow_row(cards: Sequence[int], code: tuple[int, ...] = _SLOW_CODE) -> _Row:
     """The batch API's row for a hand the table lookup missed: a rank key not filled yet,
-    or a hand holding 5+ cards of one suit (see :func:`_flush_fast`)."""
-    s = x = 0
-    for c in cards:
-        s += _CODE[c]
-        x += _FLUSH_CODE[c]
-    bits = x & _CARD_BITS
-    total = (x >> 56) - 2 * len(cards)
-    tkey = s & _KEY_MASK
+    or a hand holding 5+ cards of one suit.
+
+    The flush case without the poker hand's cards: the common case (at most 8 suited
+    cards, no long straight with 5+ ranks in the suit) needs only the memoised value of
+    "all cards of that suit"; anything else takes the exact branch."""
+    if len(cards) == 8:
+        c0, c1, c2, c3, c4, c5, c6, c7 = cards
+        z = (
+            code[c0] + code[c1] + code[c2] + code[c3]
+            + code[c4] + code[c5] + code[c6] + code[c7]
+        )  # fmt: skip
+    else:
+        z = 0
+        for c in cards:
+            z += code[c]
+    tkey = z & _KEY_MASK
     row = _TABLE.get(tkey) or _fill(tkey)
-    flags = ((s >> 32) + 0x3333) & 0x8888  # a suit count's bit 3 is set iff it is >= 5
+    suits = (z >> 32) & 0xFFFF
+    flags = (suits + 0x3333) & 0x8888  # a suit count's bit 3 is set iff it is >= 5
     if not flags:
         return row
-    return _flush_fast(cards, row, tkey, (flags.bit_length() - 4) >> 2, s >> 32, bits, total)
-
-
-def _flush_fast(
-    cards: Sequence[int], row: _Row, tkey: int, suit: int, suits: int, bits: int, total: int
-) -> _Row:
-    """The flush branch without the poker hand's cards, for the batch API. The common
-    case (at most 8 suited cards, no long straight with 5+ ranks in the suit) needs only
-    the memoised value of "all cards of that suit"; anything else takes the exact branch.
-    ``suits`` holds the four 4-bit suit counts, ``bits`` the hand's card mask."""
+    suit = (flags.bit_length() - 4) >> 2
+    bits = (z >> 64) & _CARD_BITS
+    total = (z >> 120) - 2 * len(cards)
     mask = (bits >> (13 * suit)) & 0x1FFF
     present = (bits | bits >> 13 | bits >> 26 | bits >> 39) & 0x1FFF
     # A long straight matters only if 5+ of its ranks are in the suit: otherwise its
@@ -571,18 +575,18 @@ def _flush_fast(
         _LONG[present][0]
         and any(present & w == w and (mask & w).bit_count() >= 5 for w, _ in _WINDOW_DIGITS)
     ):
-        score, knock, hp, dw, code, _ = _flush_branch(cards, row, _pick_key(tkey))
-        return score, knock, hp, dw, code
+        score, knock, hp, dw, scode, _ = _flush_branch(cards, row, _pick_key(tkey))
+        return score, knock, hp, dw, scode
     got = _SUITED.get(mask)
     if got is None:
         spades = [d for d in range(13) if mask >> d & 1]
-        code = _eval_cards(spades)
-        got = _SUITED[mask] = (code, sum(_VALUE[d] for d in spades), HAND_POINTS[code >> 20])
-    code, value, hp = got
+        scode = _eval_cards(spades)
+        got = _SUITED[mask] = (scode, sum(_VALUE[d] for d in spades), HAND_POINTS[scode >> 20])
+    scode, value, hp = got
     score = hp + value - total
     knock = row[1] if row[1] < total - value else total - value
-    if score > row[0] or (score == row[0] and code > row[4]):
-        return score, knock, hp, hp - score, code
+    if score > row[0] or (score == row[0] and scode > row[4]):
+        return score, knock, hp, hp - score, scode
     return row[0], knock, row[2], row[3], row[4]
 
 
