@@ -583,8 +583,7 @@ def apply(
     if isinstance(action, Knock):
         ev = Event("knock", seat)
         return _finish_step(
-            _replace(state, phase="final", knocker=seat, to_act=_next(seat, state.players)),
-            (ev,),
+            state, (ev,), phase="final", knocker=seat, to_act=_next(seat, state.players)
         )
     if isinstance(action, Draw):
         return _draw(state, seat, action)
@@ -615,9 +614,10 @@ def apply(
 
 
 def _finish_step(
-    state: DeadwoodKnockState, events: tuple[Event, ...]
+    state: DeadwoodKnockState, events: tuple[Event, ...], **changes: Any
 ) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
-    return _replace(state, log=state.log + events), events
+    """Log the events; ``changes`` go into the same copy of the state (one copy, not two)."""
+    return _replace(state, log=state.log + events, **changes), events
 
 
 def _draw(
@@ -690,9 +690,8 @@ def _end_turn(
         return _showdown(moved, (*events, dry), dry=True)
     nxt = _next(seat, n)
     if state.phase == "final" and nxt == state.knocker:
-        moved = _replace(state, phase="call", to_act=_next(nxt, n))
-        return _finish_step(moved, events)
-    return _finish_step(_replace(state, to_act=nxt), events)
+        return _finish_step(state, events, phase="call", to_act=_next(nxt, n))
+    return _finish_step(state, events, to_act=nxt)
 
 
 def _showdown(
@@ -700,7 +699,7 @@ def _showdown(
 ) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
     if state.options.manual_split:
         first = _next(state.dealer, state.players)
-        return _finish_step(_replace(state, phase="reveal", to_act=first), events)
+        return _finish_step(state, events, phase="reveal", to_act=first)
     splits = tuple(evaluate(h).poker_hand for h in state.hands)
     return _score_round(_replace(state, reveals=splits), events)
 
