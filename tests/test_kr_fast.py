@@ -47,3 +47,17 @@ def test_count_agrees_with_count_mask() -> None:
             want = count_mask(hand_mask(cards), high)
             assert count(cards, high) == count(tuple(cards), high) == want
             assert count(iter(cards), high) == want
+
+
+def test_kr_state_copy_helper_matches_dataclasses_replace() -> None:
+    import dataclasses
+    from typing import Any
+
+    from deadwood_knock.games.knock_rummy import rules
+
+    state = rules.new_game(rules.KnockRummyOptions(), 11)
+    changes: dict[str, Any] = {"phase": "discard", "to_act": 1, "log": ()}
+    fast, slow = rules._replace(state, **changes), dataclasses.replace(state, **changes)
+    for name in rules._STATE_FIELDS:
+        assert getattr(fast, name) == getattr(slow, name), name
+    assert rules._replace(state) == state
