@@ -53,3 +53,9 @@ def test_batch_accepts_any_iterable() -> None:
     assert hand.evaluate_batch(iter(hands)) == hand.evaluate_batch(hands)
     assert hand.evaluate_batch(tuple(hands)) == hand.evaluate_batch(hands)
     assert hand.evaluate_batch([]) == []
+
+
+def test_batch_falls_back_when_a_late_hand_is_not_eight_cards() -> None:
+    rng = random.Random(8)
+    hands = [rng.sample(CARDS, 8) for _ in range(500)] + [rng.sample(CARDS, 9)]
+    assert _batch_as_rows(hands) == [_as_row(hand.evaluate(h)) for h in hands]

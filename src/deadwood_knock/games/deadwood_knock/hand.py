@@ -652,25 +652,10 @@ def knock_count(cards: Sequence[Card]) -> int:
 _NONES: Final = itertools.repeat(None)
 
 
-def _batch_key(cards: Sequence[int], code: tuple[int, ...] = _CODE) -> int:
-    # Spelled out for the game's 8 cards: about a fifth faster than a loop, which in turn
-    # beats sum(map(...)).
-    if len(cards) == 8:
-        c0, c1, c2, c3, c4, c5, c6, c7 = cards
-        return (
-            code[c0]
-            + code[c1]
-            + code[c2]
-            + code[c3]
-            + code[c4]
-            + code[c5]
-            + code[c6]
-            + code[c7]
-            + _SUIT_BIAS
-        ) & _BATCH_MASK
+def _batch_key(cards: Sequence[int]) -> int:
     s = _SUIT_BIAS
-    for c in cards:
-        s += code[c]
+    for c in cards:  # a plain loop beats sum(map(...)) for a few items
+        s += _CODE[c]
     return s & _BATCH_MASK
 
 
@@ -682,7 +667,17 @@ def evaluate_batch(hands: Iterable[Sequence[Card]]) -> list[tuple[int, int, int,
     hands = hands if isinstance(hands, list | tuple) else list(hands)
     # One lookup per hand; flush hands and unfilled keys come back None (see _SUIT_BIAS)
     # and are patched after, so the common case runs with no branch in Python.
-    out: list[_Row | None] = list(map(_TABLE.get, map(_batch_key, hands)))
+    get, code, bias, mask = _TABLE.get, _CODE, _SUIT_BIAS, _BATCH_MASK
+    out: list[_Row | None]
+    try:
+        # The game's 8-card hands, unpacked by the loop itself: no call per hand.
+        out = [
+            get((code[a] + code[b] + code[c] + code[d] + code[e] + code[f] + code[g]
+                 + code[h] + bias) & mask)
+            for a, b, c, d, e, f, g, h in hands
+        ]  # fmt: skip
+    except ValueError:  # some hand is not 8 cards long
+        out = list(map(get, map(_batch_key, hands)))
     if None in out:
         # The misses' positions, found without a Python-level loop over every hand.
         for i in itertools.compress(itertools.count(), map(operator.is_, out, _NONES)):
