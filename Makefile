@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+BENCH_STAMP := bench/.venv/.installed
 
 .PHONY: run test lint typecheck unit bench install clean web-deps
 
@@ -35,16 +36,20 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-unit: $(STAMP) web-deps
+unit: $(STAMP) web-deps $(BENCH_STAMP)
 	$(VENV)/bin/pytest
 
 test: lint typecheck unit
 
 # The peers live in their own environment, bench/.venv, so they never touch .venv.
-bench:
+# The tests use it too: they check our evaluators agree with the peers on the same hands.
+$(BENCH_STAMP): pyproject.toml bench/requirements.txt
 	test -x bench/.venv/bin/python || $(PYTHON) -m venv bench/.venv
 	bench/.venv/bin/python -m pip install --disable-pip-version-check -q -e . -r bench/requirements.txt
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
 	bench/.venv/bin/python bench/run.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) bench/.venv .mypy_cache .pytest_cache .ruff_cache
