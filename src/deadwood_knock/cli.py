@@ -36,17 +36,9 @@ def _dk_hand(cards: Sequence[Card]) -> dict[str, Any]:
         raise CliError(f"a Deadwood Knock hand has 8 cards (5 to 9 accepted), got {len(cards)}")
     if sum(1 for c in cards if not c.is_joker) < 5:
         raise CliError("a poker hand needs at least 5 cards that are not jokers")
-    r = evaluate(cards)
-    return {
-        "category": r.category,
-        "hand_points": r.hand_points,
-        "poker_hand": [str(c) for c in r.poker_hand],
-        "deadwood": [str(c) for c in r.deadwood],
-        "deadwood_points": r.deadwood_points,
-        "score": r.score,
-        "knock_count": r.knock_count,
-        "can_knock": r.can_knock,
-    }
+    out = evaluate(cards).to_json()
+    del out["strength"]  # an internal ordering code, not part of the calculator's answer
+    return out
 
 
 def _kr_hand(cards: Sequence[Card], high_aces: bool) -> dict[str, Any]:
@@ -65,21 +57,9 @@ def _kr_hand(cards: Sequence[Card], high_aces: bool) -> dict[str, Any]:
     }
 
 
-_CATEGORY_WORDS = {
-    "high_card": "high card",
-    "pair": "a pair",
-    "two_pair": "two pair",
-    "three_of_a_kind": "three of a kind",
-    "straight": "a straight",
-    "flush": "a flush",
-    "full_house": "a full house",
-    "four_of_a_kind": "four of a kind",
-    "straight_flush": "a straight flush",
-    "royal_flush": "a royal flush",
-}
-
-
 def _words(game: str, result: dict[str, Any]) -> str:
+    from deadwood_knock.games.deadwood_knock.hand import CATEGORY_WORDS
+
     def cards(key: str) -> str:
         return " ".join(result[key]) or "none"
 
@@ -87,7 +67,7 @@ def _words(game: str, result: dict[str, Any]) -> str:
         knock = "yes" if result["can_knock"] else "no (needs 11 or less)"
         return "\n".join(
             [
-                f"Poker hand: {cards('poker_hand')} — {_CATEGORY_WORDS[result['category']]}, "
+                f"Poker hand: {cards('poker_hand')} — {CATEGORY_WORDS[result['category']]}, "
                 f"{result['hand_points']} points",
                 f"Deadwood:   {cards('deadwood')} — {result['deadwood_points']} points",
                 f"Score:      {result['hand_points']} − {result['deadwood_points']} = "

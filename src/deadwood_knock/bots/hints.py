@@ -21,23 +21,12 @@ from deadwood_knock.bots.strong import ActionValue, StrongBot
 from deadwood_knock.bots.view import TableView, view_of, without
 from deadwood_knock.cards import Card
 from deadwood_knock.games.base import Game
+from deadwood_knock.games.deadwood_knock.hand import CATEGORY_WORDS
 
 __all__ = ["Hint", "RankedAction", "hand_focus"]
 
 DEFAULT_HINT_BUDGET = Budget(seconds=0.25, iterations=300)
 _SUITS = ("spade", "heart", "diamond", "club")
-_CATEGORY_WORDS = {
-    "high_card": "high card",
-    "pair": "a pair",
-    "two_pair": "two pair",
-    "three_of_a_kind": "three of a kind",
-    "straight": "a straight",
-    "flush": "a flush",
-    "full_house": "a full house",
-    "four_of_a_kind": "four of a kind",
-    "straight_flush": "a straight flush",
-    "royal_flush": "a royal flush",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +108,7 @@ def hand_focus(
 def _draw_notes(cards: Sequence[Card], made: str = "high_card") -> list[str]:
     """What a hand is one card away from (draws it has already made are not news)."""
     notes: list[str] = []
-    order = list(_CATEGORY_WORDS)
+    order = list(CATEGORY_WORDS)
     rank = order.index(made) if made in order else 0
     suited = [0, 0, 0, 0]
     ranks = set()
@@ -151,7 +140,7 @@ def explain(game_name: str, view: TableView, action: Any) -> str:
 def _explain_dk(view: TableView, action: Any) -> str:
     kind = _kind(action)
     now = hand_value(view.hand)
-    cat = _CATEGORY_WORDS.get(now.category, now.category)
+    cat = CATEGORY_WORDS.get(now.category, now.category)
     if kind == "knock":
         return (
             f"Knock: your knock count is {now.knock_count} and {cat} scores {now.score}; "
@@ -179,7 +168,7 @@ def _explain_dk(view: TableView, action: Any) -> str:
         if taken is not None:
             after = hand_value([*rest, taken])
             verb = "Palm" if src == "palm" else "Take"
-            what = _CATEGORY_WORDS.get(after.category, after.category)
+            what = CATEGORY_WORDS.get(after.category, after.category)
             head = f"{verb} {taken.pretty()} and discard {select.pretty()}"
             reason = f"your hand becomes {what}, score {now.score} → {after.score}"
             # What the hand is one card from is judged after the take, not before it.

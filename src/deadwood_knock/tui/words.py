@@ -12,22 +12,10 @@ from typing import Any
 
 from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games.base import Event
+from deadwood_knock.games.deadwood_knock.hand import CATEGORY_WORDS
 from deadwood_knock.games.knock_rummy.rules import GIN_BONUS, KNOCK_PENALTY, RUMMY_BONUS
 
 __all__ = ["CATEGORY_WORDS", "cards_text", "describe_event", "evaluation_lines", "result_lines"]
-
-CATEGORY_WORDS = {
-    "high_card": "high card",
-    "pair": "a pair",
-    "two_pair": "two pair",
-    "three_of_a_kind": "three of a kind",
-    "straight": "a straight",
-    "flush": "a flush",
-    "full_house": "a full house",
-    "four_of_a_kind": "four of a kind",
-    "straight_flush": "a straight flush",
-    "royal_flush": "a royal flush",
-}
 
 
 def _card(value: Any) -> Card:

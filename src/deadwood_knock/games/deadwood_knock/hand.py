@@ -72,6 +72,25 @@ CATEGORIES: Final = (
     "royal_flush",
 )
 HAND_POINTS: Final = (0, 15, 30, 40, 50, 60, 70, 85, 100, 120)
+#: Each category in words, for hints, the CLI and the terminal client ("a full house").
+CATEGORY_WORDS: Final = dict(
+    zip(
+        CATEGORIES,
+        (
+            "high card",
+            "a pair",
+            "two pair",
+            "three of a kind",
+            "a straight",
+            "a flush",
+            "a full house",
+            "four of a kind",
+            "a straight flush",
+            "a royal flush",
+        ),
+        strict=True,
+    )
+)
 KNOCK_LIMIT: Final = 11
 JOKER_DEADWOOD: Final = -2
 
