@@ -296,7 +296,7 @@ def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
         seconds, megabytes = ours.import_cost(module)
         what = f"{title} tables load (import)"
         rows.append(Row(what, "s", seconds, limit=0.5))
-        rows.append(Row(what, "MB", megabytes, note="tables filled later: see peak", limit=100))
+        rows.append(Row(what, "MB", megabytes, note="tables shipped or built at import", limit=100))
     rows.append(
         Row(
             "Peak memory after all of ours and the peers",

@@ -237,3 +237,13 @@ def test_poker_peers_order_five_card_hands_as_we_do(agreement: dict[str, object]
     treys = agreement["treys"]
     assert isinstance(treys, dict)
     assert treys["category_mismatches"] == 0
+
+
+def test_import_cost_counts_the_shipped_table_even_from_a_big_parent() -> None:
+    # This process already holds the table; the child must still see its own cost
+    # (getrusage's peak survives fork+exec and once reported 0 MB here).
+    import deadwood_knock.games.deadwood_knock.hand  # noqa: F401
+
+    seconds, megabytes = bench.import_cost(bench.DK_HAND_MODULE)
+    assert seconds > 0
+    assert 10 < megabytes < 100

@@ -259,14 +259,21 @@ def import_cost(module: str) -> tuple[float, float]:
     The package's base modules are imported first so that only the module's own
     work (for an evaluator: building or loading its tables) is counted.
     """
+    # The peak comes from /proc (VmHWM, this process image's own high-water mark), not
+    # getrusage: ru_maxrss survives fork+exec, so a child started by a big parent would
+    # report the parent's peak and the import would seem to cost nothing.
     code = (
-        "import importlib, resource, time\n"
+        "import importlib, time\n"
+        "def hwm():\n"
+        "    for line in open('/proc/self/status'):\n"
+        "        if line.startswith('VmHWM:'):\n"
+        "            return int(line.split()[1])\n"
         "import deadwood_knock.cards, deadwood_knock.games.base\n"
-        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "before = hwm()\n"
         "t = time.perf_counter()\n"
         f"importlib.import_module({module!r})\n"
         "dt = time.perf_counter() - t\n"
-        "after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "after = hwm()\n"
         "print(dt, (after - before) / 1024)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
