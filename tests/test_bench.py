@@ -3,7 +3,6 @@ peer adapters' agreement with our evaluators (when the bench environment exists)
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import subprocess
@@ -16,23 +15,6 @@ from deadwood_knock.cards import DECK_52
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH_PYTHON = ROOT / "bench" / ".venv" / "bin" / "python"
-
-
-def _missing(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is None
-    except ModuleNotFoundError:
-        return True
-
-
-def _engine_missing(name: str) -> str | None:
-    from deadwood_knock.games import get_game
-
-    try:
-        get_game(name)
-    except ImportError as exc:
-        return f"the {name} engine has not landed: {exc}"
-    return None
 
 
 # --- seeded hands ------------------------------------------------------------------
@@ -123,12 +105,6 @@ def test_clock_choice_is_checked_and_used() -> None:
 def test_quick_json_has_every_key_with_positive_numbers(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    if _missing(bench.DK_HAND_MODULE) or _missing(bench.KR_MELDS_MODULE):
-        pytest.skip("our evaluators (hand.py / melds.py) have not landed yet")
-    for name in ("knock-rummy", "deadwood-knock"):
-        reason = _engine_missing(name)
-        if reason:
-            pytest.skip(reason)
     tiny = ["--hands", "20", "--games", "1", "--min-time", "0", "--repeats", "1"]
     assert bench.main(["--quick", "--json", *tiny]) == 0
     result = json.loads(capsys.readouterr().out)
@@ -140,10 +116,6 @@ def test_quick_json_has_every_key_with_positive_numbers(
 
 
 def test_playouts_end_and_report_their_actions() -> None:
-    for name in ("knock-rummy", "gin", "deadwood-knock"):
-        reason = _engine_missing(name)
-        if reason:
-            pytest.skip(reason)
     assert bench.play_kr_hand(1) > 0
     assert bench.play_kr_hand(2, game_name="gin") > 0
     assert bench.play_dk_round(3, players=4) > 0
@@ -181,8 +153,6 @@ def _bench_env_reason() -> str | None:
     )
     if probe.returncode != 0:
         return "bench/.venv lacks the package or a peer: " + probe.stderr.strip()[-200:]
-    if _missing(bench.DK_HAND_MODULE) or _missing(bench.KR_MELDS_MODULE):
-        return "our evaluators have not landed yet"
     return None
 
 

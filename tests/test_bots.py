@@ -63,16 +63,13 @@ def test_personality_params_are_validated(bad: dict[str, Any]) -> None:
 def test_personality_bot_from_mapping_and_from_a_content_figure() -> None:
     bot = personality_bot({"knock_threshold": 3, "chase": "flush", "difficulty": "sharp"})
     assert bot.params.knock_threshold == 3 and bot.params.difficulty == "sharp"
-    content = pytest.importorskip("deadwood_knock.content.loader")
-    try:
-        figures = list(content.load_content().figures)
-    except Exception as exc:  # the content teammate's data may still be moving
-        pytest.skip(f"content not loadable yet: {exc}")
-    figure = figures[0]
-    fig = figure if hasattr(figure, "knock_threshold") else content.load_content().figures[figure]
-    made = personality_bot(fig)
-    assert made.params.knock_threshold == fig.knock_threshold
-    assert made.params.chase == getattr(fig.chase, "value", fig.chase)
+    from deadwood_knock.content import load_content
+
+    for fig in load_content().figures:
+        made = personality_bot(fig)
+        assert made.params.knock_threshold == fig.knock_threshold
+        assert made.params.chase == getattr(fig.chase, "value", fig.chase)
+        assert made.params.difficulty == getattr(fig.difficulty, "value", fig.difficulty)
 
 
 def test_ladder_is_ordered_by_skill() -> None:
