@@ -6,6 +6,7 @@ Playwright is only the driver here; the browser is the system one at /usr/bin/ch
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -68,11 +69,11 @@ def _get_json(url: str) -> Any:
         return json.loads(resp.read())
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextlib.contextmanager
+def run_server(data: Path, extra_env: dict[str, str] | None = None) -> Iterator[str]:
+    """A real server process on a free port, its data in ``data``; yields its base URL."""
     port = _free_port()
-    data = tmp_path_factory.mktemp("server-data")
-    env = dict(os.environ, DEADWOOD_BOT_PACING="0", PYTHONUNBUFFERED="1")
+    env = dict(os.environ, DEADWOOD_BOT_PACING="0", PYTHONUNBUFFERED="1", **(extra_env or {}))
     log = (data / "server.log").open("w")
     proc = subprocess.Popen(
         [
@@ -110,6 +111,12 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with run_server(tmp_path_factory.mktemp("server-data")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

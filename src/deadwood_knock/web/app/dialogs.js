@@ -82,11 +82,15 @@ export function ConfirmDialog({ title, text, confirmLabel, onConfirm, onCancel }
 }
 
 // Shown once, after a win: how to put the saloon on the home screen.
-export function A2HSHint() {
-  // Decided once per showing: re-renders of the dialog must not hide it again.
-  const [show] = useState(() => !settings().a2hsShown);
+export function A2HSHint({ matchId = true }) {
+  // Remembered by match, not by mount: if the dialog is mounted again for the same win (a
+  // re-render of the table, a reload) the hint must still be there.
+  const [show] = useState(() => {
+    const seen = settings().a2hsShown;
+    return !seen || seen === matchId;
+  });
   useEffect(() => {
-    if (show) update({ a2hsShown: true });
+    if (show) update({ a2hsShown: matchId });
   }, []);
   if (!show) return null;
   const prompt = window.__dkInstallPrompt;

@@ -774,7 +774,7 @@ function MatchComplete({ obs, result, players, me, onClose, matchId, trail }) {
           <${Showdown} result=${obs.last_result} players=${players} me=${me} dk=${isDK(obs)} />
         </details>`
       : null}
-    ${outcome === "win" ? html`<${A2HSHint} />` : null}
+    ${outcome === "win" ? html`<${A2HSHint} matchId=${matchId} />` : null}
     <p class="tap-out">Tap outside to return to town.</p>
     <button class="btn gold" onClick=${onClose}>Return to town</button>
   <//>`;
