@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from deadwood_knock.cards import Card, format_cards
+from deadwood_knock.cards import Card, CardError, format_cards, parse_card
 
 __all__ = [
     "Action",
@@ -34,6 +34,8 @@ __all__ = [
     "IllegalActionError",
     "JSONDict",
     "PositionError",
+    "card_from_json",
+    "cards_from_json",
     "derive_rng",
     "replay",
 ]
@@ -105,6 +107,37 @@ def to_jsonable(value: Any) -> Any:
 
 def cards_json(cards: Sequence[Card]) -> str:
     return format_cards(cards)
+
+
+def card_from_json(value: Any, what: str, *, jokers: bool = True) -> Card:
+    """One card of an action's or position's JSON; anything else is a :class:`GameError`
+    that names the field (``what``)."""
+    if not isinstance(value, str):
+        raise GameError(f"{what} must be a card string such as '7c', not {value!r}")
+    try:
+        c = parse_card(value)
+    except CardError as exc:
+        raise GameError(f"{what}: {exc}") from exc
+    if c.is_joker and not jokers:
+        raise GameError(f"{what}: this game is played without jokers")
+    return c
+
+
+def cards_from_json(value: Any, what: str, *, jokers: bool = True) -> tuple[Card, ...]:
+    """A position's list of cards (or one space-separated string); errors are
+    :class:`PositionError`. Jokers keep the index ``parse_card`` gives them."""
+    if value is None:
+        raise PositionError(f"position needs {what!r}")
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, (list, tuple)):
+        raise PositionError(f"{what!r} must be a list of cards")
+    try:
+        return tuple(card_from_json(v, what, jokers=jokers) for v in value)
+    except PositionError:
+        raise
+    except GameError as exc:
+        raise PositionError(str(exc)) from exc
 
 
 S = TypeVar("S")

@@ -31,8 +31,6 @@ from deadwood_knock.cards import (
     CARDS,
     DECK_54,
     Card,
-    CardError,
-    parse_card,
     parse_cards,
     shuffled,
     sort_key,
@@ -44,6 +42,8 @@ from deadwood_knock.games.base import (
     IllegalActionError,
     JSONDict,
     PositionError,
+    card_from_json,
+    cards_from_json,
     derive_rng,
     to_jsonable,
 )
@@ -245,15 +245,6 @@ _SIMPLE: Final[dict[str, DeadwoodKnockAction]] = {
 }
 
 
-def _card_json(value: Any, what: str) -> Card:
-    if not isinstance(value, str):
-        raise GameError(f"{what} must be a card string such as '7c', not {value!r}")
-    try:
-        return parse_card(value)
-    except CardError as exc:
-        raise GameError(f"{what}: {exc}") from exc
-
-
 def action_from_json(data: Mapping[str, Any]) -> DeadwoodKnockAction:
     """Parse an action's JSON; anything malformed raises :class:`GameError`."""
     if not isinstance(data, Mapping):
@@ -275,11 +266,11 @@ def action_from_json(data: Mapping[str, Any]) -> DeadwoodKnockAction:
         source = data["source"]
         if source not in SOURCES:
             raise GameError(f"source must be stock, discard or palm, not {source!r}")
-        return Draw(_card_json(data["select"], "select"), str(source))
+        return Draw(card_from_json(data["select"], "select"), str(source))
     cards = data.get("poker_hand")
     if not isinstance(cards, list):
         raise GameError("a reveal needs 'poker_hand', a list of card strings")
-    parsed = [_card_json(c, "poker_hand") for c in cards]
+    parsed = [card_from_json(c, "poker_hand") for c in cards]
     if len(set(parsed)) != len(parsed):
         raise GameError("poker_hand repeats a card")
     return Reveal(tuple(sorted(parsed)))
@@ -993,25 +984,6 @@ def position_to_json(state: DeadwoodKnockState) -> JSONDict:
     }
 
 
-def _cards_field(data: Mapping[str, Any], key: str, default: Any = None) -> tuple[Card, ...]:
-    raw = data.get(key, default)
-    if raw is None:
-        raise PositionError(f"position needs {key!r}")
-    if isinstance(raw, str):
-        raw = raw.split()
-    if not isinstance(raw, list):
-        raise PositionError(f"{key!r} must be a list of cards")
-    out = []
-    for token in raw:
-        if not isinstance(token, str):
-            raise PositionError(f"{key!r}: {token!r} is not a card string")
-        try:
-            out.append(parse_card(token))
-        except CardError as exc:
-            raise PositionError(f"{key!r}: {exc}") from exc
-    return tuple(out)
-
-
 def _jokers(groups: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
     """'JK' always parses as the first joker; give the second occurrence the other one."""
     seen = False
@@ -1067,13 +1039,13 @@ def position_from_json(data: Mapping[str, Any]) -> DeadwoodKnockState:
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, list) or len(raw_hands) != n:
         raise PositionError(f"'hands' must list {n} hands, one per seat")
-    hand_groups = [_cards_field({"h": h}, "h") for h in raw_hands]
+    hand_groups = [cards_from_json(h, "hands") for h in raw_hands]
     groups = _jokers(
         [
             *hand_groups,
-            _cards_field(data, "stock", []),
-            _cards_field(data, "discard", []),
-            _cards_field(data, "covers", []),
+            cards_from_json(data.get("stock", []), "stock"),
+            cards_from_json(data.get("discard", []), "discard"),
+            cards_from_json(data.get("covers", []), "covers"),
         ]
     )
     hands, stock, discard, covers = groups[:n], groups[n], groups[n + 1], groups[n + 2]
@@ -1130,10 +1102,10 @@ def position_from_json(data: Mapping[str, Any]) -> DeadwoodKnockState:
         raise PositionError("reshuffled must be true or false")
     reveals_raw = _seat_list(data, "reveals", n, None)
     reveals = tuple(
-        None if r is None else tuple(sorted(_cards_field({"r": r}, "r"))) for r in reveals_raw
+        None if r is None else tuple(sorted(cards_from_json(r, "reveals"))) for r in reveals_raw
     )
     known_raw = _seat_list(data, "known", n, [])
-    known = tuple(frozenset(_cards_field({"k": k}, "k")) for k in known_raw)
+    known = tuple(frozenset(cards_from_json(k, "known")) for k in known_raw)
     for s in range(n):
         if not known[s] <= set(hands[s]):
             raise PositionError(f"seat {s}'s known cards must be in its hand")

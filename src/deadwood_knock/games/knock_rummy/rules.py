@@ -25,7 +25,7 @@ from itertools import product
 from operator import attrgetter
 from typing import Any, Final, Literal
 
-from deadwood_knock.cards import DECK_52, Card, CardError, parse_card, shuffled
+from deadwood_knock.cards import DECK_52, Card, shuffled
 from deadwood_knock.games.base import (
     Event,
     Game,
@@ -33,6 +33,8 @@ from deadwood_knock.games.base import (
     IllegalActionError,
     JSONDict,
     PositionError,
+    card_from_json,
+    cards_from_json,
     derive_rng,
 )
 from deadwood_knock.games.knock_rummy.melds import (
@@ -224,18 +226,6 @@ class Rummy:
 KnockRummyAction = Draw | Discard | Knock | Rummy
 
 
-def _card_from_json(value: Any, what: str) -> Card:
-    if not isinstance(value, str):
-        raise GameError(f"{what} must be a card like '7c'")
-    try:
-        c = parse_card(value)
-    except CardError as exc:
-        raise GameError(str(exc)) from exc
-    if c.is_joker:
-        raise GameError("knock rummy is played without jokers")
-    return c
-
-
 def action_from_json(data: Mapping[str, Any]) -> KnockRummyAction:
     """Parse ``{"type": ...}`` action JSON; anything malformed is a GameError."""
     if not isinstance(data, Mapping):
@@ -255,11 +245,11 @@ def action_from_json(data: Mapping[str, Any]) -> KnockRummyAction:
             return Draw("discard")
         raise GameError("draw source must be 'stock' or 'discard'")
     if kind == "discard":
-        return Discard(_card_from_json(data.get("card"), "card"))
+        return Discard(card_from_json(data.get("card"), "card", jokers=False))
     if kind == "knock":
-        return Knock(_card_from_json(data.get("discard"), "discard"))
+        return Knock(card_from_json(data.get("discard"), "discard", jokers=False))
     value = data.get("discard")
-    return Rummy(None if value is None else _card_from_json(value, "discard"))
+    return Rummy(None if value is None else card_from_json(value, "discard", jokers=False))
 
 
 # --------------------------------------------------------------------------- results
@@ -1086,18 +1076,6 @@ def position_to_json(state: KnockRummyState) -> JSONDict:
     }
 
 
-def _cards_field(data: Mapping[str, Any], key: str) -> tuple[Card, ...]:
-    value = data.get(key, [])
-    if isinstance(value, str):
-        value = value.split()
-    if not isinstance(value, (list, tuple)):
-        raise PositionError(f"{key} must be a list of cards")
-    try:
-        return tuple(_card_from_json(v, key) for v in value)
-    except GameError as exc:
-        raise PositionError(f"{key}: {exc}") from exc
-
-
 def _int_field(data: Mapping[str, Any], key: str, default: int | None = None) -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -1123,9 +1101,9 @@ def position_from_json(data: Mapping[str, Any]) -> KnockRummyState:
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, (list, tuple)) or len(raw_hands) != n:
         raise PositionError(f"hands must be a list of {n} card lists")
-    hands = tuple(_cards_field({"hand": h}, "hand") for h in raw_hands)
-    stock = _cards_field(data, "stock")
-    pile = _cards_field(data, "discard_pile")
+    hands = tuple(cards_from_json(h, "hands", jokers=False) for h in raw_hands)
+    stock = cards_from_json(data.get("stock", []), "stock", jokers=False)
+    pile = cards_from_json(data.get("discard_pile", []), "discard_pile", jokers=False)
     every = [c for h in hands for c in h] + list(stock) + list(pile)
     if len(every) != len(set(every)):
         dup = sorted({c for c in every if every.count(c) > 1})
@@ -1159,7 +1137,9 @@ def position_from_json(data: Mapping[str, Any]) -> KnockRummyState:
         if len(h) not in expected:
             raise PositionError(f"seat {p} holds {len(h)} cards; expected {sorted(expected)}")
     taken_raw = data.get("taken_discard")
-    taken = None if taken_raw is None else _cards_field({"t": [taken_raw]}, "t")[0]
+    taken = None
+    if taken_raw is not None:
+        (taken,) = cards_from_json([taken_raw], "taken_discard", jokers=False)
     if taken is not None and (phase != "discard" or to_act is None or taken not in hands[to_act]):
         raise PositionError("taken_discard must be in the hand of the seat about to discard")
     stock_public = data.get("stock_public", turnovers > 0)
@@ -1174,7 +1154,7 @@ def position_from_json(data: Mapping[str, Any]) -> KnockRummyState:
     raw_known = data.get("known", [[] for _ in range(n)])
     if not isinstance(raw_known, (list, tuple)) or len(raw_known) != n:
         raise PositionError(f"known must be a list of {n} card lists")
-    known = tuple(_sorted(_cards_field({"k": k}, "k")) for k in raw_known)
+    known = tuple(_sorted(cards_from_json(k, "known", jokers=False)) for k in raw_known)
     for p, k in enumerate(known):
         if not set(k) <= set(hands[p]):
             raise PositionError(f"known cards of seat {p} must be in that hand")
