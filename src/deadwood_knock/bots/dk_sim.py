@@ -18,6 +18,7 @@ from typing import Final
 
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.cards import Card
+from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
 
 __all__ = ["Sim", "playout", "quick", "sample_position"]
 
@@ -287,7 +288,7 @@ def policy_move(sim: Sim, rng: random.Random, style: Style = DEFAULT_STYLE) -> N
     if (
         sim.phase == TURN
         and sim.knocker is None
-        and knock <= 11
+        and knock <= KNOCK_LIMIT
         and (knock <= style.knock_count or score >= style.knock_score)
     ):
         do_knock(sim, seat)

@@ -21,7 +21,7 @@ from deadwood_knock.bots.strong import ActionValue, StrongBot
 from deadwood_knock.bots.view import TableView, view_of, without
 from deadwood_knock.cards import Card
 from deadwood_knock.games.base import Game
-from deadwood_knock.games.deadwood_knock.hand import CATEGORY_WORDS
+from deadwood_knock.games.deadwood_knock.hand import CATEGORY_WORDS, KNOCK_LIMIT
 
 __all__ = ["Hint", "RankedAction", "hand_focus"]
 
@@ -232,9 +232,9 @@ def _idle_knock_advice(game_name: str, view: TableView) -> str:
         if not view.hand:
             return ""
         v = hand_value(view.hand)
-        if v.knock_count <= 11:
+        if v.knock_count <= KNOCK_LIMIT:
             return f"Your knock count is {v.knock_count}: you may knock at the start of a turn."
-        return f"Your knock count is {v.knock_count}; knocking needs 11 or less."
+        return f"Your knock count is {v.knock_count}; knocking needs {KNOCK_LIMIT} or less."
     high_aces, limit, _gin = options_of(view.raw)
     n = count(view.hand, high_aces) if view.hand else 0
     if limit is not None:

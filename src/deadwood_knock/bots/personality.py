@@ -35,6 +35,7 @@ from deadwood_knock.bots.kr import (
 from deadwood_knock.bots.view import TableView, view_of
 from deadwood_knock.cards import Card
 from deadwood_knock.games.base import Game, GameError
+from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
 
 __all__ = [
     "CHASES",
@@ -81,8 +82,8 @@ class PersonalityParams:
     difficulty: str = "regular"
 
     def __post_init__(self) -> None:
-        if not 0 <= self.knock_threshold <= 11:
-            raise GameError(f"knock_threshold must be 0..11, got {self.knock_threshold}")
+        if not 0 <= self.knock_threshold <= KNOCK_LIMIT:
+            raise GameError(f"knock_threshold must be 0..{KNOCK_LIMIT}, got {self.knock_threshold}")
         for name in ("call_rate", "fold_discipline", "palm_rate", "discard_reading"):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:

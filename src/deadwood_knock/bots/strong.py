@@ -113,7 +113,7 @@ def dk_playout_action(state: Any, seat: int, legal: Sequence[Any], rng: random.R
             stand = a
         elif k == "draw":
             by_move[(_joker_as_one(a.select), source_of(a))] = a
-    if knock is not None and (now.knock_count <= 6 or (now.knock_count <= 11 and now.score >= 20)):
+    if knock is not None and (now.knock_count <= 6 or now.score >= 20):
         return knock
     top = state_top(state)
     best_take, best_v = None, float(now.score) + 1.0
