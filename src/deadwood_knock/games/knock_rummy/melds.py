@@ -112,12 +112,18 @@ def _build_drop(table: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]
 _DROP_LOW, _DROPBIT_LOW = _build_drop(_T_LOW)
 _DROP_HIGH, _DROPBIT_HIGH = _build_drop(_T_HIGH)
 
-# best_discard_count ranks every (set choice, discard) by one int, smaller is better:
-# (count after the discard) * 4096 - (discard's value * 64 + discard's card index), so
-# the lowest count wins and ties keep the costlier, then the higher, card. Per ace rule:
-# the suit table times 4096, and per suit s the best discard's share of that key
-# (change in the suit's deadwood * 4096 - value * 64 - card index), huge for no card.
+# best_discard_count ranks every (set choice, discard) by one small int, smaller is
+# better: (count after the discard) * 64 - (the discard's tie rank + 1), where the tie
+# rank orders the 52 cards by deadwood value, then index. So the lowest count wins and
+# ties keep the costlier, then the higher, card. Per ace rule: the suit table times 64
+# plus _T_OFFSET, and per suit s the best discard's share of that key (change in the
+# suit's deadwood * 64 - tie rank - 1), huge for no card. A key always sums four suit
+# table entries, so it carries 4 * _T_OFFSET, which keeps it >= 0: it indexes
+# _DISCARD_RESULT, the answer prebuilt (building the tuple per call cost a fifth).
 _NO_CARD: Final = 1 << 40
+_T_OFFSET: Final = 16
+_TIE_ORDER: Final = tuple(sorted(range(52), key=lambda c: (RANK_VALUE[c % 13], c)))
+_TIE_RANK: Final = tuple(_TIE_ORDER.index(c) for c in range(52))
 _Table = tuple[int, ...]
 _DiscardTables = tuple[_Table, _Table, _Table, _Table, _Table]
 
@@ -125,17 +131,28 @@ _DiscardTables = tuple[_Table, _Table, _Table, _Table, _Table]
 def _build_discard(table: Sequence[int], drop: Sequence[int], bit: Sequence[int]) -> _DiscardTables:
     def per_suit(s: int) -> _Table:
         return tuple(
-            ((drop[f] - table[f]) << 12) - (RANK_VALUE[bit[f]] * 64 + 13 * s + bit[f])
-            if f
-            else _NO_CARD
+            ((drop[f] - table[f]) << 6) - _TIE_RANK[13 * s + bit[f]] - 1 if f else _NO_CARD
             for f in range(1 << 13)
         )
 
-    return tuple(t << 12 for t in table), per_suit(0), per_suit(1), per_suit(2), per_suit(3)
+    base = tuple((t << 6) + _T_OFFSET for t in table)
+    return base, per_suit(0), per_suit(1), per_suit(2), per_suit(3)
 
 
 _DISCARD_LOW: Final = _build_discard(_T_LOW, _DROP_LOW, _DROPBIT_LOW)
 _DISCARD_HIGH: Final = _build_discard(_T_HIGH, _DROP_HIGH, _DROPBIT_HIGH)
+
+
+def _build_discard_result() -> tuple[tuple[int, Card] | None, ...]:
+    """Key -> (count, discard); a count never exceeds the whole deck's 340 points."""
+    pairs = {(n, c): (n, CARDS[c]) for n in range(341) for c in range(52)}
+    out: list[tuple[int, Card] | None] = [None] * (341 * 64 + 4 * _T_OFFSET)
+    for (n, c), pair in pairs.items():
+        out[n * 64 - _TIE_RANK[c] - 1 + 4 * _T_OFFSET] = pair
+    return tuple(out)
+
+
+_DISCARD_RESULT: Final = _build_discard_result()
 
 
 def hand_mask(cards: Iterable[int]) -> int:
@@ -256,10 +273,10 @@ def count(cards: Iterable[int], high_aces: bool = False) -> int:
     if trip & (trip - 1) or a & b & c & d & trip:
         return count_mask(m, high_aces)
     # Exactly three cards of one rank: that set or no set (count_mask's case, inlined).
-    return min(
-        table[a] + table[b] + table[c] + table[d],
-        table[a & ~trip] + table[b & ~trip] + table[c & ~trip] + table[d & ~trip],
-    )
+    keep = 0x1FFF ^ trip  # not ~trip: a negative int makes every & slower
+    plain = table[a] + table[b] + table[c] + table[d]
+    melded = table[a & keep] + table[b & keep] + table[c & keep] + table[d & keep]
+    return melded if melded < plain else plain
 
 
 def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[int, Card]:
@@ -305,7 +322,7 @@ def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[
         )
     else:
         # One rank held 3+ times (the usual case): its set choices inline, as in count_mask.
-        keep = ~trip
+        keep = 0x1FFF ^ trip  # not ~trip: a negative int makes every & slower
         xa, xb, xc, xd = a & keep, b & keep, c & keep, d & keep
         every = t[xa] + t[xb] + t[xc] + t[xd]
         key = g0[a]  # no set (minimums spelled out, as above)
@@ -334,8 +351,7 @@ def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[
                 every - t[xc] + t[c] + min(g0[xa], g1[xb], g2[c], g3[xd]),
                 every - t[xd] + t[d] + min(g0[xa], g1[xb], g2[xc], g3[d]),
             )
-    # key = count * 4096 - (value * 64 + card), with 64 <= value * 64 + card < 4096.
-    return (key + 4095) >> 12, CARDS[-key & 63]
+    return _DISCARD_RESULT[key]  # type: ignore[return-value]  # every reachable key is set
 
 
 @dataclass(frozen=True, slots=True)
