@@ -316,10 +316,18 @@ def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[
             key = g3[d]
         key += t[a] + t[b] + t[c] + t[d]
     elif trip & (trip - 1):  # two or more ranks held 3+ times: every set choice
-        key = min(
-            t[fa] + t[fb] + t[fc] + t[fd] + min(g0[fa], g1[fb], g2[fc], g3[fd])
-            for fa, fb, fc, fd in _field_combos(m, trip)
-        )
+        key = _NO_CARD
+        for fa, fb, fc, fd in _field_combos(m, trip):
+            k = g0[fa]  # minimums spelled out, as above
+            if g1[fb] < k:
+                k = g1[fb]
+            if g2[fc] < k:
+                k = g2[fc]
+            if g3[fd] < k:
+                k = g3[fd]
+            k += t[fa] + t[fb] + t[fc] + t[fd]
+            if k < key:
+                key = k
     else:
         # One rank held 3+ times (the usual case): its set choices inline, as in count_mask.
         keep = 0x1FFF ^ trip  # not ~trip: a negative int makes every & slower
