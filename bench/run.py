@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peers
 
 from deadwood_knock import bench as ours
+from deadwood_knock.bots.kr_sim import PLAYOUT_CAP
 from deadwood_knock.cards import DECK_52
 from deadwood_knock.games.base import derive_rng
 
@@ -285,6 +286,37 @@ def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
                 rates[key],
                 note=f"{per_round:.0f} actions/round, "
                 f"{ours.fmt(rates[key] * per_round)} actions/s; bots need thousands of rounds/s",
+            )
+        )
+
+    log("the search bot's own playouts (its simulators)")
+    sim_steps = {
+        ("knock-rummy", 2): 20,
+        ("gin", 2): 10,
+        ("deadwood-knock", 4): 10,
+        ("deadwood-knock", 6): 10,
+    }
+    rates = bench.rates(
+        {
+            f"{name} {players}": ours.sim_playout_step(name, seed, games, players)
+            for (name, players), games in sim_steps.items()
+        }
+    )
+    for (name, players), _games in sim_steps.items():
+        unit = "rounds/s" if name == "deadwood-knock" else "playouts/s"
+        title = {"knock-rummy": "Knock Rummy", "gin": "Gin", "deadwood-knock": "Deadwood Knock"}
+        rows.append(
+            Row(
+                f"{title[name]} {players}p {unit.split('/')[0]}, search bot's simulator",
+                unit,
+                rates[f"{name} {players}"],
+                note="its playout policy in every seat; scored as the engine "
+                "(tests/test_bots_sim.py)"
+                + (
+                    ""
+                    if name == "deadwood-knock"
+                    else f"; cut at {PLAYOUT_CAP} moves as in the bot"
+                ),
             )
         )
 

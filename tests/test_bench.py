@@ -113,6 +113,44 @@ def test_quick_json_has_every_key_with_positive_numbers(
         assert result[key] > 0, key
     assert result["settings"]["hands"] == 20
     assert result["dk_tables_load_s"] >= 0
+    # The search bot's own playouts are reported beside the public engine's.
+    for game in ("kr", "gin", "dk", "dk6"):
+        assert result[f"{game}_sim_playouts_per_s"] > 0, game
+
+
+def test_sim_playout_steps_play_whole_rounds_from_engine_deals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from deadwood_knock.bots import dk_sim, kr_sim
+
+    finished: list[str] = []
+
+    def watch(module: object, name: str) -> None:
+        real = getattr(module, name)
+
+        def wrapped(sim: object, *args: object) -> object:
+            result = real(sim, *args)
+            finished.append(str(sim.phase))  # type: ignore[attr-defined]
+            return result
+
+        monkeypatch.setattr(module, name, wrapped)
+
+    watch(dk_sim, "playout")
+    watch(kr_sim, "playout")
+    for game, players in (
+        ("knock-rummy", 2),
+        ("gin", 2),
+        ("deadwood-knock", 4),
+        ("deadwood-knock", 6),
+    ):
+        finished.clear()
+        items, seconds = bench.sim_playout_step(game, 5, 3, players)()
+        assert items == 3 and seconds >= 0
+        assert len(finished) == 3, game
+        if game == "deadwood-knock":
+            assert finished == ["over"] * 3, finished
+        # Knock Rummy and Gin playouts stop after kr_sim.PLAYOUT_CAP moves by design (the
+        # rest is scored by counts), so some end mid-hand, as in the strong bot.
 
 
 def test_playouts_end_and_report_their_actions() -> None:

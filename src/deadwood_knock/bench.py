@@ -253,6 +253,64 @@ def playout_step(play: Callable[[int], int], seed: int, games: int) -> Step:
     return step
 
 
+def sim_playout_step(game_name: str, seed: int, games: int, players: int) -> Step:
+    """Times the search bot's own playouts (``bots/dk_sim``, ``bots/kr_sim``: its
+    playout policy for every seat) from fresh engine deals, ``games`` per step.
+
+    This is the path the strong bot runs thousands of times a decision; the tests in
+    ``tests/test_bots_sim.py`` prove the simulators score rounds as the engine does.
+    As in the bot, a Knock Rummy or Gin playout stops after ``kr_sim.PLAYOUT_CAP`` moves
+    and scores the rest by counts. Dealing and copying into the simulator is untimed.
+    """
+    from deadwood_knock.bots import dk_sim, kr_sim
+    from deadwood_knock.bots.strong import KR_PLAYOUT_KNOCK
+    from deadwood_knock.games import get_game
+
+    game = get_game(game_name)
+    seeds = itertools.count(seed)
+    options = {"players": players} | ({"rounds": 1} if game_name == "deadwood-knock" else {})
+    parsed = game.options_from_json(options)
+    knock_at = 10 if game_name == "gin" else KR_PLAYOUT_KNOCK  # as the strong bot's playouts
+
+    def deal(s: int) -> Any:
+        state = game.new_game(parsed, s)
+        if game_name == "deadwood-knock":
+            return dk_sim.Sim(
+                hands=[list(h) for h in state.hands],
+                stock=list(state.stock),
+                pile=list(state.discard),
+                to_act=state.to_act,
+                called=[False] * players,
+                palmed=[False] * players,
+            )
+        return kr_sim.KrSim(
+            hands=[list(h) for h in state.hands],
+            stock=list(state.stock),
+            pile=list(state.discard_pile),
+            to_act=state.to_act,
+            phase=kr_sim.DRAW,
+            high_aces=False,
+            limit=10 if game_name == "gin" else None,
+            gin=game_name == "gin",
+        )
+
+    def step() -> tuple[int, float]:
+        batch = list(itertools.islice(seeds, games))
+        sims = [deal(s) for s in batch]
+        rngs = [derive_rng(s, 0xA11) for s in batch]
+        now = clock()
+        start = now()
+        if game_name == "deadwood-knock":
+            for sim, rng in zip(sims, rngs, strict=True):
+                dk_sim.playout(sim, rng)
+        else:
+            for sim in sims:
+                kr_sim.playout(sim, knock_at)
+        return games, now() - start
+
+    return step
+
+
 def import_cost(module: str) -> tuple[float, float]:
     """Seconds and peak MB that importing ``module`` adds, in a fresh interpreter.
 
@@ -320,6 +378,10 @@ def measure_ours(
         "dk_playouts_per_s": rate(playout_step(play_dk_round, seed, few)),
         "kr11_dense_per_s": rate(kr11_step(seed, "dense11", hands)),
         "dk6_playouts_per_s": rate(playout_step(dk6, seed, few)),
+        "kr_sim_playouts_per_s": rate(sim_playout_step("knock-rummy", seed, games, 2)),
+        "gin_sim_playouts_per_s": rate(sim_playout_step("gin", seed, few, 2)),
+        "dk_sim_playouts_per_s": rate(sim_playout_step("deadwood-knock", seed, few, 4)),
+        "dk6_sim_playouts_per_s": rate(sim_playout_step("deadwood-knock", seed, few, 6)),
     }
     for key, module in (("dk_tables", DK_HAND_MODULE), ("kr_tables", KR_MELDS_MODULE)):
         seconds, megabytes = import_cost(module)
@@ -347,6 +409,10 @@ LABELS = {
     "kr_playouts_per_s": "Knock Rummy 2p random hands/s (engine API)",
     "dk_playouts_per_s": "Deadwood Knock 4p random rounds/s (engine API)",
     "dk6_playouts_per_s": "Deadwood Knock 6p random rounds/s (engine API)",
+    "kr_sim_playouts_per_s": "Knock Rummy 2p playouts/s (search bot's simulator, capped)",
+    "gin_sim_playouts_per_s": "Gin 2p playouts/s (search bot's simulator, capped)",
+    "dk_sim_playouts_per_s": "Deadwood Knock 4p rounds/s (search bot's simulator)",
+    "dk6_sim_playouts_per_s": "Deadwood Knock 6p rounds/s (search bot's simulator)",
     "dk_tables_load_s": "Deadwood Knock tables load, s",
     "dk_tables_load_mb": "Deadwood Knock tables load, MB",
     "kr_tables_load_s": "Knock Rummy tables load, s",
