@@ -269,9 +269,13 @@ def policy_move(sim: KrSim, knock_at: int) -> None:
         top = sim.pile[-1] if sim.pile else None
         # Take the top discard when keeping it lowers the count (one table lookup: if the
         # best card to throw were the top itself, the count could not go down).
-        if top is not None and _best_discard([*hand, top], ha, None)[0] < _count(hand, ha):
-            do_draw(sim, seat, "discard")
-            return
+        if top is not None:
+            now = _count(hand, ha)
+            # Gin players take the top only to meld it (otherwise it tells the opponent).
+            melds = not sim.gin or _count([*hand, top], ha) < now + points(top)
+            if melds and _best_discard([*hand, top], ha, None)[0] < now:
+                do_draw(sim, seat, "discard")
+                return
         do_draw(sim, seat, "stock")
         return
     if not sim.gin and _count(hand, ha) == 0:

@@ -14,6 +14,12 @@ promising few, and then repeatedly:
 
 Weak actions are dropped as evidence builds (successive halving); the budget is a time
 limit and/or an iteration limit (one iteration = one sample played with every kept action).
+
+Knock Rummy and Gin keep a heuristic favourite (the anchor) unless the playouts clearly
+beat it. At Gin the anchor is a sound Gin player's move (:func:`gin_choice`: take the top
+only when it pays, keep cards that can still meld, do not feed the opponent, knock low),
+so the search is a policy improvement on it: it only deviates where the playouts,
+compared on the same samples, are well ahead.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from deadwood_knock.bots.kr import best_after_draw, count, discard_card, options
 from deadwood_knock.bots.view import TableView, view_of
 from deadwood_knock.cards import CARDS, Card
 from deadwood_knock.games.base import Event, Game
+from deadwood_knock.games.knock_rummy.melds import best_discard_count
 
 __all__ = ["DEFAULT_BUDGET", "ActionValue", "StrongBot"]
 
@@ -47,6 +54,11 @@ DEFAULT_BUDGET = Budget(seconds=0.1, iterations=400)
 KR_BUDGET = Budget(seconds=0.15, iterations=400)
 KR_PLAYOUT_KNOCK = 6
 ANCHOR_Z = 1.0
+GIN_ANCHOR_Z = 1.5
+GIN_KNOCK = 8  # the Gin anchor knocks at this count or less
+GIN_OUTS = 6.0  # weight of the share of unseen cards that would meld with what is kept
+GIN_FEED = 1.0  # weight of feeding the cards the opponent took from the pile
+GIN_TAKE_MARGIN = 0.5  # taking the top shows the opponent what you collect
 ROUND_END_KINDS = frozenset({"round_result", "hand_result", "void", "hand_void"})
 MAX_PLAYOUT_ACTIONS = 400
 
@@ -225,6 +237,13 @@ class StrongBot:
         forced = self._forced(game.name, view, legal)
         if forced is not None:
             return [ActionValue(forced, 0.0, 0, 0.0)]
+        gin = game.name == "gin" or (game.name != "deadwood-knock" and options_of(view.raw)[2])
+        if gin:
+            # Policy improvement: the anchor is a sound Gin player's move (kept unless the
+            # playouts clearly beat it), not just the lowest count.
+            choice = gin_choice(view, legal)
+            top_prior = max(pr for _, pr in priors) + 1.0
+            priors = [(a, top_prior if a is choice else pr) for a, pr in priors]
         ranked = sorted(priors, key=lambda ap: -ap[1])
         # Knock Rummy playouts are longer, so fewer candidates get more samples each.
         width = self.width if game.name == "deadwood-knock" else max(2, self.width - 2)
@@ -262,7 +281,10 @@ class StrongBot:
                 break
             if it >= next_cut and len(active) > 2:
                 active.sort(key=lambda i: -(sums[i] / visits[i]))
-                active = active[: max(2, (len(active) + 1) // 2)]
+                cut = active[: max(2, (len(active) + 1) // 2)]
+                if gin and 0 not in cut:  # the anchor (first kept) is always measured
+                    cut[-1] = 0
+                active = cut
                 next_cut *= 2
         out = [
             ActionValue(a, sums[i] / visits[i] if visits[i] else float("-inf"), visits[i], pr)
@@ -277,7 +299,8 @@ class StrongBot:
         rest = sorted((av for av in out if av.samples != top_visits), key=lambda av: -av.value)
         ranked_out = survivors + rest
         if game.name != "deadwood-knock":
-            ranked_out = _keep_anchor_unless_beaten(ranked_out, keep, values)
+            z = GIN_ANCHOR_Z if gin else ANCHOR_Z
+            ranked_out = _keep_anchor_unless_beaten(ranked_out, keep, values, z)
         return ranked_out
 
     # --- pieces --------------------------------------------------------------------------
@@ -400,7 +423,10 @@ class EngineSearch:
 
 
 def _keep_anchor_unless_beaten(
-    ranked: list[ActionValue], keep: Sequence[tuple[Any, float]], values: Sequence[list[float]]
+    ranked: list[ActionValue],
+    keep: Sequence[tuple[Any, float]],
+    values: Sequence[list[float]],
+    z: float = ANCHOR_Z,
 ) -> list[ActionValue]:
     """Stay with the heuristic's favourite unless the playouts clearly beat it.
 
@@ -417,7 +443,7 @@ def _keep_anchor_unless_beaten(
     if n >= 4:
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean > ANCHOR_Z * (var / n) ** 0.5:
+        if mean > z * (var / n) ** 0.5:
             return ranked
     chosen = next(av for av in ranked if av.action is keep[anchor][0])
     return [chosen, *(av for av in ranked if av is not chosen)]
@@ -497,3 +523,59 @@ def _kr_priors(
         else:
             out.append((a, 0.0))
     return out
+
+
+def gin_choice(view: TableView, legal: Sequence[Any]) -> Any:
+    """A sound Gin move without search: the strong bot's anchor.
+
+    Draw: the discard top only when the best hand with it beats the mean best hand after
+    a stock draw (over every unseen card) by a margin. Throw: lowest count, then keep the
+    cards that many unseen cards would meld with, and do not feed what the opponent took.
+    Knock at GIN_KNOCK or less.
+    """
+    high_aces, _limit, _gin = options_of(view.raw)
+    hand = list(view.hand)
+    kinds = {_kind(a) for a in legal}
+    unseen = view.unseen()
+    if "draw" in kinds:
+        by = {source_of(a): a for a in legal if _kind(a) == "draw"}
+        stock, take = by.get("stock"), by.get("discard")
+        if stock is None or take is None or view.top is None or not unseen:
+            return stock or take or legal[0]
+        with_top = best_after_draw(hand, view.top, high_aces, keep=True)
+        drawn = sum(best_discard_count([*hand, x], high_aces=high_aces)[0] for x in unseen)
+        return take if with_top + GIN_TAKE_MARGIN < drawn / len(unseen) else stock
+    throws = [a for a in legal if _kind(a) in ("discard", "knock")]
+    if not throws:
+        return legal[0]
+    opp = view.next_seat()
+    taken = [c for c in view.picked[opp] if c < 52] if opp < len(view.picked) else []
+    counts: dict[Card, int] = {}
+    scores: dict[Card, float] = {}
+    for a in throws:
+        c = discard_card(a)
+        if c is None or c in counts:
+            continue
+        rest = [x for x in hand if x != c]
+        n = count(rest, high_aces)
+        counts[c] = n
+        melds = sum(1 for x in unseen if count([*rest, x], high_aces) < n + points(x))
+        feed = sum(_feeds(c, t) for t in taken)
+        share = melds / len(unseen) if unseen else 0.0
+        scores[c] = -n + GIN_OUTS * share - GIN_FEED * feed + 0.05 * points(c)
+    knocks = [a for a in throws if _kind(a) == "knock" and discard_card(a) in counts]
+    if knocks:
+        best_knock = min(knocks, key=lambda a: counts[discard_card(a)])  # type: ignore[index]
+        if counts[discard_card(best_knock)] <= GIN_KNOCK:  # type: ignore[index]
+            return best_knock
+    best = max(scores, key=lambda c: scores[c])
+    return next(a for a in throws if _kind(a) == "discard" and discard_card(a) == best)
+
+
+def _feeds(c: Card, taken: Card) -> float:
+    """How much throwing ``c`` helps a player known to hold ``taken``: same rank most."""
+    if taken % 13 == c % 13:
+        return 3.0
+    if taken // 13 == c // 13 and abs(taken % 13 - c % 13) <= 2:
+        return 2.0
+    return 0.0

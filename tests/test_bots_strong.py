@@ -1,0 +1,123 @@
+"""The strong bot at Gin: its anchor move (a sound Gin player's), the playout policy."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+from deadwood_knock.bots import Budget, get_bot, kr_sim
+from deadwood_knock.bots.strong import gin_choice
+from deadwood_knock.bots.view import view_of
+from deadwood_knock.cards import CARDS, parse_cards
+from deadwood_knock.games import get_game
+
+
+def _gin_position(hand: str, top: str, phase: str, opponent: str = "") -> tuple[Any, Any]:
+    """A fresh Gin deal with seat 0's hand, the pile's top and seat 1's hand set by hand."""
+    game = get_game("gin")
+    state = game.new_game(game.options_from_json({"players": 2}), 1)
+    mine, pile = list(parse_cards(hand)), list(parse_cards(top))
+    rest = [c for c in CARDS[:52] if c not in mine and c not in pile]
+    theirs = list(parse_cards(opponent)) if opponent else []
+    rest = [c for c in rest if c not in theirs]
+    theirs += rest[: 10 - len(theirs)]
+    stock = rest[10 - len(parse_cards(opponent)) if opponent else 10 :]
+    state = dataclasses.replace(
+        state,
+        hands=(tuple(sorted(mine)), tuple(sorted(theirs))),
+        stock=tuple(stock),
+        discard_pile=tuple(pile),
+        phase=phase,
+        to_act=0,
+        taken_discard=None,
+    )
+    return game, state
+
+
+def _choose(hand: str, top: str, phase: str) -> Any:
+    game, state = _gin_position(hand, top, phase)
+    legal = game.legal_actions(state)
+    action = gin_choice(view_of(game.observe(state, 0), "gin"), legal)
+    assert action in legal
+    return action
+
+
+def test_gin_anchor_takes_the_top_only_when_it_melds() -> None:
+    # 9h completes 7h 8h 9h: take it.
+    took = _choose("7h 8h 2c 5d Jd Qs Kc 3s 9c Td", "9h", "draw")
+    assert took.kind == "draw" and took.source == "discard"
+    # Kh melds with nothing (it would only replace a high card): draw blind instead.
+    drew = _choose("7h 8h 2c 5d Jd Qs 4c 3s 9c Td", "Kh", "draw")
+    assert drew.kind == "draw" and drew.source == "stock"
+
+
+def test_gin_anchor_knocks_at_a_low_count() -> None:
+    # After throwing Kd the hand is three melds and 2c + 3d: count 5, a knock.
+    act = _choose("7h 8h 9h 4s 4d 4c Js Qs Ks 2c 3d", "5h", "discard")
+    assert act.kind == "knock"
+    assert str(act.discard) in ("3d", "2c")  # throws a deadwood card, never a meld card
+
+
+def test_gin_anchor_keeps_connected_cards_over_lone_ones_of_the_same_value() -> None:
+    # Ts, Js, Kd and Qc all cost 10; T-J of spades can still become a run, Kd and Qc cannot
+    # meld with anything in the hand.
+    act = _choose("2c 3c 4c 5h 6h 7h Ts Js Kd Qc Ah", "8s", "discard")
+    assert act.kind == "discard"
+    assert str(act.card) in ("Kd", "Qc")
+
+
+def test_strong_bot_keeps_the_gin_anchor_without_evidence() -> None:
+    """With too few samples to compare, the strong bot plays the anchor's move."""
+    bot = get_bot("strong")
+    for hand, top, phase in [
+        ("7h 8h 2c 5d Jd Qs Kc 3s 9c Td", "9h", "draw"),
+        ("7h 8h 2c 5d Jd Qs 4c 3s 9c Td", "Kh", "draw"),
+        ("7h 8h 9h 4s 4d 4c Js Qs Ks 2c 3d", "5h", "discard"),
+    ]:
+        game, state = _gin_position(hand, top, phase)
+        legal = game.legal_actions(state)
+        obs = game.observe(state, 0)
+        want = gin_choice(view_of(obs, "gin"), legal)
+        got = bot.act(game, obs, legal, random.Random(3), Budget(iterations=2))
+        assert got == want
+
+
+def test_strong_bot_is_deterministic_at_gin_with_an_iteration_budget() -> None:
+    game, state = _gin_position("7h 8h 2c 5d Jd Qs 4c 3s 9c Td", "Kh", "draw")
+    legal = game.legal_actions(state)
+    obs = game.observe(state, 0)
+    bot = get_bot("strong")
+    runs = {bot.act(game, obs, legal, random.Random(11), Budget(iterations=24)) for _ in range(2)}
+    assert len(runs) == 1 and runs.pop() in legal
+
+
+def _sim(hand: str, top: str, gin: bool) -> kr_sim.KrSim:
+    mine, pile = list(parse_cards(hand)), list(parse_cards(top))
+    rest = [c for c in CARDS[:52] if c not in mine and c not in pile]
+    return kr_sim.KrSim(
+        hands=[mine, rest[:10]],
+        stock=rest[10:],
+        pile=pile,
+        to_act=0,
+        phase=kr_sim.DRAW,
+        high_aces=False,
+        limit=10 if gin else None,
+        gin=gin,
+    )
+
+
+def test_gin_playouts_take_the_top_only_to_meld_it() -> None:
+    # The 2h lowers the count (it replaces the king) but melds with nothing.
+    hand = "7h 8h 5c 5d Jd Qs Kc 3s 9c Td"
+    sim = _sim(hand, "2s", gin=True)
+    kr_sim.policy_move(sim, 10)
+    assert sim.taken is None and sim.pile == list(parse_cards("2s"))
+    # Knock Rummy playouts still take any card that lowers the count.
+    sim = _sim(hand, "2s", gin=False)
+    kr_sim.policy_move(sim, 6)
+    assert sim.taken == parse_cards("2s")[0]
+    # A top that completes a run is taken at Gin too.
+    sim = _sim(hand, "9h", gin=True)
+    kr_sim.policy_move(sim, 10)
+    assert sim.taken == parse_cards("9h")[0]
