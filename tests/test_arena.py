@@ -296,3 +296,43 @@ def test_text_report_has_the_tables() -> None:
     text = out.getvalue()
     for word in ("mean/round", "95% CI", "win rate", "p95 ms", "greedy - cautious", "call_rate"):
         assert word in text
+
+
+# --- knock timing in the style table ------------------------------------------------------
+
+
+def test_knock_timing_shows_the_knock_threshold_in_deadwood_knock() -> None:
+    # Most Deadwood Knock hands may knock from the deal, so knocks come early whatever the
+    # threshold; the count at the knock and the chances let go by tell the two apart.
+    report = arena.run_arena(
+        "deadwood-knock", ["tenderfoot", "cautious"], 8, seed=6, options={"rounds": 5}
+    )
+    eager, patient = report.styles["tenderfoot"], report.styles["cautious"]  # knock at 11, 4
+    for s, threshold in ((eager, 11), (patient, 4)):
+        assert len(s.knock_counts) == s.knocks > 0
+        assert max(s.knock_counts) <= threshold
+        assert s.knock_passes <= s.knock_chances
+    assert eager.knock_passes == 0  # any legal knock is within its threshold
+    rows = {name: arena.style_row("deadwood-knock", s) for name, s in report.styles.items()}
+    eager_row, patient_row = rows["tenderfoot"], rows["cautious"]
+    eager_count, patient_count = eager_row["knock_count_mean"], patient_row["knock_count_mean"]
+    assert eager_count is not None and patient_count is not None
+    assert eager_count > patient_count + 2
+    assert eager_row["knock_pass_rate"] == 0.0
+    patient_pass = patient_row["knock_pass_rate"]
+    assert patient_pass is not None and patient_pass > 0.3
+
+
+def test_knock_timing_in_knock_rummy_and_json() -> None:
+    argv = ["--game", "knock-rummy", "--players", "tenderfoot,legend,bean-counter"]
+    argv += ["--matches", "30", "--seed", "8", "--json", "--no-progress"]
+    out = io.StringIO()
+    assert arena.main(argv, out=out, err=io.StringIO()) == 0
+    style = json.loads(out.getvalue())["style"]
+    names = ("tenderfoot", "legend", "bean-counter")
+    counts = {name: style[name]["knock_count_mean"] for name in names}
+    # Knock at 11, 6 and 5: the count after the knock's discard follows the threshold.
+    assert counts["tenderfoot"] > counts["legend"] + 1
+    assert counts["legend"] <= 6 and counts["bean-counter"] <= 5
+    passes = {name: style[name]["knock_pass_rate"] for name in ("tenderfoot", "legend")}
+    assert passes["legend"] > passes["tenderfoot"]

@@ -9,7 +9,10 @@ every seat of the same deals (duplicate style), which cancels most of the luck o
 For each bot it prints the mean score per round (Deadwood Knock) or per hand (Knock Rummy,
 Gin) with a 95% confidence interval, the match win rate, the decision time (median, p95),
 the paired margin between every two bots, and a style table (knock timing, call and palm
-rates) that shows how the personalities differ.
+rates) that shows how the personalities differ. Knock timing is shown three ways: the turn
+of the knock, the knocker's count at the moment it knocked, and how often it played on
+when it could have knocked (Deadwood Knock rounds are short, so the knock turn alone
+hides a late knocker: most hands may knock from the deal).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any, NoReturn, TextIO
 from deadwood_knock.bots import Budget, UnknownBotError, bot_names, get_bot
 from deadwood_knock.games import GAME_NAMES, get_game
 from deadwood_knock.games.base import Event, GameError, derive_rng
+from deadwood_knock.games.knock_rummy.melds import count as kr_count
 
 __all__ = [
     "ArenaError",
@@ -41,6 +45,9 @@ __all__ = [
 
 #: Event kinds that close a scored round (DK) or hand (KR, Gin).
 ROUND_END_KINDS = frozenset({"round_result", "hand_result"})
+#: Knock Rummy and Gin: a turn "could knock" when a legal knock leaves this count or less
+#: (Gin's limit; plain Knock Rummy lets any count knock, which says nothing of timing).
+KNOCK_CHANCE_COUNT = 10
 #: A match longer than this many actions is a bug, not a slow game.
 MAX_ACTIONS = 200_000
 Z95 = 1.959963984540054
@@ -57,6 +64,9 @@ class SeatStyle:
     rounds: int = 0
     knocks: int = 0
     knock_turns: list[int] = field(default_factory=list)
+    knock_counts: list[int] = field(default_factory=list)  # the knocker's count as it knocked
+    knock_chances: int = 0  # decisions where it could knock (see KNOCK_CHANCE_COUNT)
+    knock_passes: int = 0  # ... and played on instead
     calls: int = 0
     folds: int = 0
     palms: int = 0
@@ -70,6 +80,9 @@ class SeatStyle:
         self.rounds += other.rounds
         self.knocks += other.knocks
         self.knock_turns.extend(other.knock_turns)
+        self.knock_counts.extend(other.knock_counts)
+        self.knock_chances += other.knock_chances
+        self.knock_passes += other.knock_passes
         self.calls += other.calls
         self.folds += other.folds
         self.palms += other.palms
@@ -131,6 +144,7 @@ def play_match(
                 f"bot {lineup[seat]!r} chose an illegal action {action!r} in match {index}"
             )
         _count_style(styles[seat], action, legal, turns, seat)
+        _count_knock_timing(styles[seat], game_name, observation, action, legal)
         state, events = game.apply(state, action)
         actions += 1
         if actions > MAX_ACTIONS:
@@ -188,6 +202,42 @@ def _count_style(
         style.stands += 1
     elif kind == "rummy":
         style.rummies += 1
+
+
+def _knock_counts(game_name: str, observation: Any, legal: Sequence[Any]) -> dict[Any, int]:
+    """Each legal knock and the count it would leave, from the seat's own observation.
+
+    Deadwood Knock: the hand's knock count (a knock is a whole turn). Knock Rummy and Gin:
+    the count left after the knock's discard.
+    """
+    knocks = [a for a in legal if getattr(a, "kind", "") == "knock"]
+    if not knocks:
+        return {}
+    if game_name == "deadwood-knock":
+        return dict.fromkeys(knocks, int(observation.evaluation.knock_count))
+    high_aces = bool(getattr(getattr(observation, "options", None), "high_aces", False))
+    hand = list(observation.hand)
+    return {
+        a: kr_count([c for c in hand if c != getattr(a, "discard", None)], high_aces)
+        for a in knocks
+    }
+
+
+def _count_knock_timing(
+    style: SeatStyle, game_name: str, observation: Any, action: Any, legal: Sequence[Any]
+) -> None:
+    """The knocker's count when it knocked, and the chances to knock it let go by."""
+    counts = _knock_counts(game_name, observation, legal)
+    if not counts:
+        return
+    kind = getattr(action, "kind", "")
+    if kind == "knock":
+        style.knock_counts.append(counts[action])
+    # Deadwood Knock: any legal knock is a chance. Knock Rummy and Gin: a low enough one.
+    if game_name == "deadwood-knock" or min(counts.values()) <= KNOCK_CHANCE_COUNT:
+        style.knock_chances += 1
+        if kind not in ("knock", "rummy"):
+            style.knock_passes += 1
 
 
 # --- statistics ------------------------------------------------------------------------------
@@ -302,6 +352,10 @@ def style_row(game: str, s: SeatStyle) -> dict[str, float | None]:
     row: dict[str, float | None] = {
         "knocks_per_round": rate(s.knocks, s.rounds),
         "knock_turn_mean": round(statistics.fmean(s.knock_turns), 2) if s.knock_turns else None,
+        "knock_count_mean": (
+            round(statistics.fmean(s.knock_counts), 2) if s.knock_counts else None
+        ),
+        "knock_pass_rate": rate(s.knock_passes, s.knock_chances),
         "discard_take_rate": rate(s.discard_takes, s.draws),
     }
     if game == "deadwood-knock":
