@@ -77,7 +77,33 @@ def test_ladder_is_ordered_by_skill() -> None:
 
     blunders = [SKILLS[level].blunder for level in LADDER]
     assert blunders == sorted(blunders, reverse=True)
+    rummy = [SKILLS[level].rummy_mistakes for level in LADDER]
+    assert rummy == sorted(rummy, reverse=True) and rummy[-1] == 0.0
     assert [PERSONALITIES[level].difficulty for level in LADDER] == list(LADDER)
+    # The lower rungs knock earlier: the knock timing column of the arena shows the ladder.
+    thresholds = [PERSONALITIES[level].knock_threshold for level in LADDER]
+    assert thresholds == sorted(thresholds, reverse=True)
+
+
+def test_the_legend_is_the_fixed_top_of_the_ladder() -> None:
+    # The strong bot is measured against the legend: the ladder is tuned below it.
+    from deadwood_knock.bots.personality import SKILLS, Skill
+
+    assert PERSONALITIES["legend"] == PersonalityParams(
+        6, 0.5, 0.85, "balanced", 0.1, 1.0, "legend"
+    )
+    assert SKILLS["legend"] == Skill(0.0, 24, 1.0, odds=True)
+
+
+def test_knock_rummy_ladder_is_in_order() -> None:
+    # Early knocks pay in Knock Rummy, so without their own mistake rate the eager low
+    # rungs played level with the legend; a rung apart is about 8 points a hand.
+    report = run_arena("knock-rummy", ["tenderfoot", "regular", "legend"], 90, seed=12)
+    means = [report.bots[name].mean for name in ("tenderfoot", "regular", "legend")]
+    assert means == sorted(means)
+    for pair in ("tenderfoot - regular", "regular - legend"):
+        _margin, (_lo, hi) = report.margins[pair]
+        assert hi < 0, pair  # the rung above is ahead, paired by match
 
 
 # --- legality over many games ---------------------------------------------------------------

@@ -57,14 +57,22 @@ class Skill:
     sample: int  # unseen cards weighed when valuing a stock draw
     foresight: float  # weight of the hand's promise (draws) against its score now
     odds: bool = False  # prices a pot by dealing out the rivals' hands, or goes by feel
+    # Knock Rummy and Gin have their own careless-play rate (None: the same as Deadwood
+    # Knock's): an early knock is worth so much there that the eager low rungs would
+    # otherwise play level with the legend (docs/bots.md, "The ladder").
+    rummy_blunder: float | None = None
+
+    @property
+    def rummy_mistakes(self) -> float:
+        return self.blunder if self.rummy_blunder is None else self.rummy_blunder
 
 
 SKILLS: dict[str, Skill] = {
-    "tenderfoot": Skill(0.30, 4, 0.2),
-    "greenhorn": Skill(0.15, 6, 0.4),
-    "regular": Skill(0.07, 10, 0.6),
-    "sharp": Skill(0.03, 14, 0.8),
-    "high_roller": Skill(0.01, 18, 0.9, odds=True),
+    "tenderfoot": Skill(0.30, 4, 0.2, rummy_blunder=0.52),
+    "greenhorn": Skill(0.15, 6, 0.4, rummy_blunder=0.42),
+    "regular": Skill(0.07, 10, 0.6, rummy_blunder=0.31),
+    "sharp": Skill(0.03, 14, 0.8, rummy_blunder=0.195),
+    "high_roller": Skill(0.01, 18, 0.9, odds=True, rummy_blunder=0.07),
     "legend": Skill(0.0, 24, 1.0, odds=True),
 }
 
@@ -223,7 +231,7 @@ class PersonalityBot:
         throws = [a for a in legal if _kind(a) in ("discard", "knock")]
         if not throws:
             return legal[0]
-        if rng.random() < self.skill.blunder:
+        if rng.random() < self.skill.rummy_mistakes:
             plain = [a for a in throws if _kind(a) == "discard"] or throws
             return rng.choice(plain)
         feed = _kr_feed_risk(view)
@@ -257,7 +265,7 @@ class PersonalityBot:
         stock, discard = by_source.get("stock"), by_source.get("discard")
         if stock is None or discard is None or view.top is None:
             return stock or discard or legal[0]
-        if rng.random() < self.skill.blunder:
+        if rng.random() < self.skill.rummy_mistakes:
             return rng.choice([stock, discard])
         with_top = best_after_draw(view.hand, view.top, high_aces, keep=True)
         sample = sample_cards(view.unseen(self.params.discard_reading), self.skill.sample, rng)
@@ -420,12 +428,14 @@ def personality_bot(params: Any, name: str | None = None) -> PersonalityBot:
 
 
 #: Built-in personalities: the ladder from tenderfoot to legend, then a few styles.
+#: Up the ladder the knock comes later (in Deadwood Knock a late knocker is the stronger,
+#: which puts the high roller above the sharp); the legend stays as it is, the top.
 PERSONALITIES: dict[str, PersonalityParams] = {
     "tenderfoot": PersonalityParams(11, 0.8, 0.1, "pairs", 0.5, 0.0, "tenderfoot"),
     "greenhorn": PersonalityParams(10, 0.65, 0.3, "flush", 0.35, 0.2, "greenhorn"),
-    "regular": PersonalityParams(8, 0.5, 0.5, "balanced", 0.2, 0.5, "regular"),
-    "sharp": PersonalityParams(7, 0.45, 0.7, "balanced", 0.15, 0.75, "sharp"),
-    "high_roller": PersonalityParams(7, 0.75, 0.55, "balanced", 0.35, 0.8, "high_roller"),
+    "regular": PersonalityParams(9, 0.6, 0.4, "balanced", 0.2, 0.5, "regular"),
+    "sharp": PersonalityParams(8, 0.45, 0.7, "balanced", 0.15, 0.75, "sharp"),
+    "high_roller": PersonalityParams(6, 0.75, 0.55, "balanced", 0.35, 0.8, "high_roller"),
     "legend": PersonalityParams(6, 0.5, 0.85, "balanced", 0.1, 1.0, "legend"),
     "flush-chaser": PersonalityParams(9, 0.6, 0.4, "flush", 0.2, 0.5, "regular"),
     "set-collector": PersonalityParams(8, 0.55, 0.5, "sets", 0.2, 0.5, "regular"),
