@@ -145,10 +145,10 @@ _DISCARD_HIGH: Final = _build_discard(_T_HIGH, _DROP_HIGH, _DROPBIT_HIGH)
 
 def _build_discard_result() -> tuple[tuple[int, Card] | None, ...]:
     """Key -> (count, discard); a count never exceeds the whole deck's 340 points."""
-    pairs = {(n, c): (n, CARDS[c]) for n in range(341) for c in range(52)}
     out: list[tuple[int, Card] | None] = [None] * (341 * 64 + 4 * _T_OFFSET)
-    for (n, c), pair in pairs.items():
-        out[n * 64 - _TIE_RANK[c] - 1 + 4 * _T_OFFSET] = pair
+    for n in range(341):
+        for c in range(52):
+            out[n * 64 - _TIE_RANK[c] - 1 + 4 * _T_OFFSET] = (n, CARDS[c])
     return tuple(out)
 
 
