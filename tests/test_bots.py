@@ -77,7 +77,7 @@ def test_ladder_is_ordered_by_skill() -> None:
 
     blunders = [SKILLS[level].blunder for level in LADDER]
     assert blunders == sorted(blunders, reverse=True)
-    rummy = [SKILLS[level].rummy_mistakes for level in LADDER]
+    rummy = [SKILLS[level].rummy_blunder for level in LADDER]
     assert rummy == sorted(rummy, reverse=True) and rummy[-1] == 0.0
     assert [PERSONALITIES[level].difficulty for level in LADDER] == list(LADDER)
     # The lower rungs knock earlier: the knock timing column of the arena shows the ladder.

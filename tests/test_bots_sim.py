@@ -38,15 +38,8 @@ def test_dk_sim_scores_rounds_like_the_engine() -> None:
         n = 2 + seed % 5
         options = {"players": n, "rounds": 1, "sleight_of_hand": seed % 2 == 0}
         first, moves, events = _play_round("deadwood-knock", options, seed)
-        sim = Sim(
-            hands=[list(h) for h in first.hands],
-            stock=list(first.stock),
-            pile=list(first.discard),
-            to_act=first.to_act,
-            phase=TURN,
-            called=[False] * n,
-            palmed=[False] * n,
-        )
+        sim = Sim.dealt(first)
+        assert sim.phase == TURN
         rng = random.Random(0)
         reshuffled = False
         for seat, action in moves:
@@ -69,16 +62,7 @@ def test_kr_sim_settles_hands_like_the_engine() -> None:
         n = 2 + seed % 4
         options = {"players": n, "target": 1}
         first, moves, events = _play_round("knock-rummy", options, seed)
-        sim = kr_sim.KrSim(
-            hands=[list(h) for h in first.hands],
-            stock=list(first.stock),
-            pile=list(first.discard_pile),
-            to_act=first.to_act,
-            phase=kr_sim.DRAW,
-            high_aces=False,
-            limit=None,
-            gin=False,
-        )
+        sim = kr_sim.KrSim.dealt(first)
         for seat, action in moves:
             assert kr_sim.apply_action(sim, seat, action), (seed, action)
         result = next(e for e in events if e.kind == "hand_result").data

@@ -33,6 +33,7 @@ from deadwood_knock.bots import Budget, UnknownBotError, bot_names, get_bot
 from deadwood_knock.games import GAME_NAMES, get_game
 from deadwood_knock.games.base import Event, GameError, derive_rng
 from deadwood_knock.games.knock_rummy.melds import count as kr_count
+from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
 
 __all__ = [
     "ArenaError",
@@ -47,7 +48,7 @@ __all__ = [
 ROUND_END_KINDS = frozenset({"round_result", "hand_result"})
 #: Knock Rummy and Gin: a turn "could knock" when a legal knock leaves this count or less
 #: (Gin's limit; plain Knock Rummy lets any count knock, which says nothing of timing).
-KNOCK_CHANCE_COUNT = 10
+KNOCK_CHANCE_COUNT = GIN_LIMIT
 #: A match longer than this many actions is a bug, not a slow game.
 MAX_ACTIONS = 200_000
 Z95 = 1.959963984540054

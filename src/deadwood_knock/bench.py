@@ -263,36 +263,20 @@ def sim_playout_step(game_name: str, seed: int, games: int, players: int) -> Ste
     and scores the rest by counts. Dealing and copying into the simulator is untimed.
     """
     from deadwood_knock.bots import dk_sim, kr_sim
-    from deadwood_knock.bots.strong import KR_PLAYOUT_KNOCK
+    from deadwood_knock.bots.strong import playout_knock_at
     from deadwood_knock.games import get_game
 
     game = get_game(game_name)
     seeds = itertools.count(seed)
     options = {"players": players} | ({"rounds": 1} if game_name == "deadwood-knock" else {})
     parsed = game.options_from_json(options)
-    knock_at = 10 if game_name == "gin" else KR_PLAYOUT_KNOCK  # as the strong bot's playouts
+    knock_at = playout_knock_at(game_name == "gin")  # as the strong bot's playouts
 
     def deal(s: int) -> Any:
         state = game.new_game(parsed, s)
         if game_name == "deadwood-knock":
-            return dk_sim.Sim(
-                hands=[list(h) for h in state.hands],
-                stock=list(state.stock),
-                pile=list(state.discard),
-                to_act=state.to_act,
-                called=[False] * players,
-                palmed=[False] * players,
-            )
-        return kr_sim.KrSim(
-            hands=[list(h) for h in state.hands],
-            stock=list(state.stock),
-            pile=list(state.discard_pile),
-            to_act=state.to_act,
-            phase=kr_sim.DRAW,
-            high_aces=False,
-            limit=10 if game_name == "gin" else None,
-            gin=game_name == "gin",
-        )
+            return dk_sim.Sim.dealt(state)
+        return kr_sim.KrSim.dealt(state)
 
     def step() -> tuple[int, float]:
         batch = list(itertools.islice(seeds, games))

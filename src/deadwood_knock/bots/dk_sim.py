@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.cards import Card
@@ -78,6 +78,23 @@ class Sim:
             called=self.called[:],
             reshuffled=self.reshuffled,
             palmed=self.palmed[:],
+        )
+
+    @classmethod
+    def dealt(cls, state: Any) -> Sim:
+        """A simulator holding an engine round's whole deal, at its first turn.
+
+        For the tests and the bench, which compare or time the simulator on real deals;
+        the bots never get a state and build theirs with :func:`sample_position`.
+        """
+        n = len(state.hands)
+        return cls(
+            hands=[list(h) for h in state.hands],
+            stock=list(state.stock),
+            pile=list(state.discard),
+            to_act=state.to_act,
+            called=[False] * n,
+            palmed=[False] * n,
         )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.cards import Card
+from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
 
 __all__ = ["count", "discard_card", "live_outs", "source_of"]
 
@@ -69,5 +70,5 @@ def options_of(raw: Any) -> tuple[bool, int | None, bool]:
     gin = bool(opts.get("gin")) or raw.get("game") == "gin"
     limit = opts.get("knock_limit")
     if gin:
-        limit = 10
+        limit = GIN_LIMIT
     return bool(opts.get("high_aces")), (int(limit) if limit is not None else None), gin

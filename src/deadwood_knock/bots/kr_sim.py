@@ -83,6 +83,25 @@ class KrSim:
             self.taken,
         )
 
+    @classmethod
+    def dealt(cls, state: Any) -> KrSim:
+        """A simulator holding an engine hand's whole deal and table options.
+
+        For the tests and the bench, which compare or time the simulator on real deals;
+        the bots never get a state and build theirs with :func:`sample_position`.
+        """
+        options = state.options
+        return cls(
+            hands=[list(h) for h in state.hands],
+            stock=list(state.stock),
+            pile=list(state.discard_pile),
+            to_act=state.to_act,
+            phase=DRAW,
+            high_aces=options.high_aces,
+            limit=options.knock_limit,
+            gin=options.gin,
+        )
+
 
 def sample_position(
     view: TableView, rng: random.Random, bank: dict[int, list[tuple[int, list[Card]]]] | None = None

@@ -57,14 +57,10 @@ class Skill:
     sample: int  # unseen cards weighed when valuing a stock draw
     foresight: float  # weight of the hand's promise (draws) against its score now
     odds: bool = False  # prices a pot by dealing out the rivals' hands, or goes by feel
-    # Knock Rummy and Gin have their own careless-play rate (None: the same as Deadwood
-    # Knock's): an early knock is worth so much there that the eager low rungs would
-    # otherwise play level with the legend (docs/bots.md, "The ladder").
-    rummy_blunder: float | None = None
-
-    @property
-    def rummy_mistakes(self) -> float:
-        return self.blunder if self.rummy_blunder is None else self.rummy_blunder
+    # Knock Rummy and Gin have their own careless-play rate: an early knock is worth so
+    # much there that the eager low rungs would otherwise play level with the legend
+    # (docs/bots.md, "The ladder").
+    rummy_blunder: float = 0.0
 
 
 SKILLS: dict[str, Skill] = {
@@ -231,7 +227,7 @@ class PersonalityBot:
         throws = [a for a in legal if _kind(a) in ("discard", "knock")]
         if not throws:
             return legal[0]
-        if rng.random() < self.skill.rummy_mistakes:
+        if rng.random() < self.skill.rummy_blunder:
             plain = [a for a in throws if _kind(a) == "discard"] or throws
             return rng.choice(plain)
         feed = _kr_feed_risk(view)
@@ -265,7 +261,7 @@ class PersonalityBot:
         stock, discard = by_source.get("stock"), by_source.get("discard")
         if stock is None or discard is None or view.top is None:
             return stock or discard or legal[0]
-        if rng.random() < self.skill.rummy_mistakes:
+        if rng.random() < self.skill.rummy_blunder:
             return rng.choice([stock, discard])
         with_top = best_after_draw(view.hand, view.top, high_aces, keep=True)
         sample = sample_cards(view.unseen(self.params.discard_reading), self.skill.sample, rng)

@@ -47,6 +47,7 @@ from deadwood_knock.bots.view import TableView, view_of
 from deadwood_knock.cards import CARDS, Card
 from deadwood_knock.games.base import Event, Game
 from deadwood_knock.games.knock_rummy.melds import best_discard_count
+from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
 
 __all__ = ["DEFAULT_BUDGET", "ActionValue", "StrongBot"]
 
@@ -237,7 +238,7 @@ class StrongBot:
         forced = self._forced(game.name, view, legal)
         if forced is not None:
             return [ActionValue(forced, 0.0, 0, 0.0)]
-        gin = game.name == "gin" or (game.name != "deadwood-knock" and options_of(view.raw)[2])
+        gin = game.name != "deadwood-knock" and options_of(view.raw)[2]
         if gin:
             # Policy improvement: the anchor is a sound Gin player's move (kept unless the
             # playouts clearly beat it), not just the lowest count.
@@ -363,7 +364,7 @@ class KrSimSearch:
     def __init__(self, view: TableView) -> None:
         self.view = view
         _high, _limit, gin = options_of(view.raw)
-        self.knock_at = 10 if gin else KR_PLAYOUT_KNOCK
+        self.knock_at = playout_knock_at(gin)
         self.bank: dict[int, list[tuple[int, list[Card]]]] = {}
 
     def sample(self, rng: random.Random) -> kr_sim.KrSim:
@@ -398,7 +399,7 @@ class EngineSearch:
         seat = view.seat
         dk = game.name == "deadwood-knock"
         high_aces, limit, gin = (False, None, False) if dk else options_of(view.raw)
-        knock_at = min(limit if limit is not None else 99, 10 if gin else 6)
+        knock_at = min(limit if limit is not None else 99, playout_knock_at(gin))
         state, events = game.apply(sample, action)
         steps = 0
         while not _ended(events) and not game.is_over(state) and steps < MAX_PLAYOUT_ACTIONS:
@@ -420,6 +421,12 @@ class EngineSearch:
             others = [d for s, d in enumerate(deltas) if s != seat]
             return deltas[seat] - (sum(others) / len(others) if others else 0.0)
         return float(deltas[seat])
+
+
+def playout_knock_at(gin: bool) -> int:
+    """The count at or below which the Knock Rummy and Gin playout policy knocks: at Gin as
+    soon as its limit allows, in Knock Rummy at ``KR_PLAYOUT_KNOCK``."""
+    return GIN_LIMIT if gin else KR_PLAYOUT_KNOCK
 
 
 def _keep_anchor_unless_beaten(
