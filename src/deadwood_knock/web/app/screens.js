@@ -111,8 +111,26 @@ function TableCard({ table, onPlay }) {
       <span class="table-terms">${GAME_SHORT[table.game] || table.game}${
         table.rounds && table.game === "deadwood-knock" ? ` · ${table.rounds} rounds` : ""}${
         table.stakes ? ` · stakes ${table.stakes}` : ""}</span>
+      ${table.legends
+        ? html`<span class="legends-badge" title=${table.legends_note || ""}>Legends table</span>`
+        : null}
       <span class="table-status">${locked ? "Locked" : won ? "Won ✓" : "Open"}</span>
-    </button></li>`;
+    </button>
+    ${table.legends && table.legends_note
+      ? html`<p class="legends-note">${table.legends_note}</p>`
+      : null}
+    <${Sources} list=${table.sources} /></li>`;
+}
+
+// Where a fact comes from: the titles, with a link where the source has one.
+function Sources({ list }) {
+  if (!list || !list.length) return null;
+  return html`<details class="sources"><summary>Sources</summary><ul>
+    ${list.map((s) => html`<li key=${s.id}>${s.url
+      ? html`<a href=${s.url} target="_blank" rel="noopener noreferrer">${s.title}</a>`
+      : html`<cite>${s.title}</cite>`}${s.author ? ` · ${s.author}` : ""}${
+      s.publisher ? ` · ${s.publisher}` : ""}${s.year ? ` (${s.year})` : ""}</li>`)}
+  </ul></details>`;
 }
 
 function Poster({ poster, onPlay }) {
@@ -124,6 +142,14 @@ function Poster({ poster, onPlay }) {
     <strong>${poster.outlaw}</strong>
     <span class="poster-for">${poster.crime}</span>
     <span class="poster-reward">Reward $${poster.reward}</span>
+    ${poster.offered_by
+      ? html`<span class="poster-offered">Offered by ${poster.offered_by}, ${poster.offered}</span>`
+      : null}
+    ${poster.terms
+      ? html`<span class="poster-terms">Beat ${poster.terms.score_to_beat} points in ${
+          poster.terms.rounds} rounds and outscore the outlaw</span>`
+      : null}
+    <${Sources} list=${poster.sources} />
     <button class="btn small" disabled=${locked || collected} onClick=${onPlay}
       aria-label=${`Challenge ${poster.outlaw}`}>
       ${collected ? "Collected" : locked ? "Locked" : "Challenge"}</button>
@@ -149,7 +175,9 @@ export function Trail() {
   const posters = reached.flatMap((t) => t.wanted || []);
   const townBlock = (town) => html`<li class="town" key=${town.id}>
     <h2>${town.name} <small>${town.state_or_territory || ""}${town.boom_years ? ` · ${town.boom_years}` : ""}</small></h2>
+    ${town.arrival ? html`<p class="arrival"><em>${town.arrival}</em></p>` : null}
     ${town.description ? html`<p class="hint">${town.description}</p>` : null}
+    <${Sources} list=${town.sources} />
     <ul class="tables">
       ${(town.tables || []).map((t) => html`<${TableCard} key=${t.id} table=${t}
         onPlay=${() => startTable({ table_id: t.id, options: {} , game: t.game }, setError)} />`)}
