@@ -8,7 +8,9 @@ import re
 import shutil
 import string
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -589,22 +591,21 @@ def test_a_legends_table_must_seat_a_legend(tmp_path: Path) -> None:
         read_content(root)
 
 
-def test_a_town_outside_its_state_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("stem", "edit", "message"),
+    [
+        # A town's coordinates must lie in its modern state.
+        ("towns", lambda d: d["towns"][0].update(latitude=45.0), "is not in Texas"),
+        ("venues", lambda d: d["venues"][0].update(sources=["no-such-book"]), "unknown source"),
+        # A reward is offered in the town during its boom, while the outlaw lives.
+        ("wanted", lambda d: d["posters"][0].update(offered=1950), "offered outside"),
+    ],
+    ids=["town-outside-state", "unknown-source", "poster-outside-boom"],
+)
+def test_broken_citations_places_and_posters_are_refused(
+    tmp_path: Path, stem: str, edit: Callable[[Any], None], message: str
+) -> None:
     root = _copy(tmp_path)
-    _edit(root, "towns", lambda d: d["towns"][0].update(latitude=45.0))
-    with pytest.raises(ContentError, match="is not in Texas"):
-        read_content(root)
-
-
-def test_an_unknown_source_is_refused(tmp_path: Path) -> None:
-    root = _copy(tmp_path)
-    _edit(root, "venues", lambda d: d["venues"][0].update(sources=["no-such-book"]))
-    with pytest.raises(ContentError, match="unknown source"):
-        read_content(root)
-
-
-def test_a_poster_offered_outside_the_boom_is_refused(tmp_path: Path) -> None:
-    root = _copy(tmp_path)
-    _edit(root, "wanted", lambda d: d["posters"][0].update(offered=1950))
-    with pytest.raises(ContentError, match="offered outside"):
+    _edit(root, stem, edit)
+    with pytest.raises(ContentError, match=message):
         read_content(root)
