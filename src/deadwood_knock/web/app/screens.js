@@ -116,6 +116,7 @@ function TableCard({ table, onPlay }) {
         : null}
       <span class="table-status">${locked ? "Locked" : won ? "Won ✓" : "Open"}</span>
     </button>
+    ${table.description ? html`<p class="venue-note">${table.description}</p>` : null}
     ${table.legends && table.legends_note
       ? html`<p class="legends-note">${table.legends_note}</p>`
       : null}
@@ -141,7 +142,7 @@ function Poster({ poster, onPlay }) {
     <${Portrait} name=${poster.outlaw} character=${poster} size=${64} />
     <strong>${poster.outlaw}</strong>
     <span class="poster-for">${poster.crime}</span>
-    <span class="poster-reward">Reward $${poster.reward}</span>
+    <span class="poster-reward">Reward $${Number(poster.reward).toLocaleString("en-US")}</span>
     ${poster.offered_by
       ? html`<span class="poster-offered">Offered by ${poster.offered_by}, ${poster.offered}</span>`
       : null}
@@ -216,8 +217,9 @@ export function Trail() {
         <button class="btn small ghost" aria-expanded=${showAll}
           onClick=${() => setShowAll(!showAll)}>${showAll ? "Hide" : "Show"} the ${locked.length} towns ahead</button>
         ${showAll
-          ? html`<ol class="ahead">${locked.map((t) => html`<li key=${t.id}>${t.name}
-              <small>${t.state_or_territory}</small></li>`)}</ol>`
+          ? html`<ol class="ahead">${locked.map((t) => html`<li key=${t.id}>${t.name}${" "}<small>${t.state_or_territory}</small>${(t.tables || []).some((x) => x.legends)
+                ? html` <span class="legends-badge">Legends table</span>`
+                : null}</li>`)}</ol>`
           : null}`
       : null}
     <h2>Quick tables</h2>
