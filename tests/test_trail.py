@@ -497,6 +497,37 @@ def test_progress_saved_on_trail_v1_keeps_completed_towns(content: Content) -> N
     assert reconcile(content, now) == now
 
 
+def test_progress_saved_on_trail_v2_keeps_towns_whose_tables_were_restored(
+    content: Content,
+) -> None:
+    import json
+    from pathlib import Path
+
+    import deadwood_knock.trail as trail_pkg
+    from deadwood_knock.trail import TRAIL_VERSION, reconcile
+
+    path = Path(trail_pkg.__file__).with_name("trail_v2.json")
+    v2: dict[str, list[str]] = json.loads(path.read_text(encoding="utf-8"))["towns"]
+    # Issue 18's audit restored tables to towns a version-2 player may already have finished
+    # (the Denver Exchange at Creede among them); such a town must not reopen.
+    grown = [t for t in content.trail if set(v.id for v in content.venues_in(t.id)) - set(v2[t.id])]
+    assert any(t.id == "creede" for t in grown)
+    upto = [t.id for t in content.trail][: [t.id for t in content.trail].index("creede") + 1]
+    won = [v for town in upto for v in v2[town]]
+    progress = TrailProgress.from_json({"tables_won": won, "version": 2, "matches": 40})
+    now = reconcile(content, progress)
+    assert now.version == TRAIL_VERSION == 3 and now.matches == 40
+    for town in upto:
+        assert town_status(content, now, town) == "completed", town
+    current = current_table(content, now)
+    assert current is not None and current.town == "elizabethtown"
+    assert reconcile(content, now) == now
+    # A version-2 player part-way through a town that grew goes on there, not further.
+    partial = reconcile(content, TrailProgress.from_json({"tables_won": won[:-1], "version": 2}))
+    still = current_table(content, partial)
+    assert still is not None and still.town == "creede"
+
+
 def test_a_renamed_table_counts_under_its_former_id(content: Content) -> None:
     from deadwood_knock.trail import reconcile
 

@@ -70,9 +70,10 @@ SUMMARIES_KEEP = 20
 #: ``matches.table_id`` holds a venue id for a table match, this prefix + poster id for a gunfight.
 WANTED_PREFIX = "wanted:"
 #: The trail's content revision that saved progress refers to. Version 1 is the trail before
-#: the sourced-content rework (issue 18); ``trail_v1.json`` keeps its towns and tables so
-#: progress saved against it can be carried over (see :func:`reconcile`).
-TRAIL_VERSION = 2
+#: the sourced-content rework (issue 18), version 2 the first sourced trail, version 3 the
+#: audited one with restored tables; ``trail_v<n>.json`` keeps each earlier version's towns and
+#: tables so progress saved against it can be carried over (see :func:`reconcile`).
+TRAIL_VERSION = 3
 
 TableStatus = Literal["locked", "open", "won"]
 TownStatus = Literal["locked", "open", "completed"]
@@ -281,24 +282,26 @@ class Lifetime:
 
 
 @cache
-def _trail_v1() -> Mapping[str, tuple[str, ...]]:
-    """Trail version 1: each town's tables in play order, as they were."""
-    raw = json.loads(Path(__file__).with_name("trail_v1.json").read_text(encoding="utf-8"))
+def _trail_as_saved(version: int) -> Mapping[str, tuple[str, ...]]:
+    """An earlier trail version: each town's tables in play order, as they were."""
+    path = Path(__file__).with_name(f"trail_v{version}.json")
+    raw = json.loads(path.read_text(encoding="utf-8"))
     return {str(t): tuple(str(v) for v in vs) for t, vs in raw["towns"].items()}
 
 
 def reconcile(content: Content, progress: TrailProgress) -> TrailProgress:
     """Progress read back against the current content, so a content change costs nothing won.
 
-    * A town completed on trail version 1 stays completed: every table it has now counts
-      as won, so a player is never sent back to a town for tables added since.
+    * A town completed on an earlier trail version stays completed: every table it has now
+      counts as won, so a player is never sent back to a town for tables added (or restored)
+      since.
     * A table saved under a former id (``Venue.former_ids``) counts for the venue now.
     * Tables and posters that are gone are dropped; they no longer open or count.
     """
     won = list(progress.tables_won)
-    if progress.version < 2:
+    if progress.version < TRAIL_VERSION:
         before = set(won)
-        for town_id, old_tables in _trail_v1().items():
+        for town_id, old_tables in _trail_as_saved(max(progress.version, 1)).items():
             if old_tables and town_id in content.town_by_id and before.issuperset(old_tables):
                 won.extend(v.id for v in content.venues_in(town_id))
     tables: list[str] = []
