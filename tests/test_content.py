@@ -48,7 +48,7 @@ def test_minimum_counts(content: Content) -> None:
     assert len(content.towns) >= 40
     assert len(content.venues) >= 90
     assert len(content.figures) >= 50
-    assert len(content.wanted) >= 4
+    assert len(content.wanted) >= 7
     assert len(content.sources) >= 100
     assert len(content.card_backs) >= 8
     assert len(content.likenesses) >= 12
