@@ -562,6 +562,41 @@ def test_kr8_gin_void_when_only_two_stock_cards_remain() -> None:
     assert new.dealer == 0 and new.hand_number == 2 and new.totals == (0, 0)
 
 
+def test_void_hand_result_shows_only_what_the_table_saw() -> None:
+    """Audit finding 4: a void hand is thrown in unseen. The result (and so every seat's
+    observation) holds only the cards the table saw enter each hand, never the rest."""
+    state = position(
+        ["As 2s 3s 7h 7d 7c Jc Qc 9d 8s", "4d 5d 6d 8h 8c 8d Ts Th Tc 6s"],
+        pile="Qd",
+        options={"gin": True},
+        dealer=0,
+        to_act=1,
+    )
+    data = GIN_GAME.position_to_json(state)
+    data["discard_pile"] = data["stock"][:-3] + data["discard_pile"]
+    data["stock"] = data["stock"][-3:]
+    state = GIN_GAME.position_from_json(data)
+    # Seat 1 takes the face-up Qd (everyone sees it), seat 0 draws blind; the next
+    # discard leaves two stock cards and voids the hand.
+    state, _ = GIN_GAME.apply(state, Draw("discard"))
+    state, _ = GIN_GAME.apply(state, Discard(one("6s")))
+    state, _ = GIN_GAME.apply(state, Draw("stock"))
+    before = state.hands
+    drawn = next(c for c in before[0] if c not in C("As 2s 3s 7h 7d 7c Jc Qc 9d 8s"))
+    new, events = GIN_GAME.apply(state, Discard(drawn))
+    assert result_of(events)["outcome"] == "void"
+    result = new.last_result
+    assert result is not None and result.outcome == "void"
+    assert result.hands == ((), (one("Qd"),))
+    for seat in (0, 1):
+        shown = observe(new, seat).to_json()["last_result"]
+        assert shown["hands"] == [[], ["Qd"]]
+        text = json.dumps(shown)
+        # No card of the thrown-in hands beyond the one taken face up.
+        hidden = {str(c) for h in before for c in h} - {"Qd"}
+        assert not any(f'"{c}"' in text for c in hidden)
+
+
 def test_kr8_gin_options_are_fixed() -> None:
     assert GIN_GAME.options_from_json({}) == KnockRummyOptions(gin=True, knock_limit=10)
     with pytest.raises(GameError, match="2 players"):
