@@ -97,6 +97,10 @@ class SmtpMailer:
         )
         try:
             await smtp.connect()
+            if smtp.last_ehlo_response is None:
+                # Greet now (TLS and login already did): every request, whether a message
+                # follows or not, costs the same exchange and meets an outage alike.
+                await smtp.ehlo()
         except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
             smtp.close()
             raise MailUnavailable(type(exc).__name__) from None
