@@ -18,7 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match, Route
+from starlette.routing import Match, Mount
 from starlette.types import Scope
 
 from deadwood_knock import __version__
@@ -85,16 +85,23 @@ def private_data_dir(path: Path) -> None:
         path.mkdir(mode=0o700, parents=True)
 
 
+#: The methods a 405's Allow header may name.
+HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
 def allowed_methods(app: FastAPI, scope: Scope) -> list[str]:
-    """Every method the app's routes answer at this path (Starlette's 405 names only the
-    first route that matched the path, or the web client's catch-all GET)."""
-    methods: set[str] = set()
-    for route in app.router.routes:
-        if isinstance(route, Route) and route.methods:
-            match, _ = route.matches({**scope, "method": next(iter(route.methods))})
-            if match is Match.FULL:
-                methods |= route.methods
-    return sorted(methods)
+    """Every method the app's routes answer at this path. Starlette's 405 names only the
+    first route that matched the path, or the web client's catch-all mount (GET)."""
+    allowed = []
+    for method in HTTP_METHODS:
+        probe = {**scope, "method": method}
+        for route in app.router.routes:
+            if isinstance(route, Mount):
+                continue  # the static mounts match every path
+            if route.matches(probe)[0] is Match.FULL:
+                allowed.append(method)
+                break
+    return allowed
 
 
 def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
