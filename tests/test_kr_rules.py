@@ -543,7 +543,9 @@ def test_kr8_gin_knock_only_at_10_or_less() -> None:
     assert knocks == {one("Kd"), one("9d")}
 
 
-def test_kr8_gin_void_when_only_two_stock_cards_remain() -> None:
+def gin_three_in_stock() -> KnockRummyState:
+    """A Gin hand with three stock cards left (the rest in the pile under a face-up Qd),
+    seat 1 to draw."""
     state = position(
         ["As 2s 3s 7h 7d 7c Jc Qc 9d 8s", "4d 5d 6d 8h 8c 8d Ts Th Tc 6s"],
         pile="Qd",
@@ -554,7 +556,11 @@ def test_kr8_gin_void_when_only_two_stock_cards_remain() -> None:
     data = GIN_GAME.position_to_json(state)
     data["discard_pile"] = data["stock"][:-3] + data["discard_pile"]
     data["stock"] = data["stock"][-3:]
-    state = GIN_GAME.position_from_json(data)
+    return GIN_GAME.position_from_json(data)
+
+
+def test_kr8_gin_void_when_only_two_stock_cards_remain() -> None:
+    state = gin_three_in_stock()
     state, _ = GIN_GAME.apply(state, Draw("stock"))
     assert len(state.stock) == 2
     new, events = GIN_GAME.apply(state, Discard(one("6s")))
@@ -565,17 +571,7 @@ def test_kr8_gin_void_when_only_two_stock_cards_remain() -> None:
 def test_void_hand_result_shows_only_what_the_table_saw() -> None:
     """Audit finding 4: a void hand is thrown in unseen. The result (and so every seat's
     observation) holds only the cards the table saw enter each hand, never the rest."""
-    state = position(
-        ["As 2s 3s 7h 7d 7c Jc Qc 9d 8s", "4d 5d 6d 8h 8c 8d Ts Th Tc 6s"],
-        pile="Qd",
-        options={"gin": True},
-        dealer=0,
-        to_act=1,
-    )
-    data = GIN_GAME.position_to_json(state)
-    data["discard_pile"] = data["stock"][:-3] + data["discard_pile"]
-    data["stock"] = data["stock"][-3:]
-    state = GIN_GAME.position_from_json(data)
+    state = gin_three_in_stock()
     # Seat 1 takes the face-up Qd (everyone sees it), seat 0 draws blind; the next
     # discard leaves two stock cards and voids the hand.
     state, _ = GIN_GAME.apply(state, Draw("discard"))

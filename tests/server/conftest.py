@@ -131,3 +131,21 @@ def smtp_server() -> Iterator[tuple[int, SmtpInbox]]:
         yield port, inbox
     finally:
         controller.stop()
+
+
+def with_smtp(settings: Settings, port: int) -> Settings:
+    """``settings`` mailing through the local SMTP server on ``port`` (no TLS)."""
+    return settings.model_copy(
+        update={"smtp_host": "127.0.0.1", "smtp_port": port, "smtp_security": "none"}
+    )
+
+
+@pytest.fixture
+def mail_client(
+    make_client: Callable[[Settings], TestClient],
+    settings: Settings,
+    smtp_server: tuple[int, SmtpInbox],
+) -> tuple[TestClient, SmtpInbox]:
+    """A client of a server that mails through :func:`smtp_server`, and its inbox."""
+    port, inbox = smtp_server
+    return make_client(with_smtp(settings, port)), inbox

@@ -18,19 +18,6 @@ from deadwood_knock.server.ratelimit import MemoryRateLimiter, RedisRateLimiter
 CODE = re.compile(r"\b(\d{6})\b")
 
 
-@pytest.fixture
-def mail_client(
-    make_client: Callable[[Settings], TestClient],
-    settings: Settings,
-    smtp_server: tuple[int, Any],
-) -> tuple[TestClient, Any]:
-    port, inbox = smtp_server
-    configured = settings.model_copy(
-        update={"smtp_host": "127.0.0.1", "smtp_port": port, "smtp_security": "none"}
-    )
-    return make_client(configured), inbox
-
-
 def _last_code(inbox: Any, address: str, count: int = 1) -> str:
     """The code in message number ``count`` (waiting for it: mail follows the answer)."""
     envelope = inbox.wait_for(count)[count - 1]

@@ -7,12 +7,13 @@ import asyncio
 import os
 import re
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SmtpInbox, free_port
+import pytest_asyncio
+from conftest import SmtpInbox, free_port, with_smtp
 from dkserver_helpers import new_player
 from sqlalchemy import select
 from starlette.testclient import TestClient
@@ -32,22 +33,6 @@ def _code_in(envelope: Any) -> str:
     found = CODE.search(envelope.content.decode())
     assert found is not None
     return found.group(1)
-
-
-def _smtp(settings: Settings, port: int) -> Settings:
-    return settings.model_copy(
-        update={"smtp_host": "127.0.0.1", "smtp_port": port, "smtp_security": "none"}
-    )
-
-
-@pytest.fixture
-def mail(
-    make_client: Callable[[Settings], TestClient],
-    settings: Settings,
-    smtp_server: tuple[int, SmtpInbox],
-) -> tuple[TestClient, SmtpInbox]:
-    port, inbox = smtp_server
-    return make_client(_smtp(settings, port)), inbox
 
 
 def _link(client: TestClient, inbox: SmtpInbox, headers: dict[str, str], address: str) -> None:
@@ -83,12 +68,12 @@ class _Capture:
         return _Delivery()
 
 
-@pytest.mark.asyncio
-async def test_concurrent_wrong_guesses_never_skip_the_limit(
+@pytest_asyncio.fixture
+async def restore_code(
     database_url: str, tmp_path: Path
-) -> None:
-    """15 wrong guesses at once: exactly 5 are judged, the rest refused, and the real
-    code is burnt (SQLite lost updates here: 15 judged, attempts 3, code still good)."""
+) -> AsyncIterator[tuple[OtpService, Database, str, str]]:
+    """The one-time-code service alone on a fresh database, one restore code made:
+    (service, database, request id, the code)."""
     db = Database(database_url)
     await db.migrate()
     mailer = _Capture()
@@ -99,63 +84,59 @@ async def test_concurrent_wrong_guesses_never_skip_the_limit(
         await after_answer()
         await otp.close()
         (code,) = mailer.codes
-        wrong = f"{(int(code) + 1) % 1_000_000:06d}"
-
-        async def guess(n: int) -> str:
-            try:
-                await otp.verify("v@example.org", RESTORE, wrong, f"c{n}", request_id=request_id)
-            except ApiError as exc:
-                return exc.code
-            return "accepted"
-
-        answers = await asyncio.gather(*(guess(n) for n in range(15)))
-        judged = [a for a in answers if a == "wrong_code"]
-        assert len(judged) == 4, answers  # tries 1-4 say how many are left
-        assert answers.count("too_many_attempts") == 11  # the 5th and every later one
-        async with db.sessions() as session:
-            row = await session.scalar(select(OtpCode).where(OtpCode.request_id == request_id))
-        assert row is not None and row.attempts == 5
-        with pytest.raises(ApiError) as burnt:
-            await otp.verify("v@example.org", RESTORE, code, "owner", request_id=request_id)
-        assert burnt.value.code == "too_many_attempts"
+        yield otp, db, request_id, code
     finally:
         await db.dispose()
+
+
+async def _guesses(otp: OtpService, request_id: str, code: str, count: int) -> list[str]:
+    """``count`` guesses of ``code`` at once, each from its own client; how each ended."""
+
+    async def guess(n: int) -> str:
+        try:
+            await otp.verify("v@example.org", RESTORE, code, f"c{n}", request_id=request_id)
+        except ApiError as exc:
+            return exc.code
+        return "accepted"
+
+    return list(await asyncio.gather(*(guess(n) for n in range(count))))
+
+
+@pytest.mark.asyncio
+async def test_concurrent_wrong_guesses_never_skip_the_limit(
+    restore_code: tuple[OtpService, Database, str, str],
+) -> None:
+    """15 wrong guesses at once: exactly 5 are judged, the rest refused, and the real
+    code is burnt (SQLite lost updates here: 15 judged, attempts 3, code still good)."""
+    otp, db, request_id, code = restore_code
+    wrong = f"{(int(code) + 1) % 1_000_000:06d}"
+    answers = await _guesses(otp, request_id, wrong, 15)
+    assert answers.count("wrong_code") == 4, answers  # tries 1-4 say how many are left
+    assert answers.count("too_many_attempts") == 11  # the 5th and every later one
+    async with db.sessions() as session:
+        row = await session.scalar(select(OtpCode).where(OtpCode.request_id == request_id))
+    assert row is not None and row.attempts == 5
+    with pytest.raises(ApiError) as burnt:
+        await otp.verify("v@example.org", RESTORE, code, "owner", request_id=request_id)
+    assert burnt.value.code == "too_many_attempts"
 
 
 @pytest.mark.asyncio
 async def test_concurrent_right_guesses_use_the_code_once(
-    database_url: str, tmp_path: Path
+    restore_code: tuple[OtpService, Database, str, str],
 ) -> None:
-    db = Database(database_url)
-    await db.migrate()
-    mailer = _Capture()
-    settings = Settings(data_dir=tmp_path, database_url=database_url, secret_key="k")
-    otp = OtpService(db, settings, b"secret", mailer, MemoryRateLimiter())
-    try:
-        request_id, after_answer = await otp.send("w@example.org", RESTORE, "owner", "p1")
-        await after_answer()
-        await otp.close()
-
-        async def guess(n: int) -> str:
-            try:
-                await otp.verify(
-                    "w@example.org", RESTORE, mailer.codes[0], f"c{n}", request_id=request_id
-                )
-            except ApiError as exc:
-                return exc.code
-            return "accepted"
-
-        answers = await asyncio.gather(*(guess(n) for n in range(6)))
-        assert answers.count("accepted") == 1, answers
-    finally:
-        await db.dispose()
+    otp, _db, request_id, code = restore_code
+    answers = await _guesses(otp, request_id, code, 6)
+    assert answers.count("accepted") == 1, answers
 
 
 # ----- finding 3: nobody can block someone else's backup ---------------------------------
 
 
-def test_a_new_request_never_cancels_a_pending_code(mail: tuple[TestClient, SmtpInbox]) -> None:
-    client, inbox = mail
+def test_a_new_request_never_cancels_a_pending_code(
+    mail_client: tuple[TestClient, SmtpInbox],
+) -> None:
+    client, inbox = mail_client
     owner = new_player(client, "Owner")
     _link(client, inbox, owner, "own@example.org")
     # The owner asks for a restore code on a new device...
@@ -185,9 +166,9 @@ def test_a_new_request_never_cancels_a_pending_code(mail: tuple[TestClient, Smtp
 
 
 def test_someone_elses_link_guesses_do_not_burn_my_link_code(
-    mail: tuple[TestClient, SmtpInbox],
+    mail_client: tuple[TestClient, SmtpInbox],
 ) -> None:
-    client, inbox = mail
+    client, inbox = mail_client
     me, stranger = new_player(client, "Me"), new_player(client, "Stranger")
     sent = client.post("/api/backup/link", json={"email": "me@example.org"}, headers=me)
     code = _code_in(inbox.wait_for(1)[0])
@@ -204,8 +185,8 @@ def test_someone_elses_link_guesses_do_not_burn_my_link_code(
     assert linked.status_code == 200 and linked.json()["email"] == "me@example.org"
 
 
-def test_link_and_restore_have_separate_quotas(mail: tuple[TestClient, SmtpInbox]) -> None:
-    client, inbox = mail
+def test_link_and_restore_have_separate_quotas(mail_client: tuple[TestClient, SmtpInbox]) -> None:
+    client, inbox = mail_client
     headers = new_player(client)
     restores = [
         client.post("/api/backup/restore", json={"email": "q@example.org"}).status_code
@@ -289,7 +270,7 @@ def test_mail_goes_out_after_the_answer_alike_for_every_address(
     bot_pool: Any, settings: Settings, slow_smtp: tuple[int, _SlowInbox, list[str], Any]
 ) -> None:
     port, inbox, log, controller = slow_smtp
-    app = _Order(create_app(_smtp(settings, port), executor=bot_pool), log)
+    app = _Order(create_app(with_smtp(settings, port), executor=bot_pool), log)
     with TestClient(app) as client:
         headers = new_player(client)
         controller.loop.call_soon_threadsafe(inbox.release.set)
@@ -331,7 +312,7 @@ def test_mail_outage_is_a_503_that_costs_no_quota(
     from aiosmtpd.controller import Controller
 
     port = free_port()  # nothing listens there yet
-    client = make_client(_smtp(settings, port).model_copy(update={"smtp_timeout_seconds": 3}))
+    client = make_client(with_smtp(settings, port).model_copy(update={"smtp_timeout_seconds": 3}))
     headers = new_player(client)
     for _ in range(5):  # more than the address's quota of 3
         down = client.post("/api/backup/link", json={"email": "d@example.org"}, headers=headers)
@@ -354,9 +335,9 @@ def test_mail_outage_is_a_503_that_costs_no_quota(
 
 
 def test_a_refused_message_retires_its_code_and_gives_the_quota_back(
-    mail: tuple[TestClient, SmtpInbox],
+    mail_client: tuple[TestClient, SmtpInbox],
 ) -> None:
-    client, inbox = mail
+    client, inbox = mail_client
     headers = new_player(client)
     inbox.refuse = "550 mailbox unavailable"
     refused = client.post("/api/backup/link", json={"email": "r@example.org"}, headers=headers)
@@ -388,9 +369,9 @@ def test_a_refused_message_retires_its_code_and_gives_the_quota_back(
     assert [s.status_code for s in statuses] == [202, 202, 202]
 
 
-def test_link_purposes_do_not_mix(mail: tuple[TestClient, SmtpInbox]) -> None:
+def test_link_purposes_do_not_mix(mail_client: tuple[TestClient, SmtpInbox]) -> None:
     """A link code is no restore code (the purposes are hashed apart)."""
-    client, inbox = mail
+    client, inbox = mail_client
     headers = new_player(client)
     sent = client.post("/api/backup/link", json={"email": "m@example.org"}, headers=headers)
     code = _code_in(inbox.wait_for(1)[0])

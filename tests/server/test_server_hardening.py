@@ -467,19 +467,6 @@ def test_device_labels() -> None:
     assert device_label(None) == "Unknown device"
 
 
-@pytest.fixture
-def mail_client(
-    make_client: Callable[[Settings], TestClient],
-    settings: Settings,
-    smtp_server: tuple[int, SmtpInbox],
-) -> tuple[TestClient, SmtpInbox]:
-    port, inbox = smtp_server
-    configured = settings.model_copy(
-        update={"smtp_host": "127.0.0.1", "smtp_port": port, "smtp_security": "none"}
-    )
-    return make_client(configured), inbox
-
-
 def _second_device(client: TestClient, inbox: SmtpInbox, headers: dict[str, str]) -> str:
     """Link an address, restore on "another device"; that device's token."""
     import re

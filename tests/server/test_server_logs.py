@@ -18,26 +18,18 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import free_port
 from dkserver_helpers import card_tokens, choose, games_to_drive, opponents_for
+from test_server_process import ServerProcess
 
 #: Seconds the server under test waits for a request body.
 BODY_TIMEOUT = 1
 
 
-class VerboseServer:
-    def __init__(self, tmp_path: Path, database_url: str) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = tmp_path / "server.log"
-        env = {
-            **os.environ,
-            "DEADWOOD_BODY_TIMEOUT_SECONDS": str(BODY_TIMEOUT),
-            "DEADWOOD_BOT_WORKERS": "1",
-            "DEADWOOD_BOT_SECONDS": "0.2",
-            "DEADWOOD_SECRET_KEY": "test secret",
-        }
-        command = [
+class VerboseServer(ServerProcess):
+    """``deadwood-knock serve --log-level trace``, its log (stderr) kept."""
+
+    def command(self) -> list[str]:
+        return [
             sys.executable,
             "-c",
             "import sys; from deadwood_knock.cli import main; sys.exit(main())",
@@ -45,50 +37,41 @@ class VerboseServer:
             "--port",
             str(self.port),
             "--data-dir",
-            str(tmp_path / "data"),
+            str(self.data_dir),
             "--database-url",
-            database_url,
+            self.database_url,
             "--log-level",
             "trace",
         ]
-        with self.log.open("wb") as err:
-            self.proc = subprocess.Popen(
-                command,
-                env=env,
-                stdout=subprocess.DEVNULL,  # the console mailer's channel, not a log
-                stderr=err,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            assert self.proc.poll() is None, self.log.read_text()[-3000:]
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.05)
+
+    def environment(self) -> dict[str, str]:
+        return {
+            **os.environ,
+            "DEADWOOD_BODY_TIMEOUT_SECONDS": str(BODY_TIMEOUT),
+            "DEADWOOD_BOT_WORKERS": "1",
+            "DEADWOOD_BOT_SECONDS": "0.2",
+            "DEADWOOD_SECRET_KEY": "test secret",
+        }
 
     def stop(self) -> str:
-        """Stop it gracefully; its whole log."""
-        if self.proc.poll() is None:
+        """Stop it gracefully (SIGTERM); its whole log."""
+        if self.proc is not None and self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
             try:
                 self.proc.wait(30)
             except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
+                self.kill()
         return self.log.read_text(errors="replace")
 
 
 @pytest.fixture
 def server(tmp_path: Path, database_url: str) -> Iterator[VerboseServer]:
-    process = VerboseServer(tmp_path, database_url)
+    process = VerboseServer(tmp_path / "data", database_url)
+    process.start()
     try:
         yield process
     finally:
-        process.stop()
+        process.kill()
 
 
 def _raw(port: int, data: bytes, read: bool = True) -> bytes:
