@@ -240,6 +240,8 @@ export function Profile() {
   const [email, setEmail] = useState(s.backupEmail || "");
   const [code, setCode] = useState("");
   const [codeSent, setCodeSent] = useState(false);
+  // The id of the code request this browser made: guesses count only against its code.
+  const [requestId, setRequestId] = useState(null);
   const [backs, setBacks] = useState(null);
   useEffect(() => {
     optional("/api/card-backs")
@@ -262,9 +264,11 @@ export function Profile() {
   async function sendCode() {
     setMsg("");
     try {
-      if (mode === "link") await withPlayer(() => api.post("/api/backup/link", { email }));
-      else await api.post("/api/backup/restore", { email });
+      const sent = mode === "link"
+        ? await withPlayer(() => api.post("/api/backup/link", { email }))
+        : await api.post("/api/backup/restore", { email });
       update({ backupEmail: email });
+      setRequestId(sent && sent.request_id);
       setCodeSent(true);
       setMsg("Code sent. Check your email.");
     } catch (err) {
@@ -274,10 +278,11 @@ export function Profile() {
   async function verify() {
     try {
       if (mode === "link") {
-        await withPlayer(() => api.post("/api/backup/link/verify", { email, code }));
+        await withPlayer(() =>
+          api.post("/api/backup/link/verify", { email, code, request_id: requestId || undefined }));
         setMsg("Backed up. This profile is now linked to your email.");
       } else {
-        const got = await api.post("/api/backup/restore/verify", { email, code });
+        const got = await api.post("/api/backup/restore/verify", { email, code, request_id: requestId });
         update({ playerId: got.player_id, token: got.token });
         const me = await api.get("/api/players/me");
         setS(update(fromServerProfile(me)));
@@ -358,6 +363,7 @@ export function Profile() {
         : null}
       ${msg ? html`<p class="notice" role="status">${msg}</p>` : null}
     </div>
+    <${Devices} />
     <div class="card-panel">
       <h2>Progress</h2>
       <p class="hint">Start the trail again from the first town. Completed tables are cleared.</p>
@@ -370,6 +376,51 @@ export function Profile() {
           onConfirm=${restart} />`
       : null}
   </section>`;
+}
+
+function day(iso) {
+  return iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" }) : "";
+}
+
+// Every browser signed in to this profile; sign out one, or every other one.
+function Devices() {
+  const [list, setList] = useState(null);
+  const [note, setNote] = useState("");
+  const load = () =>
+    api.get("/api/players/me/devices").then((d) => setList(d.devices)).catch(() => setList(null));
+  useEffect(() => {
+    if (settings().token) load();
+  }, []);
+  async function signOut(device) {
+    try {
+      const r = device
+        ? await api.del(`/api/players/me/devices/${encodeURIComponent(device.id)}`)
+        : await api.post("/api/players/me/devices/sign-out-others");
+      setNote(r.revoked === 1 ? "Signed out 1 device." : `Signed out ${r.revoked} devices.`);
+    } catch (err) {
+      setNote(err.message);
+    }
+    load();
+  }
+  if (!list) return null;
+  return html`<div class="card-panel">
+    <h2>Signed-in Devices</h2>
+    <p class="hint">Every browser using this profile. Sign out any you don't recognise.</p>
+    <ul class="devices">
+      ${list.map((d) => html`<li key=${d.id}>
+        <span><strong>${d.label}</strong>${d.current ? " (this device)" : ""}<br/>
+          <small>Signed in ${day(d.created_at)}${d.last_used_at ? `, last used ${day(d.last_used_at)}` : ""}</small></span>
+        ${d.current
+          ? null
+          : html`<button class="btn small ghost" onClick=${() => signOut(d)}
+              aria-label=${`Sign out ${d.label}, signed in ${day(d.created_at)}`}>Sign out</button>`}
+      </li>`)}
+    </ul>
+    ${list.length > 1
+      ? html`<button class="btn small" onClick=${() => signOut(null)}>Sign out other devices</button>`
+      : null}
+    ${note ? html`<p class="notice" role="status">${note}</p>` : null}
+  </div>`;
 }
 
 export function fromServerProfile(p) {
