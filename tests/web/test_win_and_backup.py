@@ -59,7 +59,8 @@ def _deadwood_shown(page: Any) -> set[str]:
     if focus.count() == 0:
         return set()
     try:
-        text = str(focus.first.inner_text(timeout=1000))
+        # On a phone Hand Focus is a closed sheet: its text is there, not shown.
+        text = str(focus.first.text_content(timeout=1000))
     except PlaywrightTimeout:
         return set()
     _, _, dead = text.partition("Deadwood:")
@@ -112,6 +113,13 @@ def _play_match(page: Any, budget_s: float = 60) -> str:
         if title in ("Showdown", "Hand over"):
             with contextlib.suppress(PlaywrightTimeout):
                 page.get_by_role("dialog").get_by_role("button", name="Continue").click(
+                    timeout=2000
+                )
+            continue
+        if title and title.startswith("Knock"):
+            # The costly-knock question: knock anyway.
+            with contextlib.suppress(PlaywrightTimeout):
+                page.get_by_role("dialog").get_by_role("button", name="Knock", exact=True).click(
                     timeout=2000
                 )
             continue
