@@ -574,6 +574,10 @@ def test_kr8_gin_void_when_only_two_stock_cards_remain() -> None:
     new, events = GIN_GAME.apply(state, Discard(one("6s")))
     assert result_of(events)["outcome"] == "void"
     assert new.dealer == 0 and new.hand_number == 2 and new.totals == (0, 0)
+    # A void hand is thrown in unseen: no seat's observation shows the other's cards.
+    for seat in (0, 1):
+        last = GIN_GAME.observe(new, seat).to_json()["last_result"]
+        assert last["outcome"] == "void" and last["hands"] == [[], []]
 
 
 def test_kr8_gin_options_are_fixed() -> None:

@@ -649,7 +649,8 @@ def _discard(
 def _void_hand(
     state: KnockRummyState, events: tuple[Event, ...], reason: str
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    """KR7/KR8: no score; the same dealer deals again."""
+    """KR7/KR8: no score; the same dealer deals again. Nobody shows a hand, so the result
+    holds none (every seat's observation carries it)."""
     n = state.options.players
     void = Event("void", None, {"reason": reason})
     result = HandResult(
@@ -660,7 +661,7 @@ def _void_hand(
         counts=(0,) * n,
         scores=(0,) * n,
         totals=state.totals,
-        hands=state.hands,
+        hands=((),) * n,
         arrangements=(),
     )
     hr = Event("hand_result", None, _result_summary(result))

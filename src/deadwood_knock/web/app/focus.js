@@ -56,7 +56,8 @@ export function HandFocus({ obs, canKnock, advice, open, onClose }) {
     </dl>
     ${ev && ev.poker_hand
       ? html`<p class="focus-cards">Poker hand: ${ev.poker_hand.map(pretty).join(" ")}
-          ${ev.deadwood && ev.deadwood.length ? html`<br/>Deadwood: ${ev.deadwood.map(pretty).join(" ")}` : null}</p>`
+          ${ev.deadwood && ev.deadwood.length ? html`<br/>Deadwood: ${ev.deadwood.map(pretty).join(" ")}` : null}</p>
+          <p class="hint">In your hand a gold line marks the poker hand; the rest is deadwood.</p>`
       : null}
     ${advice ? html`<${Advice} advice=${advice} />` : html`<p class="hint">${hint}</p>`}
   </aside>`;
@@ -76,6 +77,7 @@ export function MeldPanel({ obs, advice, open, onClose }) {
     </dl>
     ${melds.map((m, i) => html`<p class="sd-cards" key=${i}><span class="sd-tag">Meld</span>
       <${MiniCards} cards=${m} /></p>`)}
+    ${melds.length ? html`<p class="hint">In your hand each meld comes first, underlined.</p>` : null}
     ${advice
       ? html`<${Advice} advice=${advice} />`
       : html`<p class="hint">${arr && arr.rummy

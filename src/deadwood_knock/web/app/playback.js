@@ -239,9 +239,20 @@ export class Playback {
       if (mine && plan.drawn) this.drawn = plan.drawn;
       this.emit();
       for (const f of plan) {
-        await fly({ ...f, from: placeRect(f.from), to: placeRect(f.to), ms: flight });
+        const from = placeRect(f.from);
+        if (f.from === "pile" && flight) {
+          // The top card leaves the pile: the pile shows the card under it meanwhile.
+          this.arriving = new Set(["pile"]);
+          this.emit();
+          await nextFrame();
+        }
+        await fly({ ...f, from, to: placeRect(f.to), ms: flight });
       }
       if (view && end < 0) this.show(view);
+      else if (this.arriving.size) {
+        this.arriving = new Set();
+        this.emit();
+      }
     }
 
     if (end >= 0) {

@@ -347,7 +347,7 @@ export function TableScreen({ matchId, characters }) {
           sourceLive=${sourceLive} palmLive=${palmLive} onSource=${clickSource}
           arriving=${playback.arriving} />
         <p class="turn-line" aria-live="polite">${turnLine(v, obs, me, dk, selected, names, playback)}</p>
-        ${playback.pending > 1 && !myTurn && !playback.showdown
+        ${playback.pending > 2 && !myTurn && !playback.showdown
           ? html`<button class="btn small ghost skip" onClick=${() => playback.skip()}>Skip ahead ▸▸</button>`
           : null}
         ${notice ? html`<p class="notice" role="alert">${notice}</p>` : null}
@@ -355,7 +355,7 @@ export function TableScreen({ matchId, characters }) {
 
       <div class="my-area">
         <h2 class="sr-only">Your Hand</h2>
-        <${Hand} hand=${hand} dk=${dk} large=${s.largePrint} busy=${busy} reveals=${reveals}
+        <${Hand} hand=${hand} obs=${obs} dk=${dk} large=${s.largePrint} busy=${busy} reveals=${reveals}
           pickSet=${pickSet} selected=${selected} drawn=${playback.drawn} arriving=${playback.arriving}
           canSelect=${canSelect}
           onPick=${(card, live, inPick) => {
@@ -511,11 +511,31 @@ function Piles({ obs, back, large, busy, sourceLive, palmLive, onSource, arrivin
   </div>`;
 }
 
-function Hand({ hand, dk, large, busy, reveals, pickSet, selected, drawn, arriving, canSelect, onPick }) {
+// The hand as a player would hold it: the engine's groups first (Deadwood Knock: the poker
+// hand of the scoring split; Knock Rummy: each meld), then the rest; each group is underlined.
+function handGroups(hand, obs, dk) {
+  const groups = dk
+    ? [(obs.evaluation && obs.evaluation.poker_hand) || []]
+    : ((obs.arrangement && obs.arrangement.melds) || []);
+  const left = [...hand];
+  const out = [];
+  groups.forEach((group, g) => {
+    const cards = [];
+    for (const c of dk ? sortHand(group) : group) {
+      const at = left.findIndex((x) => sameCard(x, c));
+      if (at >= 0) cards.push(left.splice(at, 1)[0]);
+    }
+    cards.forEach((card, i) => out.push({ card, group: g % 2 ? "b" : "a", end: i === cards.length - 1 }));
+  });
+  for (const card of sortHand(left)) out.push({ card, group: null, end: false });
+  return out;
+}
+
+function Hand({ hand, obs, dk, large, busy, reveals, pickSet, selected, drawn, arriving, canSelect, onPick }) {
   const cls = `hand${large ? " large-print" : ""} n${hand.length}`;
   let jokers = 0;
   return html`<ul class=${cls} aria-label="Your hand">
-    ${sortHand(hand).map((card) => {
+    ${handGroups(hand, obs, dk).map(({ card, group, end }) => {
       const key = card === "JK" ? `JK${(jokers += 1)}` : card;
       const live = !busy && !reveals.length && canSelect(card);
       const isSel = selected && sameCard(card, selected);
@@ -525,7 +545,7 @@ function Hand({ hand, dk, large, busy, reveals, pickSet, selected, drawn, arrivi
         ? `${inPick ? "Remove" : "Add"} ${pretty(card)} ${inPick ? "from" : "to"} poker hand`
         : dk ? `Discard ${pretty(card)}` : `Select ${pretty(card)}`;
       const cls2 = `card${isSel ? " selected" : ""}${inPick ? " picked" : ""}${isNew ? " drawn" : ""}${
-        arriving.has(`card:${card}`) ? " arriving" : ""}`;
+        arriving.has(`card:${card}`) ? " arriving" : ""}${group ? ` grp grp-${group}` : ""}${end ? " grp-end" : ""}`;
       return html`<li key=${key} data-card=${card}>
         <button class=${cls2} aria-label=${label} aria-pressed=${reveals.length ? !!inPick : !!isSel}
           aria-describedby=${isNew ? "drawn-note" : undefined}
