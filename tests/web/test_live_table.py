@@ -400,10 +400,8 @@ def test_reduced_motion_turns_animation_off(
         my_dk_turn(page)
         shown = table_version(page)
         discard_and_draw(page)
-        if motion == "no-preference" and not page.evaluate("window.__flights"):
-            # A mid-flight frame of our own discard and draw.
-            page.wait_for_timeout(60)
-            shot(page, "table-mid-flight-desktop")
+        if motion == "no-preference" and page.locator(".flying-card").count():
+            shot(page, "table-mid-flight-desktop")  # our discard and draw in the air
         wait_until(
             page, f"Number(document.querySelector('.table-screen').dataset.version) > {shown}"
         )

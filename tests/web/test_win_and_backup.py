@@ -155,7 +155,7 @@ def test_a_won_match_says_so_and_offers_the_app_shortcut(
     # The summary: both seats with their totals, ours first as the winner's.
     rows = dialog.locator(".summary li")
     assert rows.count() == 2
-    assert re.fullmatch(r"You: -?\d+", rows.first.inner_text().strip())
+    assert re.fullmatch(r"You: −?\d+", rows.first.inner_text().strip())
     # The App Shortcut hint shows after a win (the first one this browser has seen).
     hint = dialog.get_by_role("note")
     assert hint.get_by_text("App Shortcut").is_visible()

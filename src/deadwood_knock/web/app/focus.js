@@ -3,7 +3,7 @@
 // sheet from the bar at the bottom; on a desktop they stand beside the felt.
 import { html } from "./lib.js";
 import { pretty } from "./cards.js";
-import { categoryWords, MiniCards, signed } from "./showdown.js";
+import { categoryWords, MiniCards, num, signed } from "./showdown.js";
 
 // The strong bot's advice for this turn: the best move in words, and whether to knock now.
 function Advice({ advice }) {
@@ -101,7 +101,7 @@ export function Scores({ obs, who, me, open, onClose, onReview, reviewLabel }) {
         ${totals.map((t, i) => html`<tr key=${i} class=${i === me ? "me" : ""}>
           <th scope="row">${who(i)}</th>
           ${results.slice(-5).map((r) => html`<td key=${r.round} class="sc-round">${signed((r.round_scores || [])[i])}</td>`)}
-          <td>${t}</td></tr>`)}
+          <td>${num(t)}</td></tr>`)}
       </tbody>
     </table>
     ${reviewLabel ? html`<button class="btn small" onClick=${onReview}>${reviewLabel}</button>` : null}

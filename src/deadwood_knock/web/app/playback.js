@@ -212,10 +212,12 @@ export class Playback {
     const pace = this.hurry || document.hidden ? 0 : paceMs();
     const flight = flightMs(pace);
 
+    const plan = this.flights(moves, me);
     if (actor != null && !mine) {
-      // The same seat's discard straight after its draw (Knock Rummy) needs less of a pause.
+      // An opponent's move takes the pace in all, its flights included. The same seat's
+      // discard straight after its draw (Knock Rummy) needs less of a pause.
       const follows = this.lastActor === actor;
-      await this.sleep(Math.max(0, (follows ? pace * 0.5 : pace) - 2 * flight));
+      await this.sleep(Math.max(0, (follows ? pace * 0.5 : pace) - plan.length * flight));
     }
     this.lastActor = actor;
     for (const ev of moves) {
@@ -223,7 +225,6 @@ export class Playback {
     }
     this.sounds(moves, me);
 
-    const plan = this.flights(moves, me);
     if (mine && end < 0 && view) {
       // Your own move: shown at once, the cards flying into their new places.
       const from = plan.map((f) => ({ ...f, fromRect: placeRect(f.from) }));

@@ -37,6 +37,12 @@ export function categoryWords(c) {
   return CATEGORY_WORDS[c] || String(c).replace(/_/g, " ");
 }
 
+// A plain number with a true minus sign ("−31").
+export function num(n) {
+  if (n == null) return "0";
+  return n < 0 ? `−${Math.abs(n)}` : String(n);
+}
+
 export function signed(n) {
   if (n == null) return "0";
   return n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "0";
@@ -142,7 +148,7 @@ function DeadwoodRow({ r, result, name }) {
     ${r.suspicion
       ? html`<p class="sd-line">Suspicion (palmed and did not top the round): <strong>${signed(r.suspicion)}</strong></p>`
       : null}
-    ${r.total != null ? html`<p class="sd-total">Total ${r.total}</p>` : null}
+    ${r.total != null ? html`<p class="sd-total">Total ${num(r.total)}</p>` : null}
   </div>`;
 }
 
@@ -166,7 +172,7 @@ function RummyRow({ r, result, name }) {
     <p class="sd-math">Count ${r.count ?? 0}</p>
     ${lines.map(([label, v]) => html`<p class="sd-line" key=${label}>${label}: <strong>${signed(v)}</strong></p>`)}
     <p class="sd-line">Hand score: <strong>${signed(r.score)}</strong>${r.total != null
-      ? html` <span class="sd-total">· total ${r.total}</span>` : null}</p>
+      ? html` <span class="sd-total">· total ${num(r.total)}</span>` : null}</p>
   </div>`;
 }
 
@@ -247,7 +253,7 @@ export function MatchComplete({ obs, result, who, onClose, matchId, trail, lastR
   return html`<${Modal} title=${heading} onClose=${onClose} backdropCloses=${true}>
     <p>${outcome === "win" ? "You took the table." : outcome === "tie" ? "You split the honours." : result && result.forfeited_by != null ? "You left the table: a forfeit counts as a loss." : "Better luck at the next table."}</p>
     <ol class="summary">
-      ${order.map(([t, i]) => html`<li key=${i}>${who(i)}: <strong>${t}</strong></li>`)}
+      ${order.map(([t, i]) => html`<li key=${i}>${who(i)}: <strong>${num(t)}</strong></li>`)}
     </ol>
     ${trail ? html`<${TrailSummary} matchId=${matchId} />` : null}
     ${last

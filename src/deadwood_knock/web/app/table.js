@@ -12,7 +12,7 @@ import { Portrait, useLikenesses } from "./portraits.js";
 import { MatchStore, rankOf } from "./matchstore.js";
 import { Playback, PACES } from "./playback.js";
 import { TableLog } from "./tablelog.js";
-import { ShowdownDialog, MatchComplete, outcomeFor, categoryWords, signed } from "./showdown.js";
+import { ShowdownDialog, MatchComplete, outcomeFor, categoryWords, num, signed } from "./showdown.js";
 import { HandFocus, MeldPanel, Scores, focusSummary } from "./focus.js";
 import { unlockSound } from "./sound.js";
 
@@ -328,7 +328,7 @@ export function TableScreen({ matchId, characters }) {
       <div class="my-total">
         <${Portrait} name=${s.name || "You"} size=${32}
           character=${likenesses.find((l) => l.id === s.likeness) || null} />
-        <span aria-label="Your total">${(obs.totals || [])[me] ?? 0}<small> pts</small></span>
+        <span aria-label="Your total">${num((obs.totals || [])[me] ?? 0)}<small> pts</small></span>
       </div>
     </header>
 
@@ -395,7 +395,7 @@ export function TableScreen({ matchId, characters }) {
       <button class="bar-btn" aria-expanded=${sheet === "scores" ? "true" : "false"}
         aria-controls="sheet-scores" onClick=${() => toggleSheet("scores")}>
         <span class="bar-label">Scores</span>
-        <span class="bar-sub">${(obs.totals || []).map((t, i) => (i === me ? `You ${t}` : `${t}`)).join(" · ")}</span>
+        <span class="bar-sub">${(obs.totals || []).map((t, i) => (i === me ? `You ${num(t)}` : num(t))).join(" · ")}</span>
       </button>
     </nav>
 
@@ -467,7 +467,7 @@ function Seat({ seat, obs, name, character, over, back }) {
     </span>
     <div class="opp-info">
       <span class="opp-name">${name}</span>
-      <span class="opp-meta"><span class="opp-pts">${(obs.totals || [])[seat] ?? 0} pts</span>
+      <span class="opp-meta"><span class="opp-pts">${num((obs.totals || [])[seat] ?? 0)} pts</span>
         <span class="seat-cards" aria-hidden="true">
           ${Array.from({ length: Math.min(count || 0, 11) }, (_, i) => html`<i key=${i} class=${`mini-back back-${back}`}></i>`)}
         </span>
