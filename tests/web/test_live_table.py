@@ -207,6 +207,16 @@ def test_every_move_is_in_the_log(server_url: str, new_page: Any, console: Conso
     assert console.errors == []
 
 
+# What the table shows: its version, round, hand, discard pile and log length.
+TABLE_NOW = """() => ({
+    version: document.querySelector('.table-screen').dataset.version,
+    round: document.querySelector('.table-head .round strong').textContent,
+    hand: [...document.querySelectorAll('.hand .card')].map((c) => c.ariaLabel),
+    log: document.querySelectorAll('.log-list li').length,
+    pile: document.querySelector('.pile.discard').ariaLabel,
+})"""
+
+
 def test_showdown_holds_the_table_until_closed(
     server_url: str, new_page: Any, console: Console
 ) -> None:
@@ -238,15 +248,7 @@ def test_showdown_holds_the_table_until_closed(
                 pass
             continue
         # The showdown is up. What the table shows behind it:
-        before = page.evaluate(
-            """() => ({
-                version: document.querySelector('.table-screen').dataset.version,
-                round: document.querySelector('.table-head .round strong').textContent,
-                hand: [...document.querySelectorAll('.hand .card')].map((c) => c.ariaLabel),
-                log: document.querySelectorAll('.log-list li').length,
-                pile: document.querySelector('.pile.discard').ariaLabel,
-            })"""
-        )
+        before = page.evaluate(TABLE_NOW)
         # Give the server time to play the next round's first moves, if a bot leads it.
         moved_on = False
         for _ in range(30):
@@ -255,15 +257,7 @@ def test_showdown_holds_the_table_until_closed(
                 break
             page.wait_for_timeout(100)
         page.wait_for_timeout(300)
-        after = page.evaluate(
-            """() => ({
-                version: document.querySelector('.table-screen').dataset.version,
-                round: document.querySelector('.table-head .round strong').textContent,
-                hand: [...document.querySelectorAll('.hand .card')].map((c) => c.ariaLabel),
-                log: document.querySelectorAll('.log-list li').length,
-                pile: document.querySelector('.pile.discard').ariaLabel,
-            })"""
-        )
+        after = page.evaluate(TABLE_NOW)
         assert after == before, "the table moved on behind the showdown"
         assert dialog_title(page) == "Showdown"
         if moved_on:
