@@ -265,6 +265,7 @@ class HandResult:
     Each seat's score is ``difference + penalty + bonus``, kept apart so a showdown can
     show them as their own lines: the count difference paid or won, the knocker's
     penalty (KR6) and the rummy, gin or undercut bonus (KR6, KR8).
+    ``hands`` of a void hand hold only the cards the table saw (a dead hand is not shown).
     """
 
     hand_number: int
@@ -649,8 +650,10 @@ def _discard(
 def _void_hand(
     state: KnockRummyState, events: tuple[Event, ...], reason: str
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    """KR7/KR8: no score; the same dealer deals again. Nobody shows a hand, so the result
-    holds none (every seat's observation carries it)."""
+    """KR7/KR8: no score; the same dealer deals again.
+
+    A dead hand is thrown in unseen, so the result's ``hands`` hold only what the table
+    saw of each hand (its ``known`` cards), never the rest."""
     n = state.options.players
     void = Event("void", None, {"reason": reason})
     result = HandResult(
@@ -661,7 +664,7 @@ def _void_hand(
         counts=(0,) * n,
         scores=(0,) * n,
         totals=state.totals,
-        hands=((),) * n,
+        hands=state.known,
         arrangements=(),
     )
     hr = Event("hand_result", None, _result_summary(result))
