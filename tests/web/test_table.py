@@ -139,7 +139,8 @@ def test_deadwood_knock_round_at_desktop_size(server_url: str, new_page: Any, co
     # Each seat's poker hand and deadwood, and the arithmetic of its round score.
     assert dialog.locator(".sd-row").count() == 3
     assert (
-        dialog.locator(".sd-math").filter(has_text=re.compile(r"hand − \d+ deadwood")).count() == 3
+        dialog.locator(".sd-math").filter(has_text=re.compile(r"hand [−+] \d+ deadwood")).count()
+        == 3
     )
     assert console.errors == []
 

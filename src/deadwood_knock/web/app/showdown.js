@@ -43,6 +43,12 @@ export function num(n) {
   return n < 0 ? `−${Math.abs(n)}` : String(n);
 }
 
+// "− 11 deadwood"; jokers (−2 each) can make deadwood add to the hand: "+ 2 deadwood".
+export function deadwoodTerm(points) {
+  const p = points ?? 0;
+  return p < 0 ? `+ ${Math.abs(p)} deadwood (jokers count −2)` : `− ${p} deadwood`;
+}
+
 export function signed(n) {
   if (n == null) return "0";
   return n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "0";
@@ -141,7 +147,7 @@ function DeadwoodRow({ r, result, name }) {
     <p class="sd-cards"><span class="sd-tag">${categoryWords(r.category)}</span>
       <${MiniCards} cards=${r.poker_hand} /></p>
     <p class="sd-cards"><span class="sd-tag">Deadwood</span><${MiniCards} cards=${r.deadwood} /></p>
-    <p class="sd-math">${r.hand_points ?? 0} hand − ${r.deadwood_points ?? 0} deadwood${" "}
+    <p class="sd-math">${r.hand_points ?? 0} hand ${deadwoodTerm(r.deadwood_points)}${" "}
       ${result.knocker != null && (knocker || r.call === "call")
         ? html`${(r.pot ?? 0) < 0 ? "−" : "+"} ${Math.abs(r.pot ?? 0)} pot `
         : null}= <strong>${signed(r.round_score)}</strong></p>

@@ -12,7 +12,7 @@ import { Portrait, useLikenesses } from "./portraits.js";
 import { MatchStore, rankOf } from "./matchstore.js";
 import { Playback, PACES } from "./playback.js";
 import { TableLog } from "./tablelog.js";
-import { ShowdownDialog, MatchComplete, outcomeFor, categoryWords, num, signed } from "./showdown.js";
+import { ShowdownDialog, MatchComplete, outcomeFor, categoryWords, deadwoodTerm, num, signed } from "./showdown.js";
 import { HandFocus, MeldPanel, Scores, focusSummary } from "./focus.js";
 import { unlockSound } from "./sound.js";
 
@@ -643,7 +643,7 @@ function KnockConfirm({ dk, obs, action, advice, onKnock, onKeep }) {
     : `Knock and discard ${pretty(action.discard)}?`;
   return html`<${Modal} title=${title} onClose=${onKeep} className="knock-confirm">
     ${dk && ev
-      ? html`<p>If the round ended now your hand would score ${ev.hand_points} hand − ${ev.deadwood_points} deadwood
+      ? html`<p>If the round ended now your hand would score ${ev.hand_points} hand ${deadwoodTerm(ev.deadwood_points)}
           = <strong>${signed(ev.score)}</strong>, before the pot.</p>`
       : null}
     ${unwise ? html`<p>The hint rates playing on above knocking now.</p>` : null}
