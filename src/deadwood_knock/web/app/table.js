@@ -643,7 +643,7 @@ function KnockConfirm({ dk, obs, action, advice, onKnock, onKeep }) {
     : `Knock and discard ${pretty(action.discard)}?`;
   return html`<${Modal} title=${title} onClose=${onKeep} className="knock-confirm">
     ${dk && ev
-      ? html`<p>If the round ended now your hand would score ${ev.hand_points} hand ${deadwoodTerm(ev.deadwood_points)}
+      ? html`<p>If the round ended now your hand would score ${ev.hand_points} hand ${deadwoodTerm(ev.deadwood_points)}${" "}
           = <strong>${signed(ev.score)}</strong>, before the pot.</p>`
       : null}
     ${unwise ? html`<p>The hint rates playing on above knocking now.</p>` : null}
