@@ -351,7 +351,7 @@ def test_leave_table_flow(server_url: str, new_page: Any, console: Console):
 def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Console):
     page = new_page(PHONE)
     start_quick_table(page, server_url, "Gin Rummy")
-    page.get_by_text("Gin Rummy · game to 100", exact=True).wait_for()
+    page.get_by_text("Gin Rummy · to 100", exact=True).wait_for()
     page.locator('aside[aria-label="Your count"]').wait_for(state="attached")
     stock = page.get_by_role("button", name="Draw from stock")
     deadline = time.monotonic() + 30

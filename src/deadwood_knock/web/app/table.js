@@ -308,7 +308,7 @@ export function TableScreen({ matchId, characters }) {
   const finalTurn = !playback.frozen && !v.over && (obs.phase === "final" || !!obs.final_turn);
   const title = GAME_TITLES[obs.game] || "Table";
   const roundText = dk ? `Round ${obs.round ?? 1} of ${obs.rounds ?? 10}` : `Hand ${obs.round ?? 1}`;
-  const subtitle = !dk && obs.target ? `${title} · game to ${obs.target}` : title;
+  const subtitle = !dk && obs.target ? `${title} · to ${obs.target}` : title;
 
   const pickSet = revealPick || new Set((reveals[0] && reveals[0].poker_hand) || []);
   const chosenReveal = reveals.length ? matchingReveal(reveals, pickSet) : null;
