@@ -363,12 +363,16 @@ def test_dk6_nobody_calls_knocker_gets_10_and_nobody_pays() -> None:
     res = settle([None, "fold", "fold", None], Fold())
     assert res["pot"] == [10, 0, 0, 0]
     assert res["knocker"] == 0
+    # Nobody put anything in: the knocker alone is in and takes the +10.
+    assert (res["pot_in"], res["pot_winners"], res["pot_total"]) == ([0], [0], 0)
+    assert res["calls"] == [None, "fold", "fold", "fold"]
 
 
 def test_dk6_best_poker_hand_takes_the_pot() -> None:
     res = settle([None, "fold", "fold", None], Call())
     # K-high straight beats the 8-high straight: knocker wins the 20.
     assert res["pot"] == [10, 0, 0, -10]
+    assert (res["pot_in"], res["pot_winners"], res["pot_total"]) == ([0, 3], [0], 20)
 
 
 def test_dk6_tie_splits_pot_rounded_down_remainder_lost() -> None:
@@ -376,6 +380,7 @@ def test_dk6_tie_splits_pot_rounded_down_remainder_lost() -> None:
     # 40 in the pot, three equal straights (suits never break ties): 13 each, 1 lost.
     assert res["pot"] == [3, 3, 3, -10]
     assert sum(res["pot"]) == -1
+    assert (res["pot_in"], res["pot_winners"], res["pot_total"]) == ([0, 1, 2, 3], [0, 1, 2], 40)
 
 
 def test_dk6_folded_players_get_zero_from_the_pot() -> None:
@@ -417,6 +422,7 @@ def test_dk7_reshuffle_only_once_then_the_round_ends_dry() -> None:
     assert res["dry"] is True
     assert res["knocker"] is None
     assert res["pot"] == [0, 0]
+    assert (res["pot_in"], res["pot_winners"], res["pot_total"]) == ([], [], 0)
     assert state.phase == "play" and state.round == 1  # next round dealt
 
 

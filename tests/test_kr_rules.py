@@ -281,7 +281,9 @@ def test_kr5_rummy_without_discard_ends_at_once_and_collects_25_from_each() -> N
     assert result["outcome"] == "rummy" and result["winners"] == [0]
     assert result["counts"] == [0, 29]
     assert result["scores"] == [29 + 25, -(29 + 25)]
+    assert result["difference"] == [29, -29] and result["bonus"] == [25, -25]
     assert new.last_result is not None and len(new.last_result.hands[0]) == 11
+    assert new.last_result.to_json()["bonus"] == [25, -25]
 
 
 def test_kr5_rummy_after_discarding_and_not_when_unmatched() -> None:
@@ -329,6 +331,10 @@ def test_kr6_knocker_tie_goes_to_non_knocker_and_knocker_pays_10() -> None:
     assert result["counts"] == [5, 5]
     assert result["winners"] == [1]
     assert result["scores"] == [-10, 10]
+    # The showdown's own lines: no difference, the knocker's penalty, no bonus.
+    assert result["difference"] == [0, 0]
+    assert result["penalty"] == [-10, 10]
+    assert result["bonus"] == [0, 0]
     assert new.dealer == 1
 
 
@@ -360,6 +366,10 @@ def test_kr6_tying_non_knockers_share_rounded_down_and_hand_sums_to_zero() -> No
     # Knocker owes 13 + 10 = 23 -> 11 each (pays 22); seat 3 owes 30 -> 15 each.
     assert result["scores"] == [-22, 26, 26, -30]
     assert sum(result["scores"]) == 0
+    # 13 alone would be 6 a share (12); the penalty adds 5 a share (10).
+    assert result["difference"] == [-12, 21, 21, -30]
+    assert result["penalty"] == [-10, 5, 5, 0]
+    assert result["bonus"] == [0, 0, 0, 0]
 
 
 def test_kr6_settling_table() -> None:
@@ -508,6 +518,9 @@ def test_kr8_gin_undercut_scores_difference_plus_25_to_defender() -> None:
     assert result["outcome"] == "undercut" and result["winners"] == [1]
     assert result["counts"] == [9, 6]
     assert result["scores"] == [0, 9 - 6 + 25]
+    assert result["difference"] == [0, 3]
+    assert result["bonus"] == [0, 25]
+    assert result["penalty"] == [0, 0]
     assert new.dealer == 1  # the winner deals
 
 
@@ -529,6 +542,7 @@ def test_kr8_gin_bonus_and_no_lay_offs_after_gin() -> None:
     assert result["outcome"] == "gin"
     assert result["counts"] == [0, 66]  # 4s and 9c would fit, but gin allows no lay-offs
     assert result["scores"] == [66 + 25, 0]
+    assert result["difference"] == [66, 0] and result["bonus"] == [25, 0]
     show = next(e for e in events if e.kind == "showdown").to_json()
     assert show["layoffs"] == []
 
@@ -757,3 +771,30 @@ def test_kr7_determinize_keeps_the_public_stock_order_after_a_turn_over() -> Non
             c for h in state.hands for c in h
         )
         assert GAME.legal_actions(guess) == GAME.legal_actions(state)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_kr6_score_lines_add_up_to_the_score_in_random_hands(players: int) -> None:
+    """Whatever ends a hand, each seat's difference + penalty + bonus is its score, and
+    only a knocker who lost pays a penalty."""
+    rng = random.Random(players)
+    games = [GAME, GIN_GAME] if players == 2 else [GAME]
+    ended = 0
+    for game in games:
+        opts = {"players": players} if game is GAME else {}
+        for seed in range(12):
+            state = game.new_game(game.options_from_json(opts), seed)
+            while not game.is_over(state) and ended < 60:
+                state, events = game.apply(state, rng.choice(game.legal_actions(state)))
+                for e in events:
+                    if e.kind != "hand_result":
+                        continue
+                    ended += 1
+                    r = e.to_json()
+                    parts = zip(r["difference"], r["penalty"], r["bonus"], strict=True)
+                    assert [sum(p) for p in parts] == r["scores"]
+                    payers = [s for s in range(players) if r["penalty"][s] < 0]
+                    assert len(payers) <= 1
+                    if payers:
+                        assert r["outcome"] == "knock" and payers[0] not in r["winners"]
+    assert ended >= 20

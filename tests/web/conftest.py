@@ -151,11 +151,24 @@ FAILED = pytest.StashKey[bool]()
 
 @pytest.fixture
 def new_page(browser: Any, console: Console, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """``new_page(viewport=PHONE)``: a fresh context (own storage) and page."""
+    """``new_page(viewport=PHONE)``: a fresh context (own storage) and page; opponents'
+    moves are shown without pauses unless ``pace_ms`` says otherwise (``None``: the
+    player's own setting)."""
     contexts: list[Any] = []
 
-    def make(viewport: dict[str, int] = PHONE, reduced_motion: str = "reduce") -> Any:
+    def make(
+        viewport: dict[str, int] = PHONE,
+        reduced_motion: str = "reduce",
+        pace_ms: int | None = 0,
+    ) -> Any:
         ctx = browser.new_context(viewport=viewport, reduced_motion=reduced_motion)
+        if pace_ms is not None:
+            # The table plays opponents' moves back at a readable pace; tests that are not
+            # about pace play them at once (the client's `dk.paceMs` override).
+            ctx.add_init_script(
+                f"if (localStorage.getItem('dk.paceMs') === null)"
+                f" localStorage.setItem('dk.paceMs', '{int(pace_ms)}');"
+            )
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(15000)

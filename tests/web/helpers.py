@@ -50,3 +50,50 @@ def wait_until(page: Any, script: str, timeout_s: float = 15.0) -> Any:
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for: {script}")
         page.wait_for_timeout(50)
+
+
+# Everything a player may have to press on a turn: the hand, the stock and the pile, Palm,
+# and the action and prompt buttons (Knock, Stand, Discard, Call, Fold, Show hand).
+TURN_CONTROLS = (
+    ".hand button.card, .pile.stock, .pile.discard, .pile.palm, .actions button, .prompt button"
+)
+
+
+def controls_out_of_view(page: Any) -> list[str]:
+    """The turn's controls that are not wholly inside the viewport, and whether the page
+    would need scrolling at all (it must not)."""
+    found: list[str] = page.evaluate(
+        """(selector) => {
+            const out = [];
+            const doc = document.scrollingElement;
+            if (doc.scrollHeight > innerHeight + 1) out.push(`page scrolls: ${doc.scrollHeight}`);
+            for (const el of document.querySelectorAll(selector)) {
+                const r = el.getBoundingClientRect();
+                if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5
+                    || r.right > innerWidth + 0.5) {
+                    const name = el.getAttribute('aria-label') || el.textContent.trim();
+                    out.push(`${name} at ${Math.round(r.top)}..${Math.round(r.bottom)}`);
+                }
+            }
+            return out;
+        }""",
+        TURN_CONTROLS,
+    )
+    return found
+
+
+def table_version(page: Any) -> int:
+    """The version of the view on screen (the table section's data-version)."""
+    return int(page.locator(".table-screen").get_attribute("data-version") or -1)
+
+
+def server_view(page: Any) -> Any:
+    """The server's view of the match on screen, read with the page's own token."""
+    return page.evaluate(
+        """async () => {
+            const id = decodeURIComponent(location.hash.split('/table/')[1]);
+            const token = JSON.parse(localStorage.getItem('dk.settings.v1')).token;
+            const auth = {Authorization: 'Bearer ' + token};
+            return (await fetch('/api/matches/' + id, {headers: auth})).json();
+        }"""
+    )

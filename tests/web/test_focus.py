@@ -15,7 +15,17 @@ pytest.importorskip("playwright.sync_api")
 BEST = re.compile(r"^Best move: \S")
 
 
+def open_focus(page: Any) -> None:
+    """On a phone Hand Focus is a sheet opened from the bar at the bottom; on a desktop it
+    stands beside the felt."""
+    bar = page.locator(".table-bar")
+    toggle = bar.locator('[aria-controls="sheet-focus"]')
+    if bar.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+
+
 def _advice(page: Any, panel: str) -> Any:
+    open_focus(page)
     focus = page.get_by_role("complementary", name=panel)
     advice = focus.locator(".advice")
     advice.wait_for(timeout=20000)

@@ -286,7 +286,11 @@ def action_from_json(data: Mapping[str, Any]) -> DeadwoodKnockAction:
 @dataclass(frozen=True, slots=True)
 class RoundResult:
     """One round's scoring (DK6, DK8). ``round_scores`` is hand points - deadwood + pot;
-    ``suspicion`` (0 or -5) comes on top; ``totals`` are the match totals after both."""
+    ``suspicion`` (0 or -5) comes on top; ``totals`` are the match totals after both.
+    ``pot_in`` are the seats in the poker pot (the knocker and its callers; nobody in a
+    dry round), ``pot_winners`` who took it (the knocker alone when nobody called) and
+    ``pot_total`` the points put in (0 when nobody called: the knocker's +10 is paid by
+    nobody)."""
 
     round: int
     knocker: int | None
@@ -301,6 +305,9 @@ class RoundResult:
     round_scores: tuple[int, ...]
     suspicion: tuple[int, ...]
     totals: tuple[int, ...]
+    pot_in: tuple[int, ...] = ()
+    pot_winners: tuple[int, ...] = ()
+    pot_total: int = 0
 
     def to_json(self) -> JSONDict:
         return {
@@ -317,6 +324,9 @@ class RoundResult:
             "round_scores": list(self.round_scores),
             "suspicion": list(self.suspicion),
             "totals": list(self.totals),
+            "pot_in": list(self.pot_in),
+            "pot_winners": list(self.pot_winners),
+            "pot_total": self.pot_total,
         }
 
     @classmethod
@@ -339,6 +349,9 @@ class RoundResult:
                 round_scores=tuple(int(x) for x in data["round_scores"]),
                 suspicion=tuple(int(x) for x in data["suspicion"]),
                 totals=tuple(int(x) for x in data["totals"]),
+                pot_in=tuple(int(x) for x in data.get("pot_in", ())),
+                pot_winners=tuple(int(x) for x in data.get("pot_winners", ())),
+                pot_total=int(data.get("pot_total", 0)),
             )
         except (KeyError, TypeError, ValueError) as exc:  # CardError is a ValueError
             raise PositionError(f"bad round result: {exc}") from exc
@@ -702,25 +715,34 @@ def _showdown(
     return _score_round(_replace(state, reveals=splits), events)
 
 
-def _pot(
-    knocker: int | None, calls: Sequence[str | None], results: Sequence[HandResult]
-) -> list[int]:
+@dataclass(frozen=True, slots=True)
+class _Pot:
+    """DK6's side bet settled: each seat's result, who was in, who took it, its size."""
+
+    result: tuple[int, ...]
+    ins: tuple[int, ...]
+    winners: tuple[int, ...]
+    total: int
+
+
+def _pot(knocker: int | None, calls: Sequence[str | None], results: Sequence[HandResult]) -> _Pot:
     """DK6: +10 to an uncalled knocker; else the best poker hand among the in players
     takes 10 per in player, ties split rounded down (the remainder is lost)."""
     n = len(results)
     pot = [0] * n
     if knocker is None:
-        return pot
+        return _Pot(tuple(pot), (), (), 0)
     ins = [knocker] + [s for s in range(n) if calls[s] == "call"]
     if len(ins) == 1:
         pot[knocker] = POT_ANTE
-        return pot
+        return _Pot(tuple(pot), (knocker,), (knocker,), 0)
     best = max(results[s].strength for s in ins)
     winners = [s for s in ins if results[s].strength == best]
-    share = POT_ANTE * len(ins) // len(winners)
+    total = POT_ANTE * len(ins)
+    share = total // len(winners)
     for s in ins:
         pot[s] = (share if s in winners else 0) - POT_ANTE
-    return pot
+    return _Pot(tuple(pot), tuple(sorted(ins)), tuple(winners), total)
 
 
 def _score_round(
@@ -734,7 +756,8 @@ def _score_round(
         results.append(
             split_result(state.hands[s], chosen) if chosen is not None else evaluate(state.hands[s])
         )
-    pot = _pot(state.knocker, state.calls, results)
+    settled = _pot(state.knocker, state.calls, results)
+    pot = settled.result
     round_scores = [results[s].hand_points - results[s].deadwood_points + pot[s] for s in range(n)]
     top = max(round_scores)
     suspicion = [SUSPICION if state.palmed[s] and round_scores[s] < top else 0 for s in range(n)]
@@ -753,6 +776,9 @@ def _score_round(
         round_scores=tuple(round_scores),
         suspicion=tuple(suspicion),
         totals=totals,
+        pot_in=settled.ins,
+        pot_winners=settled.winners,
+        pot_total=settled.total,
     )
     showdown = Event(
         "showdown",

@@ -262,6 +262,9 @@ class HandResult:
     ``outcome``: ``knock`` / ``rummy`` (Knock Rummy), ``knock`` / ``undercut`` / ``gin``
     (Gin), or ``void``. ``ender`` is the knocker or the player who went rummy.
     ``arrangements`` are the hands as laid down (for the Gin defender: after lay-offs).
+    Each seat's score is ``difference + penalty + bonus``, kept apart so a showdown can
+    show them as their own lines: the count difference paid or won, the knocker's
+    penalty (KR6) and the rummy, gin or undercut bonus (KR6, KR8).
     ``hands`` of a void hand hold only the cards the table saw (a dead hand is not shown).
     """
 
@@ -275,6 +278,9 @@ class HandResult:
     hands: tuple[tuple[Card, ...], ...]
     arrangements: tuple[Arrangement, ...]
     layoffs: tuple[Card, ...] = ()
+    difference: tuple[int, ...] = ()
+    penalty: tuple[int, ...] = ()
+    bonus: tuple[int, ...] = ()
 
     def to_json(self) -> JSONDict:
         return {
@@ -289,7 +295,18 @@ class HandResult:
             "hands": [[str(c) for c in h] for h in self.hands],
             "arrangements": [a.to_json() for a in self.arrangements],
             "layoffs": [str(c) for c in self.layoffs],
+            **_score_parts(self),
         }
+
+
+def _score_parts(result: HandResult) -> JSONDict:
+    """The score split into its lines; a void hand (no scores) has none."""
+    zeros = [0] * len(result.scores)
+    return {
+        "difference": list(result.difference) or zeros,
+        "penalty": list(result.penalty) or zeros,
+        "bonus": list(result.bonus) or zeros,
+    }
 
 
 # --------------------------------------------------------------------------- state
@@ -664,6 +681,7 @@ def _result_summary(result: HandResult) -> JSONDict:
         "counts": list(result.counts),
         "scores": list(result.scores),
         "totals": list(result.totals),
+        **_score_parts(result),
     }
 
 
@@ -689,29 +707,53 @@ def knock_rummy_scores(
     With ``k`` winners sharing, each payment is split into ``k`` equal shares rounded
     down and the payer pays only the ``k`` shares, so a hand always nets to zero.
     """
+    settled = _settle_knock_rummy(counts, knocker, rummy)
+    return settled.winners, settled.scores
+
+
+@dataclass(frozen=True, slots=True)
+class _Settled:
+    """A hand's winners and scores, each score split as ``difference + penalty + bonus``."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    difference: tuple[int, ...]
+    penalty: tuple[int, ...]
+    bonus: tuple[int, ...]
+
+
+def _settle_knock_rummy(counts: Sequence[int], knocker: int | None, rummy: int | None) -> _Settled:
     n = len(counts)
+    diff, penalty, bonus = [0] * n, [0] * n, [0] * n
     if rummy is not None:
-        scores = [0] * n
         for p in range(n):
             if p != rummy:
-                pay = counts[p] - counts[rummy] + RUMMY_BONUS
-                scores[p] -= pay
-                scores[rummy] += pay
-        return (rummy,), tuple(scores)
+                d = counts[p] - counts[rummy]
+                diff[p] -= d
+                diff[rummy] += d
+                bonus[p] -= RUMMY_BONUS
+                bonus[rummy] += RUMMY_BONUS
+        scores = tuple(diff[p] + bonus[p] for p in range(n))
+        return _Settled((rummy,), scores, tuple(diff), tuple(penalty), tuple(bonus))
     low = min(counts)
     tied = [p for p in range(n) if counts[p] == low]
     winners = [p for p in tied if p != knocker] if len(tied) > 1 else tied
-    scores = [0] * n
     k = len(winners)
     for p in range(n):
         if p in winners:
             continue
-        amount = counts[p] - low + (KNOCK_PENALTY if p == knocker else 0)
-        share = amount // k
-        scores[p] -= share * k
+        owed = counts[p] - low
+        # Shares are rounded down per winner; the penalty's part of a share is what it
+        # adds over the share of the difference alone.
+        base = owed // k
+        share = (owed + (KNOCK_PENALTY if p == knocker else 0)) // k
+        diff[p] -= base * k
+        penalty[p] -= (share - base) * k
         for w in winners:
-            scores[w] += share
-    return tuple(winners), tuple(scores)
+            diff[w] += base
+            penalty[w] += share - base
+    scores = tuple(diff[p] + penalty[p] for p in range(n))
+    return _Settled(tuple(winners), scores, tuple(diff), tuple(penalty), tuple(bonus))
 
 
 def _end_hand_by_knock(
@@ -722,8 +764,8 @@ def _end_hand_by_knock(
     high = state.options.high_aces
     arrangements = tuple(arrange(h, high) for h in state.hands)
     counts = tuple(a.deadwood_points for a in arrangements)
-    winners, scores = knock_rummy_scores(counts, knocker)
-    return _finish(state, "knock", knocker, winners, counts, scores, arrangements, (), events)
+    settled = _settle_knock_rummy(counts, knocker, None)
+    return _finish(state, "knock", knocker, settled, counts, arrangements, (), events)
 
 
 def _end_hand_by_rummy(
@@ -732,8 +774,8 @@ def _end_hand_by_rummy(
     high = state.options.high_aces
     arrangements = tuple(arrange(h, high) for h in state.hands)
     counts = tuple(a.deadwood_points for a in arrangements)
-    winners, scores = knock_rummy_scores(counts, None, rummy=seat)
-    return _finish(state, "rummy", seat, winners, counts, scores, arrangements, (), events)
+    settled = _settle_knock_rummy(counts, None, seat)
+    return _finish(state, "rummy", seat, settled, counts, arrangements, (), events)
 
 
 def _layoff_choices(defender: int, melds: Sequence[Sequence[Card]], high: bool) -> list[list[int]]:
@@ -825,53 +867,47 @@ def _settle_gin(
     outcome, k_count, d_count, k_layout, d_layout, laid = gin_settlement(
         state.hands[knocker], state.hands[defender], high
     )
-    scores = [0, 0]
+    diff, bonus = [0, 0], [0, 0]
     if outcome == "gin":
-        winner, points = knocker, d_count + GIN_BONUS
+        winner, diff[knocker], bonus[knocker] = knocker, d_count, GIN_BONUS
     elif outcome == "undercut":
-        winner, points = defender, k_count - d_count + GIN_BONUS
+        winner, diff[defender], bonus[defender] = defender, k_count - d_count, GIN_BONUS
     else:
-        winner, points = knocker, d_count - k_count
-    scores[winner] = points
+        winner, diff[knocker] = knocker, d_count - k_count
+    scores = (diff[0] + bonus[0], diff[1] + bonus[1])
+    settled = _Settled((winner,), scores, tuple(diff), (0, 0), tuple(bonus))
     counts = [0, 0]
     counts[knocker], counts[defender] = k_count, d_count
     layouts = [k_layout, d_layout] if knocker == 0 else [d_layout, k_layout]
-    return _finish(
-        state,
-        outcome,
-        knocker,
-        (winner,),
-        tuple(counts),
-        tuple(scores),
-        tuple(layouts),
-        laid,
-        events,
-    )
+    return _finish(state, outcome, knocker, settled, tuple(counts), tuple(layouts), laid, events)
 
 
 def _finish(
     state: KnockRummyState,
     outcome: str,
     ender: int,
-    winners: tuple[int, ...],
+    settled: _Settled,
     counts: tuple[int, ...],
-    scores: tuple[int, ...],
     arrangements: tuple[Arrangement, ...],
     layoffs: tuple[Card, ...],
     events: tuple[Event, ...],
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
+    winners = settled.winners
+    totals = tuple(t + s for t, s in zip(state.totals, settled.scores, strict=True))
     result = HandResult(
         hand_number=state.hand_number,
         outcome=outcome,
         ender=ender,
         winners=winners,
         counts=counts,
-        scores=scores,
+        scores=settled.scores,
         totals=totals,
         hands=state.hands,
         arrangements=arrangements,
         layoffs=layoffs,
+        difference=settled.difference,
+        penalty=settled.penalty,
+        bonus=settled.bonus,
     )
     show = _showdown_event(result)
     hr = Event("hand_result", None, _result_summary(result))

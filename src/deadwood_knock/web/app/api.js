@@ -93,10 +93,6 @@ export async function getMatch(id) {
   return withPlayer(() => api.get(`/api/matches/${encodeURIComponent(id)}`));
 }
 
-export async function sendAction(id, action) {
-  return withPlayer(() => api.post(`/api/matches/${encodeURIComponent(id)}/actions`, { action }));
-}
-
 // Optional endpoints (trail, characters, gazette, profile) may not exist on every server:
 // callers get null instead of an exception and show a plain message.
 let pathsPromise = null;

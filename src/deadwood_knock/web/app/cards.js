@@ -59,21 +59,36 @@ export function sortHand(cards) {
   return [...cards].sort((a, b) => order(a) - order(b));
 }
 
-// Pip positions for number cards on a 60x84 face (x, y, flipped).
+// Card faces on a 60 x 84 box. The corner index (rank over suit) keeps to a 12-unit column
+// at each side (x 3..15 and 45..57); pips keep to the middle (x 18..42), so no index ever
+// touches a pip, "10" included (its two digits are drawn condensed into the same column).
+const L = 22;
+const C = 30;
+const R = 38;
+// Pip centres (x, y) for number cards; a third value turns the pip upside down.
 const PIPS = {
-  A: [[30, 42]],
-  2: [[30, 20], [30, 64, 1]],
-  3: [[30, 20], [30, 42], [30, 64, 1]],
-  4: [[20, 20], [40, 20], [20, 64, 1], [40, 64, 1]],
-  5: [[20, 20], [40, 20], [30, 42], [20, 64, 1], [40, 64, 1]],
-  6: [[20, 20], [40, 20], [20, 42], [40, 42], [20, 64, 1], [40, 64, 1]],
-  7: [[20, 20], [40, 20], [30, 31], [20, 42], [40, 42], [20, 64, 1], [40, 64, 1]],
-  8: [[20, 20], [40, 20], [30, 31], [20, 42], [40, 42], [30, 53, 1], [20, 64, 1], [40, 64, 1]],
-  9: [[20, 18], [40, 18], [20, 33], [40, 33], [30, 42], [20, 51, 1], [40, 51, 1], [20, 66, 1],
-    [40, 66, 1]],
-  T: [[20, 18], [40, 18], [30, 26], [20, 35], [40, 35], [20, 49, 1], [40, 49, 1], [30, 58, 1],
-    [20, 66, 1], [40, 66, 1]],
+  A: [[C, 42]],
+  2: [[C, 16], [C, 68, 1]],
+  3: [[C, 16], [C, 42], [C, 68, 1]],
+  4: [[L, 16], [R, 16], [L, 68, 1], [R, 68, 1]],
+  5: [[L, 16], [R, 16], [C, 42], [L, 68, 1], [R, 68, 1]],
+  6: [[L, 16], [R, 16], [L, 42], [R, 42], [L, 68, 1], [R, 68, 1]],
+  7: [[L, 16], [R, 16], [C, 29], [L, 42], [R, 42], [L, 68, 1], [R, 68, 1]],
+  8: [[L, 16], [R, 16], [C, 29], [L, 42], [R, 42], [C, 55, 1], [L, 68, 1], [R, 68, 1]],
+  9: [[L, 16], [R, 16], [L, 33], [R, 33], [C, 42], [L, 51, 1], [R, 51, 1], [L, 68, 1], [R, 68, 1]],
+  T: [[L, 16], [R, 16], [C, 24.5], [L, 33], [R, 33], [L, 51, 1], [R, 51, 1], [C, 59.5, 1],
+    [L, 68, 1], [R, 68, 1]],
 };
+
+function cornerIndex(r, sym, colour) {
+  // "10" is squeezed into the width of one wide letter; every other rank is one glyph.
+  const squeeze = r.length > 1 ? { textLength: "12", lengthAdjust: "spacingAndGlyphs" } : {};
+  const index = html`
+    <text x="9" y="14" text-anchor="middle" font-size="13" font-weight="800" fill=${colour}
+      font-family="Georgia, 'Times New Roman', serif" ...${squeeze}>${r}</text>
+    <text x="9" y="25" text-anchor="middle" font-size="10" fill=${colour}>${sym}</text>`;
+  return html`${index}<g transform="rotate(180 30 42)">${index}</g>`;
+}
 
 function face(c, large) {
   const colour = c.suit === "h" || c.suit === "d" ? "var(--red-suit)" : "var(--black-suit)";
@@ -81,28 +96,28 @@ function face(c, large) {
   const r = rankLabel(c.rank);
   if (large) {
     // Large print: one big rank and one big suit, no pips to squint at.
+    const squeeze = r.length > 1 ? { textLength: "40", lengthAdjust: "spacingAndGlyphs" } : {};
     return html`
-      <text x="30" y="38" text-anchor="middle" font-size="30" font-weight="800" fill=${colour}>${r}</text>
-      <text x="30" y="72" text-anchor="middle" font-size="30" fill=${colour}>${sym}</text>`;
+      <text x="30" y="40" text-anchor="middle" font-size="34" font-weight="800" fill=${colour}
+        font-family="Georgia, 'Times New Roman', serif" ...${squeeze}>${r}</text>
+      <text x="30" y="74" text-anchor="middle" font-size="30" fill=${colour}>${sym}</text>`;
   }
-  const corners = html`
-    <text x="5" y="14" font-size="12" font-weight="700" fill=${colour}>${r}</text>
-    <text x="5" y="25" font-size="10" fill=${colour}>${sym}</text>
-    <g transform="rotate(180 30 42)">
-      <text x="5" y="14" font-size="12" font-weight="700" fill=${colour}>${r}</text>
-      <text x="5" y="25" font-size="10" fill=${colour}>${sym}</text>
-    </g>`;
+  const corners = cornerIndex(r, sym, colour);
   if ("JQK".includes(c.rank)) {
     return html`${corners}
-      <rect x="14" y="14" width="32" height="56" rx="3" fill="var(--court)" stroke=${colour}
+      <rect x="17" y="12" width="26" height="60" rx="3" fill="var(--court)" stroke=${colour}
         stroke-width="1.2"/>
-      <text x="30" y="40" text-anchor="middle" font-size="20" font-weight="800" fill=${colour}
-        font-family="Georgia, serif">${r}</text>
-      <text x="30" y="60" text-anchor="middle" font-size="14" fill=${colour}>${sym}</text>`;
+      <rect x="19.5" y="14.5" width="21" height="55" rx="2" fill="none" stroke=${colour}
+        stroke-width="0.5" opacity="0.6"/>
+      <text x="30" y="45" text-anchor="middle" font-size="22" font-weight="800" fill=${colour}
+        font-family="Georgia, 'Times New Roman', serif">${r}</text>
+      <text x="30" y="63" text-anchor="middle" font-size="12" fill=${colour}>${sym}</text>
+      <text x="30" y="25" text-anchor="middle" font-size="8" fill=${colour}>${sym}</text>`;
   }
+  const big = c.rank === "A";
   const pips = (PIPS[c.rank] || []).map(
-    ([x, y, flip]) => html`<text x=${x} y=${y + 4} text-anchor="middle"
-      font-size=${c.rank === "A" ? 26 : 13} fill=${colour}
+    ([x, y, flip]) => html`<text x=${x} y=${y + (big ? 9 : 4)} text-anchor="middle"
+      font-size=${big ? 26 : 11} fill=${colour}
       transform=${flip ? `rotate(180 ${x} ${y})` : undefined}>${sym}</text>`,
   );
   return html`${corners}${pips}`;

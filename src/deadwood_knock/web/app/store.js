@@ -12,6 +12,10 @@ const DEFAULTS = Object.freeze({
   token: null,
   backupEmail: "",
   a2hsShown: false,
+  // The table: opponents' pace (fast, normal, slow), sound effects, and the costly-knock check.
+  pace: "normal",
+  sound: false,
+  knockWarning: true,
   progress: { completed: [] },
   records: { trail: { wins: 0, losses: 0, ties: 0 }, gunfighter: { wins: 0, losses: 0, best: null } },
 });

@@ -1,56 +1,50 @@
-// The table: one match, driven only by the server's view. The client never applies a rule:
-// every control is enabled from `legal_actions`, and a click posts one of them verbatim.
-import { html, useState, useEffect, useRef, useCallback, navigate } from "./lib.js";
-import { getMatch, getHint, sendAction, matchSocketUrl, optional, api, ApiError } from "./api.js";
+// The table: one match, driven only by the server's views. The client never applies a rule:
+// every control comes from `legal_actions`, and a click posts one of them verbatim. The views
+// come from one live store (matchstore.js) and reach the screen through the playback
+// (playback.js), which shows them in order at a pace a person can follow.
+import { html, useState, useEffect, useRef, navigate } from "./lib.js";
+import { getHint, api, ApiError } from "./api.js";
 import { CardFace, CardBack, pretty, sameCard, sortHand, parseCard } from "./cards.js";
 import { settings, recordResult, update } from "./store.js";
 import { lineFor, talkKind } from "./talk.js";
-import { Modal, LeaveDialog, A2HSHint } from "./dialogs.js";
+import { Modal, LeaveDialog } from "./dialogs.js";
 import { Portrait, useLikenesses } from "./portraits.js";
+import { MatchStore, rankOf } from "./matchstore.js";
+import { Playback, PACES } from "./playback.js";
+import { TableLog } from "./tablelog.js";
+import { ShowdownDialog, MatchComplete, outcomeFor, categoryWords, deadwoodTerm, num, signed } from "./showdown.js";
+import { HandFocus, MeldPanel, Scores, focusSummary } from "./focus.js";
+import { unlockSound } from "./sound.js";
+
+export { categoryWords };
 
 const GAME_TITLES = {
   "deadwood-knock": "Deadwood Knock",
   "knock-rummy": "Knock Rummy",
   gin: "Gin Rummy",
 };
-
-const CATEGORY_WORDS = {
-  high_card: "High card",
-  pair: "Pair",
-  two_pair: "Two pair",
-  three_of_a_kind: "Three of a kind",
-  straight: "Straight",
-  flush: "Flush",
-  full_house: "Full house",
-  four_of_a_kind: "Four of a kind",
-  straight_flush: "Straight flush",
-  royal_flush: "Royal flush",
-};
-
-export function categoryWords(c) {
-  if (!c) return "—";
-  return CATEGORY_WORDS[c] || String(c).replace(/_/g, " ");
-}
+const TALK_MS = 4500;
 
 // The server's view wraps the seat's observation with match facts (seat, players, to_act,
-// legal_actions, status, result); merge them so the screen reads one object.
-export function normaliseView(view) {
+// legal_actions, status, result); merge them so the screen reads one object. Behind a
+// showdown the table is frozen: nobody is to act and nothing can be pressed. A stale view
+// (a newer one is waiting to be shown) keeps who is to act but offers no action.
+export function normaliseView(view, { frozen = false, stale = false } = {}) {
   const inner = (view && view.observation) || {};
   const obs = {
     ...inner,
     game: view.game || inner.game,
     seat: view.seat ?? inner.seat ?? 0,
-    to_act: view.to_act !== undefined ? view.to_act : inner.to_act,
+    to_act: frozen ? null : view.to_act !== undefined ? view.to_act : inner.to_act,
     totals: inner.totals || view.scores || [],
     round: inner.round ?? view.round,
     rounds: inner.rounds ?? view.rounds,
     final_turn: inner.final_turn ?? view.final_turn,
   };
-  const players = Array.isArray(view.players) ? view.players : Array.isArray(inner.players) ? inner.players : [];
-  const legal = view.legal_actions || inner.legal_actions || [];
-  const over = view.status === "finished" || !!inner.over;
-  const events = view.recent_events || inner.events || [];
-  return { obs, players, legal, over, events, result: view.result || null, raw: view };
+  const players = Array.isArray(view.players) ? view.players : [];
+  const legal = frozen || stale ? [] : view.legal_actions || [];
+  const over = view.status === "finished";
+  return { obs, players, legal, over, result: view.result || null, raw: view };
 }
 
 function isDK(obs) {
@@ -59,21 +53,25 @@ function isDK(obs) {
 
 function playerName(p, i) {
   if (p == null) return `Seat ${i + 1}`;
-  const raw = typeof p === "string" ? p : p.display_name || p.name || p.bot || `Seat ${i + 1}`;
+  const raw = p.display_name || p.name || p.bot || `Seat ${i + 1}`;
   // Bot ids ("high_roller") read better as names ("High Roller").
-  if (typeof p === "object" && p.kind === "bot" && raw === p.bot) {
+  if (p.kind === "bot" && raw === p.bot) {
     return raw.replace(/[-_]+/g, " ").replace(/\b\w/g, (m) => m.toUpperCase());
   }
   return raw;
 }
 
-function sameJSON(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
+// A seat's character: trail bots are named "figure:<id>"; details (with table talk) win over
+// the catalogue entry.
+function characterFor(p, characters, details) {
+  if (!p || typeof p !== "object") return null;
+  if (details && details[p.seat]) return details[p.seat];
+  if (!characters) return null;
+  return characters.find((c) => (p.bot && c.bot === p.bot) || c.id === p.character) || null;
 }
 
-// The DK hand evaluation may arrive under a few names; take whichever the server sends.
-function evaluation(obs) {
-  return obs.evaluation || obs.hand_evaluation || obs.hand_eval || obs.focus || obs.best || null;
+function seatName(p, i, ch) {
+  return ch && ch.name ? ch.name : playerName(p, i);
 }
 
 function matchingReveal(legal, chosen) {
@@ -85,76 +83,77 @@ function matchingReveal(legal, chosen) {
   );
 }
 
+// The store and its playback live as long as the table is on screen.
+function useTable(matchId, hooks) {
+  const [, setTick] = useState(0);
+  const ref = useRef(null);
+  if (!ref.current) {
+    const store = new MatchStore(matchId);
+    const playback = new Playback(store, {
+      onChange: () => setTick((t) => t + 1),
+      onEvent: (ev, version) => hooks.current.onEvent && hooks.current.onEvent(ev, version),
+    });
+    ref.current = { store, playback };
+  }
+  useEffect(() => {
+    const { store, playback } = ref.current;
+    store.start();
+    playback.kick();
+    return () => {
+      playback.stop();
+      store.stop();
+    };
+  }, []);
+  return ref.current;
+}
+
 export function TableScreen({ matchId, characters }) {
-  const [view, setView] = useState(null);
-  const [error, setError] = useState(null);
+  const hooks = useRef({});
+  const { store, playback } = useTable(matchId, hooks);
   const [selected, setSelected] = useState(null);
   const [notice, setNotice] = useState("");
   const [busy, setBusy] = useState(false);
   const [talk, setTalk] = useState({});
-  const [showdown, setShowdown] = useState(null);
   const [leaving, setLeaving] = useState(false);
   const [revealPick, setRevealPick] = useState(null);
   const [doneDismissed, setDoneDismissed] = useState(false);
   const [details, setDetails] = useState({});
   const [hint, setHint] = useState(null);
+  const [sheet, setSheet] = useState(null); // "focus" | "scores" | "settings" on a phone
+  const [logOpen, setLogOpen] = useState(false);
+  const [knockAsk, setKnockAsk] = useState(null);
+  const [review, setReview] = useState(false);
   const hintFor = useRef("");
   const likenesses = useLikenesses();
-  const lastResult = useRef(null);
-  const seenVersion = useRef(-1);
   const recorded = useRef(false);
   const s = settings();
 
-  const refresh = useCallback(async () => {
-    try {
-      const v = await getMatch(matchId);
-      setView(v);
-      setError(null);
-    } catch (err) {
-      setError(err.message);
-    }
-  }, [matchId]);
+  const view = playback.shown;
+  // Controls are live only on the newest view: once a newer one is in (your move's answer,
+  // an opponent's move still being played back) the shown position has moved on.
+  const current = !!view && rankOf(view) === rankOf(store.latest);
+  const v = view ? normaliseView(view, { frozen: playback.frozen, stale: !current }) : null;
+  const obs = v ? v.obs : {};
+  const me = obs.seat ?? 0;
+  const players = v ? v.players : [];
+  const names = (seat) => seatName(players[seat], seat, characterFor(players[seat], characters, details));
+  const who = (seat) => (seat === me ? "You" : names(seat));
+  // Opponents' remarks in character, from the events as they are played back.
+  hooks.current.onEvent = (ev) => {
+    if (ev.seat == null || ev.seat === me) return;
+    const kind = talkKind(ev);
+    if (!kind) return;
+    const ch = characterFor(players[ev.seat], characters, details);
+    const text = kind === "say" ? ev.text || ev.line : lineFor(kind, ev.seat, obs.round || 0, ch);
+    if (text) setTalk((t) => ({ ...t, [ev.seat]: { text, at: Date.now() } }));
+  };
 
-  useEffect(() => {
-    refresh();
-  }, [refresh]);
-
-  // Live updates: the socket tells us something happened; we re-read the authoritative view.
-  useEffect(() => {
-    let ws;
-    let closed = false;
-    try {
-      ws = new WebSocket(matchSocketUrl(matchId));
-      // The token goes in the first message, never in the URL.
-      ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token: settings().token }));
-      ws.onmessage = (msg) => {
-        if (closed) return;
-        let data = null;
-        try {
-          data = JSON.parse(msg.data);
-        } catch {
-          return;
-        }
-        if (data && data.type === "view" && data.view) setView(data.view);
-      };
-      ws.onerror = () => {};
-    } catch {
-      ws = null;
-    }
-    return () => {
-      closed = true;
-      if (ws) ws.close();
-    };
-  }, [matchId, refresh]);
-
-  const v = view ? normaliseView(view) : null;
-  const playersKey = v ? v.players.map((p) => p.bot || p.name).join("|") : "";
-
+  const playersKey = players.map((p) => p.bot || p.name).join("|");
   // Each trail character's own table talk; they greet the table when we sit down.
   useEffect(() => {
-    if (!v) return;
+    if (!v) return undefined;
     let cancelled = false;
-    const wanted = v.players.filter((p) => p.bot && p.bot.startsWith("figure:"));
+    const wanted = players.filter((p) => p.bot && p.bot.startsWith("figure:"));
     Promise.all(
       wanted.map((p) =>
         api
@@ -169,7 +168,7 @@ export function TableScreen({ matchId, characters }) {
       const hello = {};
       for (const [seat, d] of Object.entries(got)) {
         const line = lineFor("greet", Number(seat), 0, d);
-        if (line) hello[seat] = line;
+        if (line) hello[seat] = { text: line, at: Date.now() };
       }
       if (!v.over) setTalk((t) => ({ ...hello, ...t }));
     });
@@ -177,26 +176,29 @@ export function TableScreen({ matchId, characters }) {
       cancelled = true;
     };
   }, [playersKey]);
-  const obs = v ? v.obs : {};
-  const me = obs.seat ?? 0;
-  const myTurn = v && !v.over && obs.to_act === me && v.legal.length > 0;
 
-  // Fallback for a socket that never connects: poll while someone else is thinking.
+  // Remarks fade after a few seconds so the felt stays clear.
   useEffect(() => {
-    if (!v || v.over || myTurn) return undefined;
-    const t = setTimeout(refresh, 600);
+    const live = Object.values(talk);
+    if (!live.length) return undefined;
+    const t = setTimeout(() => {
+      const now = Date.now();
+      setTalk((cur) => Object.fromEntries(Object.entries(cur).filter(([, x]) => now - x.at < TALK_MS)));
+    }, TALK_MS);
     return () => clearTimeout(t);
-  }, [view, myTurn, refresh]);
+  }, [talk]);
+
+  const myTurn = !!v && !v.over && obs.to_act === me && v.legal.length > 0;
+  const version = view ? view.version : -1;
 
   // Hand Focus: ask the server's strong bot once per position, on the player's turn only. The
   // effect runs after the view has painted, so play never waits for it; an answer that arrives
   // after the position moved on is dropped.
   useEffect(() => {
-    if (!v || !myTurn) {
+    if (!myTurn) {
       hintFor.current = ""; // the turn has passed: an answer still on its way is stale
       return;
     }
-    const version = v.raw.version;
     const key = `${matchId}:${version}`;
     if (hintFor.current === key) return;
     hintFor.current = key;
@@ -205,32 +207,13 @@ export function TableScreen({ matchId, characters }) {
         if (hintFor.current === key && h && h.hint && h.version === version) setHint(h);
       })
       .catch(() => {}); // no hint (offline, or the search failed): the panel says less
-  }, [view, myTurn]);
-  const advice = hint && myTurn && hint.version === v.raw.version ? hint.hint : null;
+  }, [version, myTurn]);
+  const advice = hint && myTurn && hint.version === version ? hint.hint : null;
 
-  // New events produce table talk; a new round result opens the showdown.
+  // A selection that left the hand (played, or a new round) is dropped.
   useEffect(() => {
-    if (!v) return;
-    const fresh = v.events.filter((e) => (e.version ?? 0) > seenVersion.current);
-    const first = seenVersion.current < 0;
-    for (const e of v.events) seenVersion.current = Math.max(seenVersion.current, e.version ?? 0);
-    const said = {};
-    if (first) fresh.length = 0; // remarks from before we sat down stay unsaid
-    for (const ev of fresh) {
-      if (ev.seat == null || ev.seat === me) continue;
-      const kind = talkKind(ev);
-      if (!kind) continue;
-      const ch = characterFor(v.players[ev.seat], characters, details);
-      const text = kind === "say" ? ev.text || ev.line : lineFor(kind, ev.seat, obs.round || 0, ch);
-      if (text) said[ev.seat] = text;
-    }
-    if (Object.keys(said).length) setTalk((t) => ({ ...t, ...said }));
-    if (obs.last_result && !sameJSON(obs.last_result, lastResult.current)) {
-      if (lastResult.current !== null || !v.over) setShowdown(obs.last_result);
-      lastResult.current = obs.last_result;
-    }
     if (selected && !(obs.hand || []).some((c) => sameCard(c, selected))) setSelected(null);
-  }, [view]);
+  }, [version]);
 
   useEffect(() => {
     if (!v || !v.over || recorded.current) return;
@@ -239,14 +222,14 @@ export function TableScreen({ matchId, characters }) {
     recordResult("trail", outcome, matchId);
     if (outcome === "win") {
       const done = new Set(settings().progress.completed || []);
-      if (v.raw.table_id) done.add(v.raw.table_id);
+      if (view.table_id) done.add(view.table_id);
       update({ progress: { completed: [...done] } });
     }
-  }, [view]);
+  }, [version, v && v.over]);
 
-  if (error && !view) {
+  if (store.error && !view) {
     return html`<section class="screen"><h1>Table</h1>
-      <p role="alert" class="error">${error}</p>
+      <p role="alert" class="error">${store.error.message}</p>
       <button class="btn" onClick=${() => navigate("/trail")}>Back to town</button></section>`;
   }
   if (!v) return html`<section class="screen"><p class="loading">Shuffling up…</p></section>`;
@@ -254,26 +237,21 @@ export function TableScreen({ matchId, characters }) {
   const legal = v.legal;
   const dk = isDK(obs);
   const hand = obs.hand || [];
-  const pile = obs.discard_pile || [];
-  const top = pile.length ? pile[pile.length - 1] : null;
   const types = new Set(legal.map((a) => a.type));
 
   async function act(action) {
-    if (busy) return;
+    if (busy || !action) return;
     setBusy(true);
     setNotice("");
+    setKnockAsk(null);
+    playback.acted();
     try {
-      const next = await sendAction(matchId, action);
+      await store.act(action);
       setSelected(null);
       setRevealPick(null);
-      if (next && typeof next === "object" && (next.observation || next.hand || next.status)) {
-        setView(next);
-      } else {
-        await refresh();
-      }
     } catch (err) {
       setNotice(err instanceof ApiError ? err.message : "That move didn't go through.");
-      refresh();
+      store.fetchOnce();
     } finally {
       setBusy(false);
     }
@@ -298,7 +276,7 @@ export function TableScreen({ matchId, characters }) {
   function clickSource(source) {
     const a = findDraw(source);
     if (a) return act(a);
-    if (dk && sourceLive(source) && !selected) setNotice("First select the card you'll discard.");
+    if (dk && sourceLive(source) && !selected) setNotice("First pick the card you'll throw away.");
     return undefined;
   }
 
@@ -312,178 +290,134 @@ export function TableScreen({ matchId, characters }) {
   const call = legal.find((a) => a.type === "call");
   const fold = legal.find((a) => a.type === "fold");
   const reveals = legal.filter((a) => a.type === "reveal");
-  const evalv = dk ? evaluation(obs) : null;
+  const palmLive = dk && sourceLive("palm");
 
-  // Seats carry their character's name (trail bots are "figure:<id>" underneath).
-  const players = v.players.map((p, i) => ({
-    ...p,
-    name: seatName(p, i, characterFor(p, characters, details)),
-  }));
+  // A knock the engine's figures (or the hint) say is costly asks once, unless turned off.
+  function knock(action) {
+    const ev = obs.evaluation;
+    const risky = (dk && ev && ev.score < 0) || (advice && advice.knock && advice.knock.wise === false);
+    if (risky && settings().knockWarning !== false) setKnockAsk(action);
+    else act(action);
+  }
+
   const seats = players.length || (obs.hand_sizes || []).length;
   const others = [];
   for (let i = 1; i < seats; i += 1) others.push((me + i) % seats);
 
   // Everyone sees the banner while the final turns after a knock are being played.
-  const finalTurn = !!obs.final_turn || obs.phase === "final";
+  const finalTurn = !playback.frozen && !v.over && (obs.phase === "final" || !!obs.final_turn);
   const title = GAME_TITLES[obs.game] || "Table";
-  const roundText = dk
-    ? `Round ${obs.round ?? 1} of ${obs.rounds ?? 10}`
-    : `Hand ${obs.round ?? 1}${obs.target ? ` · game to ${obs.target}` : ""}`;
+  const roundText = dk ? `Round ${obs.round ?? 1} of ${obs.rounds ?? 10}` : `Hand ${obs.round ?? 1}`;
+  const subtitle = !dk && obs.target ? `${title} · to ${obs.target}` : title;
 
   const pickSet = revealPick || new Set((reveals[0] && reveals[0].poker_hand) || []);
   const chosenReveal = reveals.length ? matchingReveal(reveals, pickSet) : null;
-
-  const handClass = s.largePrint ? "hand large-print" : "hand";
-  const complete = v.over && !doneDismissed;
+  const complete = v.over && !doneDismissed && !playback.showdown;
+  const lastResult = playback.lastResult || obs.last_result || null;
+  const closeSheet = () => setSheet(null);
+  const toggleSheet = (name) => setSheet((cur) => (cur === name ? null : name));
 
   return html`
-  <section class="screen table-screen" aria-label=${`${title} table`}>
+  <section class=${`screen table-screen ${dk ? "dk" : "kr"}${playback.frozen ? " frozen" : ""}`}
+    aria-label=${`${title} table`} data-version=${version}>
     <header class="table-head">
-      <button class="btn small ghost" onClick=${() => setLeaving(true)}
-        aria-label="Leave table">← Leave</button>
-      <div class="round" aria-live="polite"><strong>${roundText}</strong>
-        <span class="game-name">${title}</span></div>
+      <button class="btn small ghost" onClick=${() => setLeaving(true)} aria-label="Leave table">← Leave</button>
+      <div class="round"><strong>${roundText}</strong><span class="game-name">${subtitle}</span></div>
+      <button class="btn small ghost icon" aria-label="Table settings" aria-expanded=${sheet === "settings" ? "true" : "false"}
+        aria-controls="sheet-settings" onClick=${() => toggleSheet("settings")}>⚙</button>
       <div class="my-total">
-        <${Portrait} name=${s.name || "You"} size=${36}
+        <${Portrait} name=${s.name || "You"} size=${32}
           character=${likenesses.find((l) => l.id === s.likeness) || null} />
-        <span aria-label="Your total">${(obs.totals || [])[me] ?? 0}<small> pts</small></span>
+        <span aria-label="Your total">${num((obs.totals || [])[me] ?? 0)}<small> pts</small></span>
       </div>
     </header>
 
-    <ul class="opponents" aria-label="Opponents">
-      ${others.map((seat) => {
-        const p = players[seat];
-        const ch = characterFor(p, characters, details);
-        const name = seatName(p, seat, ch);
-        const count = (obs.hand_sizes || [])[seat];
-        const acting = obs.to_act === seat && !v.over;
-        const callWord = obs.calls && obs.calls[seat] != null ? obs.calls[seat] : null;
-        return html`<li class=${`opponent${acting ? " acting" : ""}`} key=${seat}>
-          <${Portrait} name=${name} character=${ch} />
-          <div class="opp-info">
-            <span class="opp-name">${name}</span>
-            <span class="opp-meta">${count ?? "?"} cards · ${(obs.totals || [])[seat] ?? 0} pts
-              ${obs.knocker === seat ? html` · <b class="badge">Knocked</b>` : null}
-              ${callWord != null ? html` · <b class="badge">${callLabel(callWord)}</b>` : null}
-              ${acting ? html` · <i>thinking…</i>` : null}</span>
-            ${talk[seat] ? html`<q class="talk">${talk[seat]}</q>` : null}
-          </div>
-        </li>`;
-      })}
-    </ul>
-
-    ${finalTurn && !v.over
-      ? html`<div class="banner final" role="status">FINAL TURN</div>`
-      : null}
-
     <div class="felt">
-      <div class="piles">
-        <button class="pile stock" disabled=${!sourceLive("stock") || busy}
-          aria-label="Draw from stock" onClick=${() => clickSource("stock")}>
-          <${CardBack} back=${s.cardBack} />
-          <span class="pile-label">Stock · ${obs.stock_size ?? "?"}</span>
-        </button>
-        <button class="pile discard" disabled=${!sourceLive("discard") || busy}
-          aria-label=${top ? `Take discard ${pretty(top)}` : "Discard pile is empty"}
-          onClick=${() => clickSource("discard")}>
-          ${top
-            ? html`<${CardFace} card=${top} large=${s.largePrint} />`
-            : html`<div class="empty-pile"></div>`}
-          <span class="pile-label">Discard</span>
-        </button>
-        ${dk && sourceLive("palm")
-          ? html`<button class="pile palm" disabled=${busy}
-              aria-label="Palm the buried card" onClick=${() => clickSource("palm")}>
-              <${CardBack} back=${s.cardBack} />
-              <span class="pile-label">Palm</span></button>`
-          : null}
-      </div>
-      <p class="turn-line" aria-live="polite">${turnLine(v, obs, me, dk, selected, players)}</p>
-      ${notice ? html`<p class="notice" role="alert">${notice}</p>` : null}
-    </div>
+      <ul class="opponents" aria-label="Opponents">
+        ${others.map((seat) => html`<${Seat} key=${seat} seat=${seat} obs=${obs} name=${names(seat)}
+          character=${characterFor(players[seat], characters, details)} over=${v.over}
+          back=${s.cardBack} />`)}
+      </ul>
+      <${TalkLine} talk=${talk} names=${names} />
 
-    <div class="my-area">
-      <h2 class="sr-only">Your Hand</h2>
-      <ul class=${handClass} aria-label="Your hand">
-        ${sortHand(hand).map((card) => {
-          const live = !busy && !reveals.length && canSelect(card);
-          const isSel = selected && sameCard(card, selected);
-          const inPick = reveals.length && [...pickSet].some((c) => sameCard(c, card));
-          const label = reveals.length
-            ? `${inPick ? "Remove" : "Add"} ${pretty(card)} ${inPick ? "from" : "to"} poker hand`
-            : dk ? `Discard ${pretty(card)}` : `Select ${pretty(card)}`;
-          const onClick = () => {
+      ${finalTurn ? html`<div class="banner final" role="status">FINAL TURN</div>` : null}
+
+      <div class="center">
+        <${Piles} obs=${obs} back=${s.cardBack} large=${s.largePrint} busy=${busy}
+          sourceLive=${sourceLive} palmLive=${palmLive} onSource=${clickSource}
+          arriving=${playback.arriving} />
+        <p class="turn-line" aria-live="polite">${turnLine(v, obs, me, dk, selected, names, playback)}</p>
+        ${playback.pending > 2 && !myTurn && !playback.showdown
+          ? html`<button class="btn small ghost skip" onClick=${() => playback.skip()}>Skip ahead ▸▸</button>`
+          : null}
+        ${notice ? html`<p class="notice" role="alert">${notice}</p>` : null}
+      </div>
+
+      <div class="my-area">
+        <h2 class="sr-only">Your Hand</h2>
+        <${Hand} hand=${hand} obs=${obs} dk=${dk} large=${s.largePrint} busy=${busy} reveals=${reveals}
+          pickSet=${pickSet} selected=${selected} drawn=${playback.drawn} arriving=${playback.arriving}
+          canSelect=${canSelect}
+          onPick=${(card, live, inPick) => {
             if (reveals.length) {
               const next = new Set([...pickSet].filter((c) => !sameCard(c, card)));
               if (!inPick) next.add(card);
               setRevealPick(next);
             } else if (live) {
-              setSelected(isSel ? null : card);
+              setSelected(selected && sameCard(card, selected) ? null : card);
               setNotice("");
             }
-          };
-          return html`<li key=${card}>
-            <button class=${`card${isSel ? " selected" : ""}${inPick ? " picked" : ""}`}
-              aria-label=${label} aria-pressed=${reveals.length ? !!inPick : !!isSel}
-              disabled=${!(live || reveals.length)} onClick=${onClick}>
-              <${CardFace} card=${card} large=${s.largePrint} />
-            </button></li>`;
-        })}
-      </ul>
-
-      <div class="actions" role="group" aria-label="Actions">
-        ${dk || types.has("knock")
-          ? html`<button class="btn knock" disabled=${!knockAction || busy}
-              onClick=${() => act(knockAction)}>Knock</button>`
-          : null}
-        ${!dk
-          ? html`<button class="btn" disabled=${!discardAction || busy}
-              aria-label=${selected ? `Discard ${pretty(selected)}` : "Discard"}
-              onClick=${() => act(discardAction)}>${selected ? `Discard ${pretty(selected)}` : "Discard"}</button>`
-          : null}
-        ${rummyAction
-          ? html`<button class="btn gold" disabled=${busy} onClick=${() => act(rummyAction)}>
-              ${obs.game && obs.game.startsWith("gin") ? "Gin" : "Rummy"}!</button>`
-          : null}
-        ${stand
-          ? html`<button class="btn" disabled=${busy} onClick=${() => act(stand)}>Stand</button>`
-          : null}
+          }} />
+        <${Controls} dk=${dk} obs=${obs} busy=${busy} selected=${selected} knockAction=${knockAction}
+          discardAction=${discardAction} rummyAction=${rummyAction} stand=${stand} call=${call}
+          fold=${fold} reveals=${reveals} chosenReveal=${chosenReveal} palmLive=${palmLive}
+          who=${who} onAct=${act} onKnock=${knock} />
       </div>
-
-      ${call || fold
-        ? html`<div class="prompt" role="group" aria-label="Call or fold">
-            <p>The knock is in. Put 10 points in the poker pot?</p>
-            <button class="btn gold" disabled=${!call || busy} onClick=${() => act(call)}>Call</button>
-            <button class="btn" disabled=${!fold || busy} onClick=${() => act(fold)}>Fold</button>
-          </div>`
-        : null}
-
-      ${reveals.length
-        ? html`<div class="prompt" role="group" aria-label="Showdown">
-            <p>Showdown: choose the cards of your poker hand (the rest is deadwood).</p>
-            <button class="btn gold" disabled=${!chosenReveal || busy}
-              onClick=${() => act(chosenReveal)}>Show hand</button>
-            ${!chosenReveal ? html`<span class="hint">That isn't a legal poker hand.</span>` : null}
-          </div>`
-        : null}
     </div>
 
-    ${dk
-      ? html`<${HandFocus} ev=${evalv} canKnock=${!!knockAction} obs=${obs} advice=${advice} />`
-      : html`<${MeldPanel} arr=${obs.arrangement} obs=${obs} advice=${advice} />`}
+    <div class="side">
+      ${dk
+        ? html`<${HandFocus} obs=${obs} canKnock=${!!knockAction} advice=${advice}
+            open=${sheet === "focus"} onClose=${closeSheet} />`
+        : html`<${MeldPanel} obs=${obs} advice=${advice} open=${sheet === "focus"} onClose=${closeSheet} />`}
+      <${Scores} obs=${obs} who=${who} me=${me} open=${sheet === "scores"} onClose=${closeSheet}
+        reviewLabel=${lastResult ? (dk ? "Last round's showdown" : "Last hand") : null}
+        onReview=${() => setReview(true)} />
+      <${TableLog} entries=${playback.logLines(who)} open=${logOpen} onToggle=${() => setLogOpen((o) => !o)} />
+    </div>
 
-    <${Scoreboard} obs=${obs} players=${players} me=${me} />
+    <nav class="table-bar" aria-label="Table panels">
+      <button class="bar-btn focus-btn" aria-expanded=${sheet === "focus" ? "true" : "false"}
+        aria-controls="sheet-focus" onClick=${() => toggleSheet("focus")}>
+        <span class="bar-label">${dk ? "Hand Focus" : "Your Count"}${advice ? html` <b class="dot" aria-label="hint ready">•</b>` : null}</span>
+        <span class="bar-sub">${focusSummary(obs, dk)}</span>
+      </button>
+      <button class="bar-btn" aria-expanded=${sheet === "scores" ? "true" : "false"}
+        aria-controls="sheet-scores" onClick=${() => toggleSheet("scores")}>
+        <span class="bar-label">Scores</span>
+        <span class="bar-sub">${(obs.totals || []).map((t, i) => (i === me ? `You ${num(t)}` : num(t))).join(" · ")}</span>
+      </button>
+    </nav>
 
-    ${showdown && !complete
-      ? html`<${Modal} title=${dk ? "Showdown" : "Hand over"} onClose=${() => setShowdown(null)}>
-          <${Showdown} result=${showdown} players=${players} me=${me} dk=${dk} />
-          <button class="btn gold" onClick=${() => setShowdown(null)}>Continue</button>
-        <//>`
+    ${sheet === "settings" ? html`<${TableSettings} onClose=${closeSheet} />` : null}
+
+    ${playback.showdown
+      ? html`<${ShowdownDialog} result=${playback.showdown} who=${who} onClose=${() => playback.close()}
+ />`
+      : null}
+
+    ${review && lastResult && !playback.showdown
+      ? html`<${ShowdownDialog} result=${lastResult} who=${who} onClose=${() => setReview(false)} closeLabel="Close" />`
+      : null}
+
+    ${knockAsk
+      ? html`<${KnockConfirm} dk=${dk} obs=${obs} action=${knockAsk} advice=${advice}
+          onKnock=${() => act(knockAsk)} onKeep=${() => setKnockAsk(null)} />`
       : null}
 
     ${complete
-      ? html`<${MatchComplete} obs=${obs} result=${v.result} players=${players} me=${me}
-          matchId=${matchId} trail=${!!v.raw.table_id}
+      ? html`<${MatchComplete} obs=${obs} result=${v.result} who=${who}
+          matchId=${matchId} trail=${!!view.table_id} lastResult=${playback.lastResult}
           onClose=${() => { setDoneDismissed(true); navigate("/trail"); }} />`
       : null}
 
@@ -507,277 +441,241 @@ export function TableScreen({ matchId, characters }) {
   </section>`;
 }
 
+// The newest remark at the table, in one line under the seats (it covers nothing).
+function TalkLine({ talk, names }) {
+  const newest = Object.entries(talk).sort((a, b) => b[1].at - a[1].at)[0];
+  return html`<p class="talk-line">${newest
+    ? html`<span class="talk-who">${names(Number(newest[0]))}:</span> <q class="talk">${newest[1].text}</q>`
+    : null}</p>`;
+}
+
 function callLabel(c) {
-  if (c === true || c === "call") return "Called";
-  if (c === false || c === "fold") return "Folded";
+  if (c === "call") return "Called";
+  if (c === "fold") return "Folded";
   return String(c);
 }
 
-// A seat's character: trail bots are named "figure:<id>"; details (with table talk) win over
-// the catalogue entry.
-function characterFor(p, characters, details) {
-  if (!p || typeof p !== "object") return null;
-  if (details && details[p.seat]) return details[p.seat];
-  if (!characters) return null;
-  return characters.find((c) => (p.bot && c.bot === p.bot) || c.id === p.character) || null;
+function Seat({ seat, obs, name, character, over, back }) {
+  const count = (obs.hand_sizes || [])[seat];
+  const acting = obs.to_act === seat && !over;
+  const callWord = obs.calls && obs.calls[seat] != null ? obs.calls[seat] : null;
+  const dealer = obs.dealer === seat;
+  return html`<li class=${`opponent${acting ? " acting" : ""}`} data-seat=${seat}>
+    <span class="seat-face">
+      <${Portrait} name=${name} character=${character} />
+      ${dealer ? html`<b class="dealer-chip" title="Dealer this round">D<span class="sr-only">ealer</span></b>` : null}
+    </span>
+    <div class="opp-info">
+      <span class="opp-name">${name}</span>
+      <span class="opp-meta"><span class="opp-pts">${num((obs.totals || [])[seat] ?? 0)} pts</span>
+        <span class="seat-cards" aria-hidden="true">
+          ${Array.from({ length: Math.min(count || 0, 11) }, (_, i) => html`<i key=${i} class=${`mini-back back-${back}`}></i>`)}
+        </span>
+        <span class="opp-count" aria-hidden="true">${count ?? "?"}</span>
+        <span class="sr-only">${count ?? "?"} cards</span></span>
+      <span class="opp-badges">
+        ${obs.knocker === seat ? html`<b class="badge">Knocked</b>` : null}
+        ${callWord != null ? html`<b class="badge">${callLabel(callWord)}</b>` : null}
+        ${acting ? html`<i class="thinking">thinking…</i>` : null}
+      </span>
+    </div>
+  </li>`;
 }
 
-function seatName(p, i, ch) {
-  return ch && ch.name ? ch.name : playerName(p, i);
+function Piles({ obs, back, large, busy, sourceLive, palmLive, onSource, arriving }) {
+  const pile = obs.discard_pile || [];
+  const top = pile.length ? pile[pile.length - 1] : null;
+  // While the new top card is in the air, the pile shows the one under it.
+  const shown = arriving.has("pile") ? pile[pile.length - 2] || null : top;
+  const stockLive = sourceLive("stock");
+  const pileLive = sourceLive("discard");
+  return html`<div class="piles">
+    <button class=${`pile stock${stockLive ? " live" : ""}`} disabled=${!stockLive || busy}
+      aria-label="Draw from stock" onClick=${() => onSource("stock")}>
+      <${CardBack} back=${back} />
+      <span class="pile-label">Stock · ${obs.stock_size ?? "?"}</span>
+    </button>
+    <button class=${`pile discard${pileLive ? " live" : ""}`} disabled=${!pileLive || busy}
+      aria-label=${top ? `Take discard ${pretty(top)}` : "Discard pile is empty"}
+      onClick=${() => onSource("discard")}>
+      ${shown ? html`<${CardFace} card=${shown} large=${large} />` : html`<div class="empty-pile"></div>`}
+      <span class="pile-label">Discard · ${pile.length}</span>
+    </button>
+    ${palmLive
+      ? html`<button class="pile palm live" disabled=${busy} aria-label="Palm the buried card"
+          aria-describedby="action-help" title="Palm: take the card under the top discard; the top one is set aside. −5 suspicion if you don't top the round."
+          onClick=${() => onSource("palm")}>
+          <${CardBack} back=${back} />
+          <span class="pile-label">Palm</span></button>`
+      : null}
+  </div>`;
 }
 
-function turnLine(v, obs, me, dk, selected, players) {
+// The hand as a player would hold it: the engine's groups first (Deadwood Knock: the poker
+// hand of the scoring split; Knock Rummy: each meld), then the rest; each group is underlined.
+function handGroups(hand, obs, dk) {
+  const groups = dk
+    ? [(obs.evaluation && obs.evaluation.poker_hand) || []]
+    : ((obs.arrangement && obs.arrangement.melds) || []);
+  const left = [...hand];
+  const out = [];
+  groups.forEach((group, g) => {
+    const cards = [];
+    for (const c of dk ? sortHand(group) : group) {
+      const at = left.findIndex((x) => sameCard(x, c));
+      if (at >= 0) cards.push(left.splice(at, 1)[0]);
+    }
+    cards.forEach((card, i) => out.push({ card, group: g % 2 ? "b" : "a", end: i === cards.length - 1 }));
+  });
+  for (const card of sortHand(left)) out.push({ card, group: null, end: false });
+  return out;
+}
+
+function Hand({ hand, obs, dk, large, busy, reveals, pickSet, selected, drawn, arriving, canSelect, onPick }) {
+  const cls = `hand${large ? " large-print" : ""} n${hand.length}`;
+  let jokers = 0;
+  return html`<ul class=${cls} aria-label="Your hand">
+    ${handGroups(hand, obs, dk).map(({ card, group, end }) => {
+      const key = card === "JK" ? `JK${(jokers += 1)}` : card;
+      const live = !busy && !reveals.length && canSelect(card);
+      const isSel = selected && sameCard(card, selected);
+      const inPick = reveals.length && [...pickSet].some((c) => sameCard(c, card));
+      const isNew = drawn && sameCard(card, drawn);
+      const label = reveals.length
+        ? `${inPick ? "Remove" : "Add"} ${pretty(card)} ${inPick ? "from" : "to"} poker hand`
+        : dk ? `Discard ${pretty(card)}` : `Select ${pretty(card)}`;
+      const cls2 = `card${isSel ? " selected" : ""}${inPick ? " picked" : ""}${isNew ? " drawn" : ""}${
+        arriving.has(`card:${card}`) ? " arriving" : ""}${group ? ` grp grp-${group}` : ""}${end ? " grp-end" : ""}`;
+      return html`<li key=${key} data-card=${card}>
+        <button class=${cls2} aria-label=${label} aria-pressed=${reveals.length ? !!inPick : !!isSel}
+          aria-describedby=${isNew ? "drawn-note" : undefined}
+          disabled=${!(live || reveals.length)} onClick=${() => onPick(card, live, inPick)}>
+          <${CardFace} card=${card} large=${large} />
+        </button></li>`;
+    })}
+    <li class="sr-only" id="drawn-note">the card you just drew</li>
+  </ul>`;
+}
+
+function Controls(p) {
+  const { dk, obs, busy, selected, knockAction, discardAction, rummyAction, stand, call, fold } = p;
+  const { reveals, chosenReveal, palmLive, who, onAct, onKnock } = p;
+  if (call || fold) {
+    const ev = obs.evaluation;
+    return html`<div class="prompt" role="group" aria-label="Call or fold">
+      <p>${obs.knocker != null ? `${who(obs.knocker)} knocked. ` : ""}Call puts 10 in the poker pot:
+        the best poker hand among those in takes it. Fold stays out of it.
+        ${ev ? html`<br /><span class="prompt-sub">You hold ${categoryWords(ev.category).toLowerCase()} (${ev.hand_points} hand points).</span>` : null}</p>
+      ${call ? html`<button class="btn gold" disabled=${busy} onClick=${() => onAct(call)}>Call</button>` : null}
+      ${fold ? html`<button class="btn" disabled=${busy} onClick=${() => onAct(fold)}>Fold</button>` : null}
+    </div>`;
+  }
+  if (reveals.length) {
+    return html`<div class="prompt" role="group" aria-label="Showdown">
+      <p>Showdown: choose the cards of your poker hand (the rest is deadwood).</p>
+      ${chosenReveal
+        ? html`<button class="btn gold" disabled=${busy} onClick=${() => onAct(chosenReveal)}>Show hand</button>`
+        : html`<span class="hint">That isn't a legal poker hand.</span>`}
+    </div>`;
+  }
+  const help = [];
+  if (knockAction) {
+    help.push(dk
+      ? "Knock ends the round: the others get one final turn, then call or fold."
+      : `Knock: discard ${pretty(selected)} and lay down; lowest count wins.`);
+  }
+  if (stand) help.push("Stand keeps your hand as it is.");
+  if (palmLive) help.push("Palm takes the card under the top discard; −5 if you don't top the round.");
+  const any = knockAction || discardAction || rummyAction || stand;
+  return html`<div class="actions-wrap">
+    ${any
+      ? html`<div class="actions" role="group" aria-label="Actions">
+          ${knockAction
+            ? html`<button class="btn knock gold" disabled=${busy} aria-describedby="action-help"
+                onClick=${() => onKnock(knockAction)}>Knock</button>`
+            : null}
+          ${discardAction
+            ? html`<button class="btn" disabled=${busy} aria-label=${`Discard ${pretty(selected)}`}
+                onClick=${() => onAct(discardAction)}>Discard ${pretty(selected)}</button>`
+            : null}
+          ${rummyAction
+            ? html`<button class="btn gold" disabled=${busy} onClick=${() => onAct(rummyAction)}>Rummy!</button>`
+            : null}
+          ${stand
+            ? html`<button class="btn" disabled=${busy} aria-describedby="action-help"
+                title="Stand: keep your hand as it is and end your final turn."
+                onClick=${() => onAct(stand)}>Stand</button>`
+            : null}
+        </div>`
+      : null}
+    ${help.length ? html`<p class="action-help" id="action-help">${help.join(" ")}</p>` : null}
+  </div>`;
+}
+
+function turnLine(v, obs, me, dk, selected, names, playback) {
+  if (playback.showdown) return "The round is over.";
   if (v.over) return "The match is over.";
   if (obs.to_act == null) return "Dealing…";
-  if (obs.to_act !== me) return `${playerName(players[obs.to_act], obs.to_act)} to play.`;
+  if (obs.to_act !== me) return `${names(obs.to_act)} to play.`;
   const types = new Set(v.legal.map((a) => a.type));
   if (types.has("call")) return "Call or fold?";
   if (types.has("reveal")) return "Lay out your poker hand.";
+  const final = obs.phase === "final";
   if (dk && types.has("draw")) {
     const palm = v.legal.some((a) => a.source === "palm");
-    return selected
-      ? `Discarding ${pretty(selected)}: now take from the stock or the discard pile${
-          palm ? ", or palm the buried card" : ""}.`
-      : "Your turn: select a card to discard.";
+    if (selected) {
+      return `Throwing away ${pretty(selected)}: now tap the stock or the discard pile${palm ? ", or Palm" : ""}.`;
+    }
+    return final
+      ? "Final turn: pick a card to throw away and draw, or Stand."
+      : "Your turn: pick a card to throw away, then draw.";
   }
-  if (!dk && types.has("draw")) return "Your turn: take from the stock or the discard pile.";
-  if (!dk && types.has("discard")) return "Select a card to discard.";
+  if (!dk && types.has("draw")) return "Your turn: draw from the stock or take the discard.";
+  if (!dk && types.has("discard")) return selected ? "Discard it, or knock if you can." : "Select a card to discard.";
   return "Your turn.";
 }
 
-function outcomeFor(obs, result) {
-  const me = obs.seat ?? 0;
-  if (result && result.forfeited_by != null) return result.forfeited_by === me ? "loss" : "win";
-  if (result && Array.isArray(result.winners) && result.winners.length) {
-    if (!result.winners.includes(me)) return "loss";
-    return result.winners.length > 1 ? "tie" : "win";
-  }
-  const totals = obs.totals || [];
-  const mine = totals[obs.seat ?? 0] ?? 0;
-  const best = Math.max(...totals);
-  if (mine < best) return "loss";
-  return totals.filter((t) => t === best).length > 1 ? "tie" : "win";
-}
-
-// The strong bot's advice for this turn: the best move in words, and whether to knock now.
-function Advice({ advice }) {
-  if (!advice || !advice.explanation) return null;
-  const k = advice.knock || {};
-  const verdict = k.legal ? (k.wise ? "Yes. " : "Not yet. ") : "";
-  return html`<div class="advice" aria-label="Hint">
-    <p class="advice-best"><strong>Best move:</strong> ${advice.explanation}</p>
-    ${k.advice
-      ? html`<p class="advice-knock"><strong>Knock now?</strong> ${verdict}${k.advice}</p>`
+function KnockConfirm({ dk, obs, action, advice, onKnock, onKeep }) {
+  const ev = obs.evaluation;
+  const unwise = advice && advice.knock && advice.knock.wise === false;
+  const title = dk && ev
+    ? `Knock with ${categoryWords(ev.category).toLowerCase()} for ${signed(ev.score)}?`
+    : `Knock and discard ${pretty(action.discard)}?`;
+  return html`<${Modal} title=${title} onClose=${onKeep} className="knock-confirm">
+    ${dk && ev
+      ? html`<p>If the round ended now your hand would score ${ev.hand_points} hand ${deadwoodTerm(ev.deadwood_points)}${" "}
+          = <strong>${signed(ev.score)}</strong>, before the pot.</p>`
       : null}
-  </div>`;
-}
-
-function MeldPanel({ arr, obs, advice }) {
-  const melds = (arr && arr.melds) || [];
-  return html`<aside class="panel focus" aria-label="Your count">
-    <h2>Your Count</h2>
-    <dl>
-      <div><dt>Count</dt><dd>${arr ? arr.count : "—"}</dd></div>
-      <div><dt>Melds</dt><dd>${melds.length}</dd></div>
-      ${obs.options && obs.options.knock_limit != null
-        ? html`<div><dt>Knock limit</dt><dd>${obs.options.knock_limit}</dd></div>`
-        : null}
-    </dl>
-    ${melds.map((m, i) => html`<p class="sd-cards" key=${i}><span class="sd-tag">Meld</span>
-      ${m.map((c) => html`<span class="mini ${cardTone(c)}">${pretty(c)}</span>`)}</p>`)}
-    ${advice
-      ? html`<${Advice} advice=${advice} />`
-      : html`<p class="hint">${arr && arr.rummy
-          ? "Every card is matched: you can go out."
-          : "Lower your count: build sets and runs of three or more."}</p>`}
-  </aside>`;
-}
-
-function HandFocus({ ev, canKnock, obs, advice }) {
-  const knockCount = ev ? ev.knock_count : null;
-  let hint;
-  if (!ev) hint = "Your hand's numbers appear here.";
-  else if (obs.knocker != null) hint = "Someone has knocked: make your last turn count.";
-  else if (canKnock) hint = `Knock count ${knockCount}: you may knock now.`;
-  else if (knockCount != null) hint = `Knock count ${knockCount}: knocking needs 11 or less.`;
-  else hint = "Keep deadwood low and build your poker hand.";
-  return html`<aside class="panel focus" aria-label="Hand Focus">
-    <h2>Hand Focus</h2>
-    <dl>
-      <div><dt>Best hand</dt><dd>${categoryWords(ev && (ev.category || ev.poker_category))}</dd></div>
-      <div><dt>Hand points</dt><dd>${ev ? ev.hand_points ?? "—" : "—"}</dd></div>
-      <div><dt>Deadwood</dt><dd>${ev ? ev.deadwood_points ?? "—" : "—"}</dd></div>
-      <div><dt>Knock count</dt><dd>${knockCount ?? "—"}</dd></div>
-      <div><dt>Score now</dt><dd>${ev ? ev.score ?? "—" : "—"}</dd></div>
-    </dl>
-    ${ev && ev.poker_hand
-      ? html`<p class="focus-cards">Poker hand: ${ev.poker_hand.map(pretty).join(" ")}
-          ${ev.deadwood && ev.deadwood.length ? html`<br/>Deadwood: ${ev.deadwood.map(pretty).join(" ")}` : null}</p>`
-      : null}
-    ${advice ? html`<${Advice} advice=${advice} />` : html`<p class="hint">${hint}</p>`}
-  </aside>`;
-}
-
-function Scoreboard({ obs, players, me }) {
-  const totals = obs.totals || [];
-  return html`<aside class="panel scores" aria-label="Scores">
-    <h2>Scores</h2>
-    <table>
-      <tbody>
-        ${totals.map((t, i) => html`<tr key=${i} class=${i === me ? "me" : ""}>
-          <th scope="row">${i === me ? "You" : playerName(players[i], i)}</th><td>${t}</td></tr>`)}
-      </tbody>
-    </table>
-  </aside>`;
-}
-
-function num(n) {
-  if (n == null) return "0";
-  return n < 0 ? `− ${Math.abs(n)}` : `+ ${n}`;
-}
-
-// One row per seat: poker hand and deadwood laid out, then the arithmetic of the round score.
-export function Showdown({ result, players, me, dk }) {
-  const rows = resultRows(result);
-  const which = result.round ?? result.hand;
-  return html`<div class="showdown">
-    ${which != null ? html`<p class="sd-round">${dk ? "Round" : "Hand"} ${which}</p>` : null}
-    ${outcomeLine(result, players, me) ? html`<p class="sd-outcome">${outcomeLine(result, players, me)}</p>` : null}
-    ${rows.map((r) => {
-      const name = r.seat === me ? "You" : playerName(players[r.seat], r.seat);
-      const melds = r.melds || [];
-      return html`<div class="sd-row" key=${r.seat}>
-        <h3>${name}${r.winner ? html` <span class="badge">★ won</span>` : null}</h3>
-        ${dk
-          ? html`<p class="sd-cards"><span class="sd-tag">${categoryWords(r.category)}</span>
-              ${(r.poker_hand || []).map((c) => html`<span class="mini ${cardTone(c)}">${pretty(c)}</span>`)}</p>`
-          : melds.map((m) => html`<p class="sd-cards"><span class="sd-tag">Meld</span>
-              ${m.map((c) => html`<span class="mini ${cardTone(c)}">${pretty(c)}</span>`)}</p>`)}
-        <p class="sd-cards"><span class="sd-tag">Deadwood</span>
-          ${(r.deadwood || []).length
-            ? r.deadwood.map((c) => html`<span class="mini ${cardTone(c)}">${pretty(c)}</span>`)
-            : html`<span class="mini">none</span>`}</p>
-        <p class="sd-math">
-          ${dk
-            ? html`${r.hand_points ?? 0} hand − ${r.deadwood_points ?? 0} deadwood ${num(r.pot)} pot${r.suspicion ? html` − ${Math.abs(r.suspicion)} suspicion` : null}${" "}
-                = <strong>${r.score ?? r.round_score ?? 0}</strong>`
-            : html`Count ${r.count ?? r.deadwood_points ?? 0} · hand score${" "}
-                <strong>${num(r.score ?? r.round_score)}</strong>`}
-        </p>
-      </div>`;
-    })}
-  </div>`;
-}
-
-const OUTCOME_WORDS = {
-  knock: "knocked",
-  rummy: "went rummy",
-  gin: "went gin",
-  undercut: "was undercut",
-};
-
-function outcomeLine(result, players, me) {
-  if (result.outcome === "void") return "The stock ran dry: a void hand, nobody scores.";
-  if (result.dry) return "The stock ran dry: a showdown with no knock and no pot.";
-  const who = (seat) => (seat === me ? "You" : playerName(players[seat], seat));
-  const ender = result.ender ?? result.knocker;
-  if (ender == null) return null;
-  const verb = OUTCOME_WORDS[result.outcome] || "knocked";
-  return `${who(ender)} ${verb}.`;
-}
-
-function cardTone(c) {
-  const p = parseCard(c);
-  return p && (p.suit === "h" || p.suit === "d") ? "red" : "black";
-}
-
-// Accept {seats: [...]}, {players: [...]}, or parallel arrays keyed by field.
-export function resultRows(result) {
-  if (Array.isArray(result.arrangements) || Array.isArray(result.counts)) {
-    // Knock Rummy / Gin: each hand's melds and deadwood as the game arranged them.
-    const n = (result.scores || result.counts || []).length;
-    const rows = [];
-    for (let i = 0; i < n; i += 1) {
-      const arr = (result.arrangements || [])[i] || {};
-      rows.push({
-        seat: i,
-        melds: arr.melds || [],
-        deadwood: arr.deadwood || (result.hands || [])[i] || [],
-        count: (result.counts || [])[i],
-        score: (result.scores || [])[i],
-        winner: (result.winners || []).includes(i),
-      });
-    }
-    return rows;
-  }
-  const list = result.seats || result.players;
-  if (Array.isArray(list)) return list.map((r, i) => ({ seat: r.seat ?? i, ...r }));
-  const n = (result.scores || result.round_scores || []).length;
-  const rows = [];
-  for (let i = 0; i < n; i += 1) {
-    const pick = (k) => (Array.isArray(result[k]) ? result[k][i] : undefined);
-    rows.push({
-      seat: i,
-      poker_hand: pick("poker_hands"),
-      category: pick("categories"),
-      deadwood: pick("deadwood"),
-      hand_points: pick("hand_points"),
-      deadwood_points: pick("deadwood_points"),
-      pot: pick("pot"),
-      suspicion: pick("suspicion"),
-      melds: pick("melds"),
-      score: pick("scores") ?? pick("round_scores"),
-      winner: Array.isArray(result.winners) && result.winners.includes(i),
-    });
-  }
-  return rows;
-}
-
-// The trail's own summary of a table or gunfight: what was won, opened and unlocked.
-function TrailSummary({ matchId }) {
-  const [sum, setSum] = useState(null);
-  useEffect(() => {
-    api
-      .get(`/api/trail/summaries/${encodeURIComponent(matchId)}`)
-      .then(setSum)
-      .catch(() => setSum(null));
-  }, [matchId]);
-  if (!sum) return null;
-  return html`<div class="trail-summary">
-    <p><strong>${sum.title}</strong>${sum.town ? `, ${sum.town}` : ""}</p>
-    <ul>
-      ${sum.table_won ? html`<li>Table won. The next one is open.</li>` : null}
-      ${sum.town_completed ? html`<li>Every table in ${sum.town_completed} is yours.</li>` : null}
-      ${sum.town_opened ? html`<li>The trail leads on to ${sum.town_opened}.</li>` : null}
-      ${sum.reward ? html`<li>Reward collected: $${sum.reward}.</li>` : null}
-      ${sum.big_hand ? html`<li>Big hand: ${categoryWords(sum.big_hand)}.</li>` : null}
-      ${(sum.unlocked || []).map((u) => html`<li key=${u}><strong>New Deck Unlocked.</strong>
-        A new card back waits in your profile.</li>`)}
-      ${(sum.headlines || []).map((h) => html`<li key=${h}><em>${h}</em></li>`)}
-    </ul>
-  </div>`;
-}
-
-function MatchComplete({ obs, result, players, me, onClose, matchId, trail }) {
-  const outcome = outcomeFor(obs, result);
-  const totals = obs.totals || [];
-  const order = totals.map((t, i) => [t, i]).sort((a, b) => b[0] - a[0]);
-  const heading = outcome === "win" ? "Nice win!" : outcome === "tie" ? "A shared win!" : "Match Complete";
-  return html`<${Modal} title=${heading} onClose=${onClose} backdropCloses=${true}>
-    <p>${outcome === "win" ? "You took the table." : outcome === "tie" ? "You split the honours." : "Better luck at the next table."}</p>
-    <ol class="summary">
-      ${order.map(([t, i]) => html`<li key=${i}>${i === me ? "You" : playerName(players[i], i)}: <strong>${t}</strong></li>`)}
-    </ol>
-    ${trail ? html`<${TrailSummary} matchId=${matchId} />` : null}
-    ${obs.last_result
-      ? html`<details class="last-round"><summary>The last ${isDK(obs) ? "round" : "hand"}</summary>
-          <${Showdown} result=${obs.last_result} players=${players} me=${me} dk=${isDK(obs)} />
-        </details>`
-      : null}
-    ${outcome === "win" ? html`<${A2HSHint} matchId=${matchId} />` : null}
-    <p class="tap-out">Tap outside to return to town.</p>
-    <button class="btn gold" onClick=${onClose}>Return to town</button>
+    ${unwise ? html`<p>The hint rates playing on above knocking now.</p>` : null}
+    <div class="stack">
+      <button class="btn gold" onClick=${onKeep}>Keep playing</button>
+      <button class="btn danger" onClick=${onKnock}>Knock</button>
+    </div>
+    <label class="toggle small"><input type="checkbox"
+      onChange=${(e) => update({ knockWarning: !e.target.checked })} />
+      Don't ask before a knock again (Table settings turns it back on)</label>
   <//>`;
 }
 
-export { optional };
+function TableSettings({ onClose }) {
+  const s = settings();
+  const pace = s.pace || "normal";
+  return html`<aside class="panel settings-sheet sheet open" id="sheet-settings" aria-label="Table settings">
+    <div class="sheet-head">
+      <h2>Table settings</h2>
+      <button class="btn small ghost sheet-close" onClick=${onClose} aria-label="Close Table settings">✕</button>
+    </div>
+    <fieldset class="pace">
+      <legend>Opponents' pace</legend>
+      ${PACES.map((p) => html`<label key=${p.id} class="radio"><input type="radio" name="pace" value=${p.id}
+        checked=${pace === p.id} onChange=${() => update({ pace: p.id })} /> ${p.label}</label>`)}
+    </fieldset>
+    <label class="toggle"><input type="checkbox" checked=${!!s.sound}
+      onChange=${(e) => {
+        if (e.target.checked) unlockSound();
+        update({ sound: e.target.checked });
+      }} /> Sound effects</label>
+    <label class="toggle"><input type="checkbox" checked=${s.knockWarning !== false}
+      onChange=${(e) => update({ knockWarning: e.target.checked })} /> Ask before a costly knock</label>
+  </aside>`;
+}

@@ -1,0 +1,109 @@
+// Hand Focus (Deadwood Knock) and Your Count (Knock Rummy, Gin): the seat's own hand as the
+// engine evaluates it, and the strong bot's advice on your turn. On a phone they open as a
+// sheet from the bar at the bottom; on a desktop they stand beside the felt.
+import { html } from "./lib.js";
+import { pretty } from "./cards.js";
+import { categoryWords, MiniCards, num, signed } from "./showdown.js";
+
+// The strong bot's advice for this turn: the best move in words, and whether to knock now.
+function Advice({ advice }) {
+  if (!advice || !advice.explanation) return null;
+  const k = advice.knock || {};
+  const verdict = k.legal ? (k.wise ? "Yes. " : "Not yet. ") : "";
+  return html`<div class="advice" aria-label="Hint">
+    <p class="advice-best"><strong>Best move:</strong> ${advice.explanation}</p>
+    ${k.advice
+      ? html`<p class="advice-knock"><strong>Knock now?</strong> ${verdict}${k.advice}</p>`
+      : null}
+  </div>`;
+}
+
+function SheetHead({ title, onClose }) {
+  return html`<div class="sheet-head">
+    <h2>${title}</h2>
+    <button class="btn small ghost sheet-close" onClick=${onClose} aria-label=${`Close ${title}`}>✕</button>
+  </div>`;
+}
+
+// One line for the phone's bar: the hand at a glance.
+export function focusSummary(obs, dk) {
+  if (dk) {
+    const ev = obs.evaluation;
+    if (!ev) return "Hand Focus";
+    return `${categoryWords(ev.category)} · ${signed(ev.score)} · knock ${ev.knock_count}`;
+  }
+  const arr = obs.arrangement;
+  return arr ? `Count ${arr.count} · ${(arr.melds || []).length} melds` : "Your count";
+}
+
+export function HandFocus({ obs, canKnock, advice, open, onClose }) {
+  const ev = obs.evaluation || null;
+  const knockCount = ev ? ev.knock_count : null;
+  let hint;
+  if (!ev) hint = "Your hand's numbers appear here.";
+  else if (obs.knocker != null) hint = "Someone has knocked: make your last turn count.";
+  else if (canKnock) hint = `Knock count ${knockCount}: you may knock now.`;
+  else if (knockCount != null) hint = `Knock count ${knockCount}: knocking needs 11 or less.`;
+  else hint = "Keep deadwood low and build your poker hand.";
+  return html`<aside class=${`panel focus sheet${open ? " open" : ""}`} aria-label="Hand Focus" id="sheet-focus">
+    <${SheetHead} title="Hand Focus" onClose=${onClose} />
+    <dl>
+      <div><dt>Best hand</dt><dd>${categoryWords(ev && ev.category)}</dd></div>
+      <div><dt>Hand points</dt><dd>${ev ? ev.hand_points ?? "—" : "—"}</dd></div>
+      <div><dt>Deadwood</dt><dd>${ev ? ev.deadwood_points ?? "—" : "—"}</dd></div>
+      <div><dt>Knock count</dt><dd>${knockCount ?? "—"}</dd></div>
+      <div><dt>Score now</dt><dd>${ev ? ev.score ?? "—" : "—"}</dd></div>
+    </dl>
+    ${ev && ev.poker_hand
+      ? html`<p class="focus-cards">Poker hand: ${ev.poker_hand.map(pretty).join(" ")}
+          ${ev.deadwood && ev.deadwood.length ? html`<br/>Deadwood: ${ev.deadwood.map(pretty).join(" ")}` : null}</p>
+          <p class="hint">In your hand a gold line marks the poker hand; the rest is deadwood.</p>`
+      : null}
+    ${advice ? html`<${Advice} advice=${advice} />` : html`<p class="hint">${hint}</p>`}
+  </aside>`;
+}
+
+export function MeldPanel({ obs, advice, open, onClose }) {
+  const arr = obs.arrangement;
+  const melds = (arr && arr.melds) || [];
+  return html`<aside class=${`panel focus sheet${open ? " open" : ""}`} aria-label="Your count" id="sheet-focus">
+    <${SheetHead} title="Your Count" onClose=${onClose} />
+    <dl>
+      <div><dt>Count</dt><dd>${arr ? arr.count : "—"}</dd></div>
+      <div><dt>Melds</dt><dd>${melds.length}</dd></div>
+      ${obs.options && obs.options.knock_limit != null
+        ? html`<div><dt>Knock limit</dt><dd>${obs.options.knock_limit}</dd></div>`
+        : null}
+    </dl>
+    ${melds.map((m, i) => html`<p class="sd-cards" key=${i}><span class="sd-tag">Meld</span>
+      <${MiniCards} cards=${m} /></p>`)}
+    ${melds.length ? html`<p class="hint">In your hand each meld comes first, underlined.</p>` : null}
+    ${advice
+      ? html`<${Advice} advice=${advice} />`
+      : html`<p class="hint">${arr && arr.rummy
+          ? "Every card is matched: you can go out."
+          : "Lower your count: build sets and runs of three or more."}</p>`}
+  </aside>`;
+}
+
+export function Scores({ obs, who, me, open, onClose, onReview, reviewLabel }) {
+  const totals = obs.totals || [];
+  const results = Array.isArray(obs.results) ? obs.results : [];
+  return html`<aside class=${`panel scores sheet${open ? " open" : ""}`} aria-label="Scores" id="sheet-scores">
+    <${SheetHead} title="Scores" onClose=${onClose} />
+    <table class="score-table">
+      <thead>
+        <tr><th scope="col">Player</th>
+          ${results.slice(-5).map((r) => html`<th scope="col" key=${r.round} class="sc-round">R${r.round}</th>`)}
+          <th scope="col">Total</th></tr>
+      </thead>
+      <tbody>
+        ${totals.map((t, i) => html`<tr key=${i} class=${i === me ? "me" : ""}>
+          <th scope="row">${who(i)}</th>
+          ${results.slice(-5).map((r) => html`<td key=${r.round} class="sc-round">${signed((r.round_scores || [])[i])}</td>`)}
+          <td>${num(t)}</td></tr>`)}
+      </tbody>
+    </table>
+    ${reviewLabel ? html`<button class="btn small" onClick=${onReview}>${reviewLabel}</button>` : null}
+  </aside>`;
+}

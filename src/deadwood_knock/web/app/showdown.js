@@ -1,0 +1,274 @@
+// A round's end and the match's end. Every figure shown here is the engine's (the round or
+// hand result the server sent): the client lays them out and adds no arithmetic of its own.
+import { html, useEffect, useState } from "./lib.js";
+import { api } from "./api.js";
+import { pretty, parseCard } from "./cards.js";
+import { A2HSHint, Modal } from "./dialogs.js";
+
+const CATEGORY_WORDS = {
+  high_card: "High card",
+  pair: "Pair",
+  two_pair: "Two pair",
+  three_of_a_kind: "Three of a kind",
+  straight: "Straight",
+  flush: "Flush",
+  full_house: "Full house",
+  four_of_a_kind: "Four of a kind",
+  straight_flush: "Straight flush",
+  royal_flush: "Royal flush",
+};
+
+// In a sentence: "takes it with a straight", "with two pair".
+const CATEGORY_PHRASES = {
+  high_card: "high card",
+  pair: "a pair",
+  two_pair: "two pair",
+  three_of_a_kind: "three of a kind",
+  straight: "a straight",
+  flush: "a flush",
+  full_house: "a full house",
+  four_of_a_kind: "four of a kind",
+  straight_flush: "a straight flush",
+  royal_flush: "a royal flush",
+};
+
+export function categoryWords(c) {
+  if (!c) return "—";
+  return CATEGORY_WORDS[c] || String(c).replace(/_/g, " ");
+}
+
+// A plain number with a true minus sign ("−31").
+export function num(n) {
+  if (n == null) return "0";
+  return n < 0 ? `−${Math.abs(n)}` : String(n);
+}
+
+// "− 11 deadwood"; jokers (−2 each) can make deadwood add to the hand: "+ 2 deadwood".
+export function deadwoodTerm(points) {
+  const p = points ?? 0;
+  return p < 0 ? `+ ${Math.abs(p)} deadwood (jokers count −2)` : `− ${p} deadwood`;
+}
+
+export function signed(n) {
+  if (n == null) return "0";
+  return n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "0";
+}
+
+function cardTone(c) {
+  const p = parseCard(c);
+  return p && (p.suit === "h" || p.suit === "d") ? "red" : "black";
+}
+
+export function MiniCards({ cards }) {
+  if (!cards || !cards.length) return html`<span class="mini none">none</span>`;
+  return cards.map((c) => html`<span class=${`mini ${cardTone(c)}`}>${pretty(c)}</span>`);
+}
+
+function listNames(names) {
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+// One row per seat, from either a Deadwood Knock round result or a Knock Rummy / Gin hand
+// result (an observation's `last_result`, or the result events the playback collected).
+export function resultRows(result) {
+  const n = (result.round_scores || result.scores || result.counts || []).length;
+  const at = (key, i) => (Array.isArray(result[key]) ? result[key][i] : undefined);
+  const rows = [];
+  for (let i = 0; i < n; i += 1) {
+    const arr = (result.arrangements || [])[i] || {};
+    rows.push({
+      seat: i,
+      poker_hand: at("poker_hands", i),
+      category: at("categories", i),
+      deadwood: at("deadwood", i) || arr.deadwood || [],
+      hand_points: at("hand_points", i),
+      deadwood_points: at("deadwood_points", i),
+      call: at("calls", i),
+      pot: at("pot", i),
+      suspicion: at("suspicion", i),
+      round_score: at("round_scores", i),
+      total: at("totals", i),
+      melds: arr.melds || [],
+      count: at("counts", i),
+      score: at("scores", i),
+      difference: at("difference", i),
+      penalty: at("penalty", i),
+      bonus: at("bonus", i),
+      winner: (result.winners || result.pot_winners || []).includes(i),
+    });
+  }
+  return rows;
+}
+
+function isDeadwoodResult(result) {
+  return Array.isArray(result.round_scores);
+}
+
+// What happened to the poker pot, in one sentence, from the result's pot facts.
+function potLine(result, who) {
+  if (result.dry || result.knocker == null) return "No knock, so no pot this round.";
+  const ins = result.pot_in || [];
+  const winners = result.pot_winners || [];
+  // "You take", "Wild Bill takes".
+  const takes = (seat) => `${who(seat)} ${who(seat) === "You" ? "take" : "takes"}`;
+  if (!result.pot_total) return `Nobody called: ${takes(result.knocker)} ${signed((result.pot || [])[result.knocker])}.`;
+  const taker = winners.length > 1 ? `${listNames(winners.map(who))} split it` : `${takes(winners[0])} it`;
+  const category = winners.length ? (result.categories || [])[winners[0]] : null;
+  const withWhat = winners.length > 1 ? "equal hands" : CATEGORY_PHRASES[category] || categoryWords(category);
+  return `Pot of ${result.pot_total} from ${listNames(ins.map(who))}: ${taker} with ${withWhat}.`;
+}
+
+const BONUS_WORDS = { rummy: "Rummy bonus", gin: "Gin bonus", undercut: "Undercut bonus" };
+
+function outcomeLine(result, who) {
+  if (result.outcome === "void") return `A void hand${result.reason ? ` (${result.reason})` : ""}: nobody scores.`;
+  if (isDeadwoodResult(result)) {
+    if (result.dry) return "The stock ran dry: a showdown with no knock and no pot.";
+    return result.knocker != null ? `${who(result.knocker)} knocked.` : null;
+  }
+  const ender = result.ender ?? result.knocker;
+  if (ender == null) return null;
+  if (result.outcome === "rummy") return `${who(ender)} went rummy!`;
+  if (result.outcome === "gin") return `${who(ender)} went gin!`;
+  if (result.outcome === "undercut") {
+    return `${who(ender)} knocked and ${who((result.winners || [])[0])} undercut.`;
+  }
+  return `${who(ender)} knocked.`;
+}
+
+function DeadwoodRow({ r, result, name }) {
+  const knocker = result.knocker === r.seat;
+  const badge = knocker ? "Knocked" : r.call === "call" ? "Called" : r.call === "fold" ? "Folded" : null;
+  const potWinner = (result.pot_winners || []).includes(r.seat);
+  return html`<div class="sd-row" key=${r.seat}>
+    <h3>${name}${badge ? html` <span class="badge">${badge}</span>` : null}${potWinner
+      ? html` <span class="badge gold">★ pot</span>` : null}</h3>
+    <p class="sd-cards"><span class="sd-tag">${categoryWords(r.category)}</span>
+      <${MiniCards} cards=${r.poker_hand} /></p>
+    <p class="sd-cards"><span class="sd-tag">Deadwood</span><${MiniCards} cards=${r.deadwood} /></p>
+    <p class="sd-math">${r.hand_points ?? 0} hand ${deadwoodTerm(r.deadwood_points)}${" "}
+      ${result.knocker != null && (knocker || r.call === "call")
+        ? html`${(r.pot ?? 0) < 0 ? "−" : "+"} ${Math.abs(r.pot ?? 0)} pot `
+        : null}= <strong>${signed(r.round_score)}</strong></p>
+    ${r.suspicion
+      ? html`<p class="sd-line">Suspicion (palmed and did not top the round): <strong>${signed(r.suspicion)}</strong></p>`
+      : null}
+    ${r.total != null ? html`<p class="sd-total">Total ${num(r.total)}</p>` : null}
+  </div>`;
+}
+
+function RummyRow({ r, result, name }) {
+  const ender = (result.ender ?? result.knocker) === r.seat;
+  const words = { knock: "Knocked", undercut: "Knocked", gin: "Gin", rummy: "Rummy" };
+  const badge = ender ? words[result.outcome] || "Knocked" : null;
+  const laid = !ender && (result.layoffs || []).length ? result.layoffs : null;
+  const lines = [
+    ["Count difference", r.difference],
+    ["Knocker's penalty", r.penalty],
+    [BONUS_WORDS[result.outcome] || "Bonus", r.bonus],
+  ].filter(([, v]) => v);
+  return html`<div class="sd-row" key=${r.seat}>
+    <h3>${name}${badge ? html` <span class="badge">${badge}</span>` : null}${r.winner
+      ? html` <span class="badge gold">★ won</span>` : null}</h3>
+    ${r.melds.map((m, i) => html`<p class="sd-cards" key=${i}><span class="sd-tag">Meld</span>
+      <${MiniCards} cards=${m} /></p>`)}
+    ${laid ? html`<p class="sd-cards"><span class="sd-tag">Laid off</span><${MiniCards} cards=${laid} /></p>` : null}
+    <p class="sd-cards"><span class="sd-tag">Deadwood</span><${MiniCards} cards=${r.deadwood} /></p>
+    <p class="sd-math">Count ${r.count ?? 0}</p>
+    ${lines.map(([label, v]) => html`<p class="sd-line" key=${label}>${label}: <strong>${signed(v)}</strong></p>`)}
+    <p class="sd-line">Hand score: <strong>${signed(r.score)}</strong>${r.total != null
+      ? html` <span class="sd-total">· total ${num(r.total)}</span>` : null}</p>
+  </div>`;
+}
+
+export function Showdown({ result, who }) {
+  const dk = isDeadwoodResult(result);
+  const rows = resultRows(result);
+  const which = result.round ?? result.hand;
+  const outcome = outcomeLine(result, who);
+  const voided = result.outcome === "void";
+  return html`<div class="showdown">
+    ${which != null ? html`<p class="sd-round">${dk ? "Round" : "Hand"} ${which}</p>` : null}
+    ${outcome ? html`<p class="sd-outcome">${outcome}</p>` : null}
+    ${dk ? html`<p class="sd-pot">${potLine(result, who)}</p>` : null}
+    ${voided
+      ? null
+      : rows.map((r) => {
+          const name = who(r.seat);
+          return dk
+            ? html`<${DeadwoodRow} key=${r.seat} r=${r} result=${result} name=${name} />`
+            : html`<${RummyRow} key=${r.seat} r=${r} result=${result} name=${name} />`;
+        })}
+  </div>`;
+}
+
+export function ShowdownDialog({ result, who, onClose, closeLabel = "Continue" }) {
+  const dk = isDeadwoodResult(result);
+  return html`<${Modal} title=${dk ? "Showdown" : "Hand over"} onClose=${onClose} className="showdown-modal">
+    <${Showdown} result=${result} who=${who} />
+    <div class="stack"><button class="btn gold" onClick=${onClose}>${closeLabel}</button></div>
+  <//>`;
+}
+
+export function outcomeFor(obs, result) {
+  const me = obs.seat ?? 0;
+  if (result && result.forfeited_by != null) return result.forfeited_by === me ? "loss" : "win";
+  if (result && Array.isArray(result.winners) && result.winners.length) {
+    if (!result.winners.includes(me)) return "loss";
+    return result.winners.length > 1 ? "tie" : "win";
+  }
+  const totals = obs.totals || [];
+  const mine = totals[me] ?? 0;
+  const best = Math.max(...totals);
+  if (mine < best) return "loss";
+  return totals.filter((t) => t === best).length > 1 ? "tie" : "win";
+}
+
+// The trail's own summary of a table or gunfight: what was won, opened and unlocked.
+function TrailSummary({ matchId }) {
+  const [sum, setSum] = useState(null);
+  useEffect(() => {
+    api
+      .get(`/api/trail/summaries/${encodeURIComponent(matchId)}`)
+      .then(setSum)
+      .catch(() => setSum(null));
+  }, [matchId]);
+  if (!sum) return null;
+  return html`<div class="trail-summary">
+    <p><strong>${sum.title}</strong>${sum.town ? `, ${sum.town}` : ""}</p>
+    <ul>
+      ${sum.table_won ? html`<li>Table won. The next one is open.</li>` : null}
+      ${sum.town_completed ? html`<li>Every table in ${sum.town_completed} is yours.</li>` : null}
+      ${sum.town_opened ? html`<li>The trail leads on to ${sum.town_opened}.</li>` : null}
+      ${sum.reward ? html`<li>Reward collected: $${sum.reward}.</li>` : null}
+      ${sum.big_hand ? html`<li>Big hand: ${categoryWords(sum.big_hand)}.</li>` : null}
+      ${(sum.unlocked || []).map((u) => html`<li key=${u}><strong>New Deck Unlocked.</strong>
+        A new card back waits in your profile.</li>`)}
+      ${(sum.headlines || []).map((h) => html`<li key=${h}><em>${h}</em></li>`)}
+    </ul>
+  </div>`;
+}
+
+export function MatchComplete({ obs, result, who, onClose, matchId, trail, lastResult }) {
+  const outcome = outcomeFor(obs, result);
+  const totals = obs.totals || [];
+  const order = totals.map((t, i) => [t, i]).sort((a, b) => b[0] - a[0]);
+  const heading = outcome === "win" ? "Nice win!" : outcome === "tie" ? "A shared win!" : "Match Complete";
+  const last = lastResult || obs.last_result;
+  return html`<${Modal} title=${heading} onClose=${onClose} backdropCloses=${true}>
+    <p>${outcome === "win" ? "You took the table." : outcome === "tie" ? "You split the honours." : result && result.forfeited_by != null ? "You left the table: a forfeit counts as a loss." : "Better luck at the next table."}</p>
+    <ol class="summary">
+      ${order.map(([t, i]) => html`<li key=${i}>${who(i)}: <strong>${num(t)}</strong></li>`)}
+    </ol>
+    ${trail ? html`<${TrailSummary} matchId=${matchId} />` : null}
+    ${last
+      ? html`<details class="last-round"><summary>The last ${isDeadwoodResult(last) ? "round" : "hand"}</summary>
+          <${Showdown} result=${last} who=${who} />
+        </details>`
+      : null}
+    ${outcome === "win" ? html`<${A2HSHint} matchId=${matchId} />` : null}
+    <p class="tap-out">Tap outside to return to town.</p>
+    <button class="btn gold" onClick=${onClose}>Return to town</button>
+  <//>`;
+}
