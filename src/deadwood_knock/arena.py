@@ -68,6 +68,9 @@ class SeatStyle:
     knock_counts: list[int] = field(default_factory=list)  # the knocker's count as it knocked
     knock_chances: int = 0  # decisions where it could knock (see KNOCK_CHANCE_COUNT)
     knock_passes: int = 0  # ... and played on instead
+    chance_rounds: int = 0  # rounds in which it had a chance to knock
+    first_chance_knocks: int = 0  # ... and knocked at the first one
+    turn_rounds: int = 0  # rounds in which it had a normal turn before anybody knocked
     calls: int = 0
     folds: int = 0
     palms: int = 0
@@ -84,6 +87,9 @@ class SeatStyle:
         self.knock_counts.extend(other.knock_counts)
         self.knock_chances += other.knock_chances
         self.knock_passes += other.knock_passes
+        self.chance_rounds += other.chance_rounds
+        self.first_chance_knocks += other.first_chance_knocks
+        self.turn_rounds += other.turn_rounds
         self.calls += other.calls
         self.folds += other.folds
         self.palms += other.palms
@@ -130,6 +136,8 @@ def play_match(
     timings: list[list[float]] = [[] for _ in lineup]
     styles = [SeatStyle() for _ in lineup]
     turns = [0] * len(lineup)
+    had_chance = [False] * len(lineup)  # this round: a knock chance came (first one counted)
+    had_turn = [False] * len(lineup)  # this round: a normal turn came before any knock
     actions = 0
     while not game.is_over(state):
         seat = game.to_act(state)
@@ -145,7 +153,13 @@ def play_match(
                 f"bot {lineup[seat]!r} chose an illegal action {action!r} in match {index}"
             )
         _count_style(styles[seat], action, legal, turns, seat)
-        _count_knock_timing(styles[seat], game_name, observation, action, legal)
+        chance = _count_knock_timing(styles[seat], game_name, observation, action, legal)
+        if chance and not had_chance[seat]:
+            had_chance[seat] = True
+            styles[seat].chance_rounds += 1
+            styles[seat].first_chance_knocks += getattr(action, "kind", "") == "knock"
+        if not had_turn[seat] and _normal_turn(game_name, observation):
+            had_turn[seat] = True
         state, events = game.apply(state, action)
         actions += 1
         if actions > MAX_ACTIONS:
@@ -156,7 +170,11 @@ def play_match(
             start_totals = totals
             for s in range(len(lineup)):
                 styles[s].rounds += 1
+                styles[s].turn_rounds += had_turn[s]
+        if _round_ended(events) or _hand_voided(events):
             turns = [0] * len(lineup)
+            had_chance = [False] * len(lineup)
+            had_turn = [False] * len(lineup)
     totals = tuple(game.scores(state))
     if not round_scores:  # a game without result events still counts as one round
         round_scores.append(tuple(totals))
@@ -173,6 +191,14 @@ def play_match(
 def _round_ended(events: Iterable[Event]) -> bool:
     """A scored round or hand ended (a void Knock Rummy hand is dealt again, not counted)."""
     return any(e.kind in ROUND_END_KINDS and e.data.get("outcome") != "void" for e in events)
+
+
+def _hand_voided(events: Iterable[Event]) -> bool:
+    """A Knock Rummy or Gin hand ended void (it is dealt again and not counted)."""
+    return any(
+        e.kind == "void" or (e.kind in ROUND_END_KINDS and e.data.get("outcome") == "void")
+        for e in events
+    )
 
 
 def _count_style(
@@ -226,11 +252,12 @@ def _knock_counts(game_name: str, observation: Any, legal: Sequence[Any]) -> dic
 
 def _count_knock_timing(
     style: SeatStyle, game_name: str, observation: Any, action: Any, legal: Sequence[Any]
-) -> None:
-    """The knocker's count when it knocked, and the chances to knock it let go by."""
+) -> bool:
+    """The knocker's count when it knocked, and the chances to knock it let go by.
+    Returns whether this decision was a chance to knock."""
     counts = _knock_counts(game_name, observation, legal)
     if not counts:
-        return
+        return False
     kind = getattr(action, "kind", "")
     if kind == "knock":
         style.knock_counts.append(counts[action])
@@ -239,6 +266,14 @@ def _count_knock_timing(
         style.knock_chances += 1
         if kind not in ("knock", "rummy"):
             style.knock_passes += 1
+        return True
+    return False
+
+
+def _normal_turn(game_name: str, observation: Any) -> bool:
+    """A decision of an ordinary turn: not a final turn or a call after a knock (Deadwood
+    Knock); in Knock Rummy and Gin a knock ends the hand, so every turn is ordinary."""
+    return game_name != "deadwood-knock" or getattr(observation, "phase", "") == "play"
 
 
 # --- statistics ------------------------------------------------------------------------------
@@ -357,6 +392,8 @@ def style_row(game: str, s: SeatStyle) -> dict[str, float | None]:
             round(statistics.fmean(s.knock_counts), 2) if s.knock_counts else None
         ),
         "knock_pass_rate": rate(s.knock_passes, s.knock_chances),
+        "first_chance_knock": rate(s.first_chance_knocks, s.chance_rounds),
+        "turn_before_knock": rate(s.turn_rounds, s.rounds),
         "discard_take_rate": rate(s.discard_takes, s.draws),
     }
     if game == "deadwood-knock":

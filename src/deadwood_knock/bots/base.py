@@ -18,6 +18,22 @@ class Budget:
     iterations: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class KnockOutlook:
+    """A knock decision in points: the seat's expected result if it knocks now, and if it
+    plays on instead (knocking at its next turn, or answering a rival who ends the round
+    first). ``edge`` > 0 favours knocking now. Deadwood Knock measures the round result
+    against the table's mean; Knock Rummy and Gin the hand's score."""
+
+    knock: float
+    wait: float
+    samples: int
+
+    @property
+    def edge(self) -> float:
+        return self.knock - self.wait
+
+
 class Bot(Protocol):
     """Chooses one of ``legal`` from what its seat may see; never the full state."""
 

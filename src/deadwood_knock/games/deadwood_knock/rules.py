@@ -80,6 +80,7 @@ __all__ = [
     "observe",
     "options_from_json",
     "position_from_json",
+    "pot_result",
     "position_to_json",
     "scores",
     "to_act",
@@ -701,9 +702,16 @@ def _showdown(
 def _pot(
     knocker: int | None, calls: Sequence[str | None], results: Sequence[HandResult]
 ) -> list[int]:
+    return pot_result(knocker, calls, [r.strength for r in results])
+
+
+def pot_result(
+    knocker: int | None, calls: Sequence[str | None], strengths: Sequence[Sequence[int]]
+) -> list[int]:
     """DK6: +10 to an uncalled knocker; else the best poker hand among the in players
-    takes 10 per in player, ties split rounded down (the remainder is lost)."""
-    n = len(results)
+    takes 10 per in player, ties split rounded down (the remainder is lost). ``strengths``
+    are the seats' best-five strengths (``HandResult.strength``); bots price pots with it."""
+    n = len(strengths)
     pot = [0] * n
     if knocker is None:
         return pot
@@ -711,8 +719,8 @@ def _pot(
     if len(ins) == 1:
         pot[knocker] = POT_ANTE
         return pot
-    best = max(results[s].strength for s in ins)
-    winners = [s for s in ins if results[s].strength == best]
+    best = max(tuple(strengths[s]) for s in ins)
+    winners = [s for s in ins if tuple(strengths[s]) == best]
     share = POT_ANTE * len(ins) // len(winners)
     for s in ins:
         pot[s] = (share if s in winners else 0) - POT_ANTE

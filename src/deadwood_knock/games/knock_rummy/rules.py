@@ -64,6 +64,7 @@ __all__ = [
     "deal_size",
     "determinize",
     "gin_options_from_json",
+    "gin_points",
     "gin_settlement",
     "knock_rummy_scores",
     "legal_actions",
@@ -812,6 +813,17 @@ def gin_settlement(
     return outcome, k_count, d_count, chosen, d_layout, laid_cards
 
 
+def gin_points(outcome: str, knocker_count: int, defender_count: int) -> tuple[bool, int]:
+    """KR8: whether the knocker wins the hand, and the points the winner scores, for a
+    :func:`gin_settlement` outcome (gin: the defender's count + 25; undercut: the
+    difference + 25 to the defender; knock: the difference)."""
+    if outcome == "gin":
+        return True, defender_count + GIN_BONUS
+    if outcome == "undercut":
+        return False, knocker_count - defender_count + GIN_BONUS
+    return True, defender_count - knocker_count
+
+
 def _settle_gin(
     state: KnockRummyState, knocker: int, events: tuple[Event, ...]
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
@@ -822,12 +834,8 @@ def _settle_gin(
         state.hands[knocker], state.hands[defender], high
     )
     scores = [0, 0]
-    if outcome == "gin":
-        winner, points = knocker, d_count + GIN_BONUS
-    elif outcome == "undercut":
-        winner, points = defender, k_count - d_count + GIN_BONUS
-    else:
-        winner, points = knocker, d_count - k_count
+    knocker_wins, points = gin_points(outcome, k_count, d_count)
+    winner = knocker if knocker_wins else defender
     scores[winner] = points
     counts = [0, 0]
     counts[knocker], counts[defender] = k_count, d_count
