@@ -331,7 +331,7 @@ async def test_screen_answers_keys_while_a_bot_thinks() -> None:
     [
         ["play", "--opponents", "nobody"],
         ["play", "--game", "gin", "--opponents", "greedy,greedy"],
-        ["play", "--rounds", "0"],
+        ["play", "--game", "knock-rummy", "--bots", "greedy,greedy,greedy,greedy,greedy"],
     ],
 )
 def test_play_command_refuses_bad_tables_with_one_line(
@@ -342,3 +342,23 @@ def test_play_command_refuses_bad_tables_with_one_line(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("deadwood-knock: ") and err.count("\n") == 1
+
+
+def test_play_and_the_quick_tables_seat_characters_by_default() -> None:
+    import re
+    from pathlib import Path
+
+    from deadwood_knock.tui.session import DEFAULT_OPPONENTS
+
+    for game in ("deadwood-knock", "knock-rummy", "gin"):
+        session = Session(game, seed=1)
+        bots = [b for b in session.bots if b is not None]
+        assert [b.name for b in bots] == [f"figure:{n}" for n in DEFAULT_OPPONENTS[game]]
+        assert "greedy" not in " ".join(session.names).lower()
+    screens = Path(__file__).parents[1] / "src/deadwood_knock/web/app/screens.js"
+    block = screens.read_text(encoding="utf-8").split("const QUICK_TABLES", 1)[1].split("];")[0]
+    quick = {
+        game: tuple(re.findall(r'"figure:([a-z-]+)"', opponents))
+        for game, opponents in re.findall(r'game: "([a-z-]+)", opponents: \[([^\]]*)\]', block)
+    }
+    assert quick == DEFAULT_OPPONENTS

@@ -83,12 +83,27 @@ def bot_names() -> tuple[str, ...]:
 BOT_NAMES = bot_names
 
 
+#: Characters (historic figures) register as ``figure:<id>``; the bare id works too.
+FIGURE_PREFIX = "figure:"
+
+
+def resolve_bot_name(name: str) -> str:
+    """The registered name ``name`` means: case and surrounding spaces do not matter, and a
+    character may be named without its ``figure:`` prefix. Unknown: :class:`UnknownBotError`
+    listing the valid names."""
+    key = name.strip().lower()
+    if key in _REGISTRY:
+        return key
+    if FIGURE_PREFIX + key in _REGISTRY:
+        return FIGURE_PREFIX + key
+    builtin = [n for n in bot_names() if not n.startswith(FIGURE_PREFIX)]
+    figures = [n for n in bot_names() if n.startswith(FIGURE_PREFIX)]
+    listed = f"valid bots: {', '.join(builtin)}"
+    if figures:
+        listed += f"; characters: {', '.join(figures)}"
+    raise UnknownBotError(f"unknown bot {name!r}; {listed}")
+
+
 def get_bot(name: str) -> Bot:
-    """A fresh bot by its public name."""
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise UnknownBotError(
-            f"unknown bot {name!r}; valid bots: {', '.join(bot_names())}"
-        ) from None
-    return factory()
+    """A fresh bot by its public name (see :func:`resolve_bot_name`)."""
+    return _REGISTRY[resolve_bot_name(name)]()

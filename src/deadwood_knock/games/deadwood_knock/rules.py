@@ -80,8 +80,8 @@ __all__ = [
     "observe",
     "options_from_json",
     "position_from_json",
-    "pot_result",
     "position_to_json",
+    "pot_result",
     "scores",
     "to_act",
 ]
