@@ -325,3 +325,76 @@ def _value_of(cards: Sequence[Card]) -> HandValue:
     if sum(1 for c in cards if c < 52) < 5:
         return HandValue(-20, 99, 0, 20, "high_card", ())
     return hand_value(cards)
+
+
+# --- the pot: call or fold -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PotOutlook:
+    """A call-or-fold decision over ``deals`` deals of the unseen cards.
+
+    ``chance``: the share of the pot this hand takes if it calls, averaged (a split pot
+    counts as the share it pays); ``call`` / ``fold``: the expected pot result against
+    the table's mean (this seat's pot minus the others' mean), assuming the players still
+    to answer fold; ``in_pot``: the players in the pot if it calls."""
+
+    chance: float
+    call: float
+    fold: float
+    deals: int
+    in_pot: int
+    rivals: tuple[int, ...]
+
+
+def pot_outlook(view: TableView, rng: random.Random, deals: int) -> PotOutlook:
+    """Price calling the knocker's pot from what this seat has seen.
+
+    Each deal gives the knocker and the players who already called the cards known to be
+    in their hands plus cards dealt from the ones this seat has not seen; the knocker's
+    hand must have allowed the knock (knock count 11 or less: the knocker has not drawn
+    since). The pot is settled by the engine's rule (``pot_result``).
+    """
+    from deadwood_knock.games.deadwood_knock.rules import POT_ANTE, pot_result
+
+    n, me = view.players, view.seat
+    knocker = view.raw.get("knocker")
+    said = list(view.raw.get("calls") or [None] * n)
+    if not isinstance(knocker, int):
+        raise ValueError("no knock to call: the pot needs a knocker")
+    rivals = tuple([knocker] + [s for s in range(n) if s != me and said[s] == "call"])
+    unseen = list(view.unseen())
+    mine = _value_of(view.hand).strength
+    if_call = [said[s] if s != me and said[s] is not None else "fold" for s in range(n)]
+    if_call[me] = "call"
+    if_fold = list(if_call)
+    if_fold[me] = "fold"
+    share = call_sum = fold_sum = 0.0
+    for _ in range(deals):
+        strengths: list[tuple[int, ...]] = [()] * n
+        strengths[me] = mine
+        pool = unseen[:]
+        rng.shuffle(pool)
+        for s in rivals:
+            known = list(view.known_cards[s]) if s < len(view.known_cards) else []
+            need = max(0, (view.hand_sizes[s] if s < len(view.hand_sizes) else 8) - len(known))
+            hand = known + pool[:need]
+            for _try in range(30):  # the knocker's hand allowed the knock
+                if s != knocker or _value_of(hand).knock_count <= KNOCK_LIMIT:
+                    break
+                rng.shuffle(pool)
+                hand = known + pool[:need]
+            pool = [c for c in pool if c not in hand]
+            strengths[s] = _value_of(hand).strength
+        called = pot_result(knocker, if_call, strengths)
+        folded = pot_result(knocker, if_fold, strengths)
+        share += (called[me] + POT_ANTE) / (POT_ANTE * (len(rivals) + 1))
+        call_sum += _against_table(called, me)
+        fold_sum += _against_table(folded, me)
+    k = max(1, deals)
+    return PotOutlook(share / k, call_sum / k, fold_sum / k, deals, len(rivals) + 1, rivals)
+
+
+def _against_table(pot: Sequence[int], me: int) -> float:
+    others = [p for s, p in enumerate(pot) if s != me]
+    return pot[me] - (sum(others) / len(others) if others else 0.0)

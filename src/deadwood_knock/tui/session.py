@@ -69,6 +69,7 @@ class Session:
         self.budget = budget or Budget(seconds=0.2)
         self._rngs = [derive_rng(seed, _BOT_STREAM, s) for s in range(players)]
         self.log: list[str] = []
+        self.log_dropped = 0  # lines trimmed off the front: line i of all time is log[i - this]
         self._record(self.observation().events)
 
     @property
@@ -112,7 +113,10 @@ class Session:
             line = describe_event(event, self.names, HUMAN_SEAT)
             if line:
                 self.log.append(line)
-        del self.log[:-200]  # keep the log short; the screen shows the tail
+        extra = len(self.log) - 200  # keep the log short; the screen keeps its own copy
+        if extra > 0:
+            del self.log[:extra]
+            self.log_dropped += extra
 
 
 def seat_names(bots: Sequence[str]) -> list[str]:
