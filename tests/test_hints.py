@@ -250,7 +250,7 @@ def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
         if in_deadwood:
             assert f"counts {dk_hand.card_value(mine[0])} in your deadwood" in claim["text"]
         else:
-            assert "part of your" in claim["text"]
+            assert f"in your poker hand ({dk_hand.CATEGORY_WORDS[now.category]})" in claim["text"]
     elif kind == "dk_blind_draw":
         unseen = unseen_of("deadwood-knock", position, seat)
         rest = _without(hand, parse_card(claim["select"]))

@@ -351,6 +351,11 @@ def _knock_claims(
         wise = only_knock
         text = "The search weighed only knocking." if only_knock else "The search rates playing on."
         claims.append(Claim("knock_search", {}, {"wise": wise}, text))
+    elif values and _kind(values[0].action) == "rummy":
+        wise = False  # going out beats any knock: it ends the hand with a bonus
+        claims.append(
+            Claim("knock_search", {}, {"wise": False}, "Not yet: go rummy instead of knocking.")
+        )
     return wise, _checked(view, claims)
 
 
@@ -602,7 +607,7 @@ def _dk_claims(view: TableView, action: Any) -> list[Claim | None]:
     if role["in_deadwood"]:
         role_text = f"{select.pretty()} counts {role['worth']} in your deadwood"
     else:
-        role_text = f"{select.pretty()} is part of your {_category(role['category'])}"
+        role_text = f"{select.pretty()} is in your poker hand ({_category(role['category'])})"
     claims.append(
         Claim(
             "dk_role",

@@ -21,6 +21,7 @@ from deadwood_knock.bots.dk import (
     draw_values,
     hand_value,
     knock_outlook,
+    pot_outlook,
     potential,
     safe_value,
     sample_cards,
@@ -63,6 +64,8 @@ RUMMY_KNOCK_SHADE = 3.0
 #: Nerve sets the hand points it expects a rival to call with: 15 (a pair) for a timid
 #: player, up to 40 (three of a kind) for a bold one, who knocks into more pots.
 TIMID_CALL_POINTS, BOLD_CALL_POINTS = 15, 40
+#: Deals of the unseen cards a pot-pricing player (high roller, legend) weighs.
+POT_SAMPLES = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,7 +250,7 @@ class PersonalityBot:
         if self.skill.odds:
             # A skilled player prices the pot: the chance its poker hand beats the hands
             # already in, dealt from the cards it has not seen; call_rate shades the line.
-            win = _pot_odds(view, rng)
+            win = pot_outlook(view, rng, POT_SAMPLES).chance
             ins = 1 + sum(1 for a in view.raw.get("calls") or () if a == "call")
             fair = 1.0 / (ins + 1)
             line = fair * (1.4 - 0.8 * p.call_rate) * (0.8 + 0.4 * p.fold_discipline)
@@ -339,31 +342,6 @@ class PersonalityBot:
         # Taking the top discard shows the table what you collect; a reader weighs that.
         shown = 0.5 * self.params.discard_reading
         return discard if with_top + shown < from_stock / len(sample) else stock
-
-
-def _pot_odds(view: TableView, rng: random.Random, samples: int = 24) -> float:
-    """How often this hand's poker hand beats the knocker's and every caller's so far."""
-    knocker = view.raw.get("knocker")
-    calls = view.raw.get("calls") or ()
-    rivals = [s for s in range(view.players) if s != view.seat]
-    rivals = [s for s in rivals if s == knocker or (s < len(calls) and calls[s] == "call")]
-    if not rivals:
-        return 1.0
-    mine = hand_value(view.hand).strength
-    unseen = list(view.unseen())
-    wins = 0.0
-    for _ in range(samples):
-        pool = unseen[:]
-        rng.shuffle(pool)
-        best: tuple[int, ...] = ()
-        for s in rivals:
-            known = list(view.known_cards[s]) if s < len(view.known_cards) else []
-            need = max(0, 8 - len(known))
-            hand, pool = known + pool[:need], pool[need:]
-            strength = hand_value(hand).strength if len(hand) >= 5 else ()
-            best = max(best, strength)
-        wins += 1.0 if mine > best else (0.5 if mine == best else 0.0)
-    return wins / samples
 
 
 def _count_of(counts: Mapping[Card, int], c: Card | None) -> int:
