@@ -9,8 +9,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -18,18 +16,7 @@ from deadwood_knock import arena, bench
 from deadwood_knock.bots import Budget, UnknownBotError, get_bot, resolve_bot_name
 from deadwood_knock.cli import build_parser, dk_hand_sizes, kr_hand_sizes, main
 from deadwood_knock.games.knock_rummy.rules import deal_size
-
-
-def run(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "deadwood_knock.cli", *argv],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return proc.returncode, proc.stdout, proc.stderr
-
+from test_cli_hand import run  # the command run as a user runs it
 
 DK_HAND = "As Kd Th 7c 7d 2s JK 9h"
 DECK = "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs".split()

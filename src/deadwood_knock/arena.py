@@ -37,6 +37,7 @@ from deadwood_knock.bots import Budget, UnknownBotError, get_bot, resolve_bot_na
 from deadwood_knock.cliutil import (
     HelpFormatter,
     Parser,
+    add_table_options,
     non_negative_int,
     positive_float,
     positive_int,
@@ -624,22 +625,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument(
-        "--sleight-of-hand",
-        "--sleight",
-        dest="sleight_of_hand",
-        action="store_true",
-        help="Deadwood Knock: the Sleight of Hand table option (palming, DK9)",
-    )
-    p.add_argument(
-        "--rounds", type=positive_int, default=None, help="Deadwood Knock rounds (default 10)"
-    )
-    p.add_argument(
-        "--target",
-        type=positive_int,
-        default=None,
-        help="Knock Rummy / Gin game total (default 100)",
-    )
+    add_table_options(p)
     p.add_argument("--options", default=None, help="more game options as a JSON object")
     p.add_argument(
         "--iterations",

@@ -460,22 +460,25 @@ def progress_lines(stream: Any) -> Callable[[int, int, str], None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from deadwood_knock.cliutil import HelpFormatter
+
     parser = argparse.ArgumentParser(
         prog="deadwood-knock bench",
         description="Measure evaluator and playout speed (ours only with --quick).",
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--quick", action="store_true", help="ours only, no peers, under 30 s")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help="seed of the hand streams and deals"
+    )
     parser.add_argument("--hands", type=int, default=CHUNK, help="hands per timed batch")
     parser.add_argument("--games", type=int, default=20, help="Knock Rummy hands per batch")
     # 0.3 s, not the full harness's 0.5 s: making the fresh hands (untimed) costs as
     # much again, and the quick bench must stay under 30 s as the evaluators speed up.
     parser.add_argument("--min-time", type=float, default=0.3, help="timed seconds per timing")
     parser.add_argument("--repeats", type=int, default=3, help="timings; the best counts")
-    parser.add_argument(
-        "--clock", choices=sorted(CLOCKS), default="wall", help="wall (default) or cpu time"
-    )
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help="wall or cpu time")
     parser.add_argument(
         "--no-progress", action="store_true", help="no progress lines on stderr (quick bench)"
     )

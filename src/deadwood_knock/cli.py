@@ -21,10 +21,10 @@ from deadwood_knock.cliutil import (
     EXIT_USAGE,
     HelpFormatter,
     Parser,
+    add_table_options,
     non_negative_float,
     non_negative_int,
     port_number,
-    positive_int,
 )
 
 EXIT_BAD_LINES = 1
@@ -327,22 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--seed", type=non_negative_int, default=None, help="deal seed (default: random)"
     )
-    play.add_argument(
-        "--sleight-of-hand",
-        "--sleight",
-        dest="sleight_of_hand",
-        action="store_true",
-        help="Deadwood Knock: the Sleight of Hand table option (palming, DK9)",
-    )
-    play.add_argument(
-        "--rounds", type=positive_int, default=None, help="Deadwood Knock rounds (default 10)"
-    )
-    play.add_argument(
-        "--target",
-        type=positive_int,
-        default=None,
-        help="Knock Rummy / Gin game total (default 100)",
-    )
+    add_table_options(play)
     play.add_argument(
         "--pause", type=non_negative_float, default=0.6, help="seconds before each bot move"
     )

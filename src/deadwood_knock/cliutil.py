@@ -15,6 +15,7 @@ __all__ = [
     "EXIT_USAGE",
     "HelpFormatter",
     "Parser",
+    "add_table_options",
     "non_negative_float",
     "non_negative_int",
     "port_number",
@@ -88,3 +89,23 @@ def non_negative_float(text: str) -> float:
 def port_number(text: str) -> int:
     """A TCP port, 1 to 65535."""
     return int(_number(int, lambda v: 1 <= v <= 65535, "a port from 1 to 65535")(text))
+
+
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """The table options ``play`` and ``arena`` share, under one name each."""
+    parser.add_argument(
+        "--sleight-of-hand",
+        "--sleight",
+        dest="sleight_of_hand",
+        action="store_true",
+        help="Deadwood Knock: the Sleight of Hand table option (palming, DK9)",
+    )
+    parser.add_argument(
+        "--rounds", type=positive_int, default=None, help="Deadwood Knock rounds (default 10)"
+    )
+    parser.add_argument(
+        "--target",
+        type=positive_int,
+        default=None,
+        help="Knock Rummy / Gin game total (default 100)",
+    )
