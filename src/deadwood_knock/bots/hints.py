@@ -543,7 +543,6 @@ def _dk_claims(view: TableView, action: Any) -> list[Claim | None]:
                 f"Knock: {cat} scores {now['hand_points']} − {now['deadwood']} deadwood = "
                 f"{now['score']} now.",
             ),
-            _dk_knock_count(view),
             Claim(
                 "rule",
                 {},
