@@ -507,28 +507,33 @@ def test_discarding_a_joker_is_never_said_to_cut_deadwood() -> None:
     assert "cut" not in text
 
 
-def test_a_take_that_makes_no_meld_does_not_say_so() -> None:
-    from deadwood_knock.bots.hints import explain
-    from deadwood_knock.bots.view import view_of
-    from deadwood_knock.games.knock_rummy import Draw
-
-    obs = {
-        "game": "knock-rummy",
+def _kr_draw_obs(game: str, hand: str, top: str) -> dict[str, Any]:
+    """A two-player Knock Rummy / Gin observation at the draw step."""
+    return {
+        "game": game,
+        "options": {"gin": game == "gin"},
         "seat": 0,
         "players": 2,
         "phase": "draw",
         "to_act": 0,
-        "hand": "2s 5h 9d Kc Qh 3c 8s Jd 4h 6c".split(),
-        "discard_pile": ["7s"],
+        "hand": hand.split(),
+        "discard_pile": [top],
         "stock_size": 31,
         "hand_sizes": [10, 10],
         "known_cards": [[], []],
         "events": [],
     }
-    view = view_of(obs)
-    lonely = explain("knock-rummy", view, Draw("discard"))
+
+
+def test_a_take_that_makes_no_meld_does_not_say_so() -> None:
+    from deadwood_knock.bots.hints import explain
+    from deadwood_knock.bots.view import view_of
+    from deadwood_knock.games.knock_rummy import Draw
+
+    obs = _kr_draw_obs("knock-rummy", "2s 5h 9d Kc Qh 3c 8s Jd 4h 6c", "7s")
+    lonely = explain("knock-rummy", view_of(obs), Draw("discard"))
     assert "meld" not in lonely and lonely.startswith("Take 7♠ from the discard pile: your count")
-    obs["discard_pile"] = ["Qs"]  # now a set of queens with Q♥... only two: still no meld
+    obs["discard_pile"] = ["Qs"]  # a second queen: a pair, still no meld
     assert "meld" not in explain("knock-rummy", view_of(obs), Draw("discard"))
     obs["hand"] = "2s 5h 9d Kc Qh Qd 8s Jd 4h 6c".split()
     melded = explain("knock-rummy", view_of(obs), Draw("discard"))
@@ -540,20 +545,7 @@ def test_an_unchanged_count_is_said_to_stay() -> None:
     from deadwood_knock.bots.view import view_of
     from deadwood_knock.games.knock_rummy import Draw
 
-    obs = {
-        "game": "gin",
-        "options": {"gin": True},
-        "seat": 0,
-        "players": 2,
-        "phase": "draw",
-        "to_act": 0,
-        "hand": "Ks Kh Kd 2c 3c 4c 9s 9h Jd Qs".split(),
-        "discard_pile": ["Qc"],
-        "stock_size": 31,
-        "hand_sizes": [10, 10],
-        "known_cards": [[], []],
-        "events": [],
-    }
+    obs = _kr_draw_obs("gin", "Ks Kh Kd 2c 3c 4c 9s 9h Jd Qs", "Qc")
     text = explain("gin", view_of(obs), Draw("discard"))
     before = kr_melds.count(_cards(obs["hand"]))
     assert f"your count stays {before}" in text and "meld" not in text
