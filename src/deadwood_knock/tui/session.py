@@ -29,7 +29,7 @@ _BOT_STREAM = 0xB07  # keeps bot RNGs apart from the engine's deal streams
 DEFAULT_OPPONENTS: dict[str, tuple[str, ...]] = {
     "deadwood-knock": ("lottie-deno", "luke-short"),
     "knock-rummy": ("luke-short",),
-    "gin": ("ed-chase",),
+    "gin": ("bat-masterson",),
 }
 
 
