@@ -257,13 +257,10 @@ def test_bad_options_are_errors() -> None:
         err=err,
     )
     assert code == 2 and "JSON object" in err.getvalue()
-    err = io.StringIO()
-    code = arena.main(
-        ["--game", "gin", "--players", "greedy,greedy", "--matches", "0"],
-        out=io.StringIO(),
-        err=err,
-    )
-    assert code == 2 and "--matches" in err.getvalue()
+    # Impossible numbers are refused by the parser: exit 2 with a line naming the option.
+    with pytest.raises(SystemExit) as stop:
+        arena.main(["--game", "gin", "--bots", "greedy,greedy", "--matches", "0"])
+    assert stop.value.code == 2
 
 
 def test_real_game_json_output_and_jobs_agree() -> None:
@@ -301,26 +298,30 @@ def test_text_report_has_the_tables() -> None:
 # --- knock timing in the style table ------------------------------------------------------
 
 
-def test_knock_timing_shows_the_knock_threshold_in_deadwood_knock() -> None:
-    # Most Deadwood Knock hands may knock from the deal, so knocks come early whatever the
-    # threshold; the count at the knock and the chances let go by tell the two apart.
+def test_knock_timing_follows_patience_in_deadwood_knock() -> None:
+    # Both weigh a knock against waiting; the eager tenderfoot (patience 0, any count)
+    # knocks at its first chance far more often than the patient cautious player (1, at 4
+    # or less), at a higher count, and lets fewer chances go by.
     report = arena.run_arena(
         "deadwood-knock", ["tenderfoot", "cautious"], 8, seed=6, options={"rounds": 5}
     )
-    eager, patient = report.styles["tenderfoot"], report.styles["cautious"]  # knock at 11, 4
+    eager, patient = report.styles["tenderfoot"], report.styles["cautious"]
     for s, threshold in ((eager, 11), (patient, 4)):
         assert len(s.knock_counts) == s.knocks > 0
         assert max(s.knock_counts) <= threshold
         assert s.knock_passes <= s.knock_chances
-    assert eager.knock_passes == 0  # any legal knock is within its threshold
+        assert s.first_chance_knocks <= s.chance_rounds <= s.rounds
+        assert s.turn_rounds <= s.rounds
     rows = {name: arena.style_row("deadwood-knock", s) for name, s in report.styles.items()}
     eager_row, patient_row = rows["tenderfoot"], rows["cautious"]
     eager_count, patient_count = eager_row["knock_count_mean"], patient_row["knock_count_mean"]
     assert eager_count is not None and patient_count is not None
     assert eager_count > patient_count + 2
-    assert eager_row["knock_pass_rate"] == 0.0
-    patient_pass = patient_row["knock_pass_rate"]
-    assert patient_pass is not None and patient_pass > 0.3
+    eager_first, patient_first = eager_row["first_chance_knock"], patient_row["first_chance_knock"]
+    assert eager_first is not None and patient_first is not None
+    assert eager_first > patient_first + 0.2
+    eager_pass, patient_pass = eager_row["knock_pass_rate"], patient_row["knock_pass_rate"]
+    assert eager_pass is not None and patient_pass is not None and patient_pass > eager_pass
 
 
 def test_knock_timing_in_knock_rummy_and_json() -> None:

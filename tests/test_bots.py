@@ -247,40 +247,6 @@ def test_hand_focus_ranks_legal_actions_and_is_json() -> None:
     assert data["knock"]["legal"] == any(a["type"] == "knock" for a in legal_json)
 
 
-def test_hand_focus_for_knock_rummy_and_off_turn() -> None:
-    game, state = _mid_game("knock-rummy", {"players": 2}, 3, steps=1)
-    seat = game.to_act(state)
-    hint = hand_focus(game, game.observe(state, seat), Budget(iterations=4))
-    assert hint.best is not None and hint.explanation
-    idle = hand_focus(game, game.observe(state, 1 - seat))
-    assert idle.best is None and idle.actions == () and "count" in idle.knock_advice
-
-
-def test_explanation_names_the_card_the_deadwood_and_the_draw() -> None:
-    from deadwood_knock.games.deadwood_knock import Draw
-
-    hand = parse_cards("5h 6h 7h 8h 2s 3d Kc 4c")
-    obs = {
-        "game": "deadwood-knock",
-        "seat": 0,
-        "players": 2,
-        "phase": "play",
-        "to_act": 0,
-        "hand": [str(c) for c in hand],
-        "discard_pile": ["8d"],
-        "stock_size": 37,
-        "hand_sizes": [8, 8],
-        "known_cards": [[], []],
-        "events": [],
-    }
-    view = view_of(obs)
-    text = explain("deadwood-knock", view, Draw(parse_card("Kc"), "stock"))
-    assert "Discard K♣" in text
-    assert "cuts 10 deadwood" in text
-    assert "one heart from a flush" in text
-    assert "from a straight" not in text  # it already is one
-
-
 def test_style_differs_between_personalities() -> None:
     report = run_arena(
         "deadwood-knock",

@@ -112,18 +112,19 @@ def test_wrong_hand_size_is_a_clear_error() -> None:
     assert code == 2 and "8 cards" in err
 
 
-def test_stdin_mode_answers_every_line_and_reports_bad_ones() -> None:
+def test_stdin_json_mode_answers_every_line_and_reports_bad_ones() -> None:
     stdin = "As Kd Th 7c 7d 2s JK 9h\nAs Kd Xx 7c 7d 2s JK 9h\n2h 3h 4h 5h 6h 9h Qh Kc\n"
-    code, out, _ = run(["hand", "deadwood-knock", "-"], stdin=stdin)
-    assert code == 0
+    code, out, _ = run(["hand", "deadwood-knock", "--json", "-"], stdin=stdin)
+    assert code == 1  # a bad line: every other line is still answered
     rows = [json.loads(line) for line in out.splitlines()]
     assert len(rows) == 3
     assert rows[0]["score"] == 14
-    assert "Xx" in rows[1]["error"] and set(rows[1]) == {"error"}
+    assert "Xx" in rows[1]["error"] and rows[1]["line"] == 2 and set(rows[1]) == {"error", "line"}
     assert rows[2]["hand_points"] == 100
 
 
-def test_stdin_mode_knock_rummy() -> None:
-    code, out, _ = run(["hand", "knock-rummy", "-"], stdin="As 2s 3s 7c 7d 7h Kd\nKd KK\n")
+def test_stdin_json_mode_knock_rummy() -> None:
+    stdin = "As 2s 3s 7c 7d 7h Kd\nKd KK\n"
+    code, out, _ = run(["hand", "knock-rummy", "--json", "-"], stdin=stdin)
     rows = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and rows[0]["deadwood_points"] == 10 and "error" in rows[1]
+    assert code == 1 and rows[0]["deadwood_points"] == 10 and "error" in rows[1]

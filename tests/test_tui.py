@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual.widgets import Static
 
 from deadwood_knock.bots import Budget
 from deadwood_knock.cards import Card
@@ -195,7 +196,10 @@ async def test_hand_focus_toggles_and_quit_asks_first() -> None:
         text = app.screen_text()
         assert "Hand Focus" in text
         assert app.hint is not None and app.hint.explanation.split(":")[0] in text
-        assert "← best" in text
+        # The ranked moves, best first, in points with a confidence in words.
+        first = app.hint.ranking_lines()[0]
+        assert first.startswith("1. ") and "best" in first
+        assert first[:20] in text
         await pilot.press("h")
         assert "Hand Focus" not in app.screen_text()
         await pilot.press("q")
@@ -331,7 +335,7 @@ async def test_screen_answers_keys_while_a_bot_thinks() -> None:
     [
         ["play", "--opponents", "nobody"],
         ["play", "--game", "gin", "--opponents", "greedy,greedy"],
-        ["play", "--rounds", "0"],
+        ["play", "--game", "knock-rummy", "--bots", "greedy,greedy,greedy,greedy,greedy"],
     ],
 )
 def test_play_command_refuses_bad_tables_with_one_line(
@@ -342,3 +346,172 @@ def test_play_command_refuses_bad_tables_with_one_line(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("deadwood-knock: ") and err.count("\n") == 1
+
+
+def test_play_and_the_quick_tables_seat_characters_by_default() -> None:
+    import re
+    from pathlib import Path
+
+    from deadwood_knock.tui.session import DEFAULT_OPPONENTS
+
+    for game in ("deadwood-knock", "knock-rummy", "gin"):
+        session = Session(game, seed=1)
+        bots = [b for b in session.bots if b is not None]
+        assert [b.name for b in bots] == [f"figure:{n}" for n in DEFAULT_OPPONENTS[game]]
+        assert "greedy" not in " ".join(session.names).lower()
+    screens = Path(__file__).parents[1] / "src/deadwood_knock/web/app/screens.js"
+    block = screens.read_text(encoding="utf-8").split("const QUICK_TABLES", 1)[1].split("];")[0]
+    quick = {
+        game: tuple(re.findall(r'"figure:([a-z-]+)"', opponents))
+        for game, opponents in re.findall(r'game: "([a-z-]+)", opponents: \[([^\]]*)\]', block)
+    }
+    assert quick == DEFAULT_OPPONENTS
+
+
+# --- 80×24: the smallest terminal the client promises -----------------------------------------
+
+SMALL = (80, 24)
+
+
+def _fully_on_screen(app: DeadwoodApp) -> None:
+    """Every shown panel lies inside the 80×24 screen, and none hides text it cannot scroll."""
+    for selector in ("#banner", "#table", "#hand", "#prompt", "#results", "#log", "#focus-low"):
+        widget = app.query_one(selector)
+        if not widget.display:
+            continue
+        region = widget.region
+        assert region.width > 0 and region.height > 0, selector
+        assert region.right <= SMALL[0] and region.bottom <= SMALL[1], (selector, region)
+    results = app.query_one("#results")
+    if results.display:
+        assert results.max_scroll_y == 0, "the round's result is cut off"
+
+
+def _log_shows_the_latest_event(app: DeadwoodApp) -> None:
+    shown = app.log_lines()
+    assert shown, "the log shows nothing"
+    assert app.session.log[-1].endswith(shown[-1]), (shown[-1], app.session.log[-1])
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("game", "bots"),
+    [
+        ("deadwood-knock", None),
+        ("deadwood-knock", ["greedy", "random", "greedy", "random", "greedy"]),
+        ("knock-rummy", ["greedy", "random", "greedy"]),
+        ("gin", None),
+    ],
+)
+async def test_80x24_plays_a_round_with_the_newest_log_line_in_view(
+    game: str, bots: list[str] | None
+) -> None:
+    session = Session(game, bots, seed=21, rounds=2, target=40)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        assert app.compact
+        moves = 0
+        start = session.observation().last_result
+        while session.observation().last_result is start and not session.over():
+            _fully_on_screen(app)
+            _log_shows_the_latest_event(app)
+            text = app.screen_text()
+            for c in session.observation().hand:
+                assert c.pretty() in text
+            assert "Your " in text or "knocked" in text  # the prompt is on screen
+            assert not hidden_cards_shown(app)
+            legal = session.legal()
+            dk = game == "deadwood-knock"
+            action = dk_choice(legal, moves) if dk else kr_choice(app, moves)
+            for key in keys_for(app, action):
+                await pilot.press(key)
+            await settle(pilot, app)
+            moves += 1
+            assert moves < 150
+        # The round's end: its result is on screen in full, and the log is at its end.
+        _fully_on_screen(app)
+        _log_shows_the_latest_event(app)
+        assert "result" in app.screen_text()
+        await pilot.press("h")
+        for _ in range(500):
+            await pilot.pause()
+            if app.hint is not None or not session.legal():
+                break
+        _fully_on_screen(app)
+        if session.legal():
+            assert "Hand Focus" in app.screen_text() and app.hint is not None
+            assert app.hint.ranking_lines()[0][:20] in app.screen_text()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("key", ["question_mark", "f1"])
+async def test_help_opens_with_rules_and_keys_and_closes(key: str) -> None:
+    from deadwood_knock.tui.app import HelpScreen
+
+    session = Session("deadwood-knock", ["random"], seed=3)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        state = session.state
+        await pilot.press(key)
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = "\n".join(
+            "\n".join(app.widget_lines(w)) for w in app.screen.query(Static) if w.display
+        )
+        for words in ("DEADWOOD KNOCK", "knock", "KEYS", "call or fold", "palm"):
+            assert words in text, words
+        await pilot.press("s")  # keys go to the help screen, not the table
+        assert session.state is state
+        await pilot.press("escape" if key == "question_mark" else key)
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+        await pilot.press(key, "question_mark" if key == "f1" else "f1")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)  # ? and F1 close it too
+
+
+@pytest.mark.asyncio
+async def test_prompts_say_what_call_fold_stand_and_palm_do() -> None:
+    from deadwood_knock.games.deadwood_knock.rules import POT_ANTE, SUSPICION
+
+    # Greedy knocks at once; the person takes a normal turn first, then a final turn.
+    session = Session("deadwood-knock", ["greedy"], seed=2, sleight_of_hand=True)
+    app = DeadwoodApp(session, bot_pause=0)
+    seen: set[str] = set()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        for _ in range(80):
+            if session.over():
+                break
+            obs = session.observation()
+            legal = session.legal()
+            kinds = {a.kind for a in legal}
+            prompt = app.query_one("#prompt", Static).render()
+            words = " ".join(str(prompt).split())
+            if "stand" in kinds:
+                assert "t stand: keep your hand as it is, no draw" in words
+                seen.add("stand")
+            if "call" in kinds:
+                ins = 2 + sum(1 for c in obs.calls if c == "call")
+                assert f"c call: put {POT_ANTE} in" in words
+                assert f"({POT_ANTE * ins} if nobody after you calls)" in words
+                assert "f fold: stay out of the pot, pay nothing" in words
+                seen.add("call")
+            palms = [a for a in legal if a.kind == "draw" and a.source == "palm"]
+            if any(a.select == app.selected_card() for a in palms):
+                pile = obs.discard_pile
+                assert (
+                    f"p palm: take {pile[-2].pretty()} from under {pile[-1].pretty()}, which is "
+                    f"set aside (once a round; {SUSPICION} if your round score ends below the best)"
+                ) in words
+                seen.add("palm")
+            plain = [a for a in legal if a.kind in ("call", "stand")]
+            action = plain[0] if plain else next(a for a in legal if a.kind == "draw")
+            for key in keys_for(app, action):
+                await pilot.press(key)
+            await settle(pilot, app)
+            if seen >= {"stand", "call", "palm"}:
+                break
+    assert seen == {"stand", "call", "palm"}

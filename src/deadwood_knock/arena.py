@@ -1,6 +1,6 @@
 """The arena: whole matches between named bots, with seats rotated, and their figures.
 
-``deadwood-knock arena --game deadwood-knock --players strong,greedy --matches 40 --seed 1``
+``deadwood-knock arena --game deadwood-knock --bots strong,greedy --matches 40 --seed 1``
 
 Matches come in groups of one deal seed per rotation of the line-up: match ``m`` uses the
 deal seed of group ``m // n`` and rotates the line-up by ``m % n`` seats, so every bot plays
@@ -12,7 +12,11 @@ the paired margin between every two bots, and a style table (knock timing, call 
 rates) that shows how the personalities differ. Knock timing is shown three ways: the turn
 of the knock, the knocker's count at the moment it knocked, and how often it played on
 when it could have knocked (Deadwood Knock rounds are short, so the knock turn alone
-hides a late knocker: most hands may knock from the deal).
+hides a late knocker: most hands may knock from the deal), plus how often a bot knocks
+at its first chance and how often it gets a normal turn before anybody knocks.
+
+Search bots think for a fixed number of iterations unless a wall-clock budget is asked
+for, so a run repeats exactly from its seed (``DEFAULT_ITERATIONS``).
 """
 
 from __future__ import annotations
@@ -27,13 +31,22 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
-from deadwood_knock.bots import Budget, UnknownBotError, bot_names, get_bot
+from deadwood_knock.bots import Budget, UnknownBotError, get_bot, resolve_bot_name
+from deadwood_knock.cliutil import (
+    HelpFormatter,
+    Parser,
+    add_table_options,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
 from deadwood_knock.games import GAME_NAMES, get_game
 from deadwood_knock.games.base import Event, GameError, derive_rng
 from deadwood_knock.games.knock_rummy.melds import count as kr_count
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
+from deadwood_knock.trail.figure_bots import register_figure_bots
 
 __all__ = [
     "ArenaError",
@@ -68,6 +81,9 @@ class SeatStyle:
     knock_counts: list[int] = field(default_factory=list)  # the knocker's count as it knocked
     knock_chances: int = 0  # decisions where it could knock (see KNOCK_CHANCE_COUNT)
     knock_passes: int = 0  # ... and played on instead
+    chance_rounds: int = 0  # rounds in which it had a chance to knock
+    first_chance_knocks: int = 0  # ... and knocked at the first one
+    turn_rounds: int = 0  # rounds in which it had a normal turn before anybody knocked
     calls: int = 0
     folds: int = 0
     palms: int = 0
@@ -84,6 +100,9 @@ class SeatStyle:
         self.knock_counts.extend(other.knock_counts)
         self.knock_chances += other.knock_chances
         self.knock_passes += other.knock_passes
+        self.chance_rounds += other.chance_rounds
+        self.first_chance_knocks += other.first_chance_knocks
+        self.turn_rounds += other.turn_rounds
         self.calls += other.calls
         self.folds += other.folds
         self.palms += other.palms
@@ -130,6 +149,8 @@ def play_match(
     timings: list[list[float]] = [[] for _ in lineup]
     styles = [SeatStyle() for _ in lineup]
     turns = [0] * len(lineup)
+    had_chance = [False] * len(lineup)  # this round: a knock chance came (first one counted)
+    had_turn = [False] * len(lineup)  # this round: a normal turn came before any knock
     actions = 0
     while not game.is_over(state):
         seat = game.to_act(state)
@@ -145,7 +166,13 @@ def play_match(
                 f"bot {lineup[seat]!r} chose an illegal action {action!r} in match {index}"
             )
         _count_style(styles[seat], action, legal, turns, seat)
-        _count_knock_timing(styles[seat], game_name, observation, action, legal)
+        chance = _count_knock_timing(styles[seat], game_name, observation, action, legal)
+        if chance and not had_chance[seat]:
+            had_chance[seat] = True
+            styles[seat].chance_rounds += 1
+            styles[seat].first_chance_knocks += getattr(action, "kind", "") == "knock"
+        if not had_turn[seat] and _normal_turn(game_name, observation):
+            had_turn[seat] = True
         state, events = game.apply(state, action)
         actions += 1
         if actions > MAX_ACTIONS:
@@ -156,7 +183,11 @@ def play_match(
             start_totals = totals
             for s in range(len(lineup)):
                 styles[s].rounds += 1
+                styles[s].turn_rounds += had_turn[s]
+        if _round_ended(events) or _hand_voided(events):
             turns = [0] * len(lineup)
+            had_chance = [False] * len(lineup)
+            had_turn = [False] * len(lineup)
     totals = tuple(game.scores(state))
     if not round_scores:  # a game without result events still counts as one round
         round_scores.append(tuple(totals))
@@ -173,6 +204,14 @@ def play_match(
 def _round_ended(events: Iterable[Event]) -> bool:
     """A scored round or hand ended (a void Knock Rummy hand is dealt again, not counted)."""
     return any(e.kind in ROUND_END_KINDS and e.data.get("outcome") != "void" for e in events)
+
+
+def _hand_voided(events: Iterable[Event]) -> bool:
+    """A Knock Rummy or Gin hand ended void (it is dealt again and not counted)."""
+    return any(
+        e.kind == "void" or (e.kind in ROUND_END_KINDS and e.data.get("outcome") == "void")
+        for e in events
+    )
 
 
 def _count_style(
@@ -226,11 +265,12 @@ def _knock_counts(game_name: str, observation: Any, legal: Sequence[Any]) -> dic
 
 def _count_knock_timing(
     style: SeatStyle, game_name: str, observation: Any, action: Any, legal: Sequence[Any]
-) -> None:
-    """The knocker's count when it knocked, and the chances to knock it let go by."""
+) -> bool:
+    """The knocker's count when it knocked, and the chances to knock it let go by.
+    Returns whether this decision was a chance to knock."""
     counts = _knock_counts(game_name, observation, legal)
     if not counts:
-        return
+        return False
     kind = getattr(action, "kind", "")
     if kind == "knock":
         style.knock_counts.append(counts[action])
@@ -239,6 +279,14 @@ def _count_knock_timing(
         style.knock_chances += 1
         if kind not in ("knock", "rummy"):
             style.knock_passes += 1
+        return True
+    return False
+
+
+def _normal_turn(game_name: str, observation: Any) -> bool:
+    """A decision of an ordinary turn: not a final turn or a call after a knock (Deadwood
+    Knock); in Knock Rummy and Gin a knock ends the hand, so every turn is ordinary."""
+    return game_name != "deadwood-knock" or getattr(observation, "phase", "") == "play"
 
 
 # --- statistics ------------------------------------------------------------------------------
@@ -357,6 +405,8 @@ def style_row(game: str, s: SeatStyle) -> dict[str, float | None]:
             round(statistics.fmean(s.knock_counts), 2) if s.knock_counts else None
         ),
         "knock_pass_rate": rate(s.knock_passes, s.knock_chances),
+        "first_chance_knock": rate(s.first_chance_knocks, s.chance_rounds),
+        "turn_before_knock": rate(s.turn_rounds, s.rounds),
         "discard_take_rate": rate(s.discard_takes, s.draws),
     }
     if game == "deadwood-knock":
@@ -450,6 +500,7 @@ def _play_task(
     task: tuple[str, tuple[str, ...], dict[str, Any], int, Budget | None, int],
 ) -> MatchResult:
     game, lineup, options, seed, budget, index = task
+    register_figure_bots()  # a worker process that did not inherit the registry
     return play_match(game, lineup, options, seed, budget, index)
 
 
@@ -466,10 +517,11 @@ def run_arena(
     """Play ``matches`` matches (in ``jobs`` processes) and summarise them."""
     if game not in GAME_NAMES:
         raise ArenaError(f"unknown game {game!r}; choose one of: {', '.join(GAME_NAMES)}")
-    valid = bot_names()
-    for name in lineup:
-        if name not in valid:
-            raise ArenaError(f"unknown bot {name!r}; valid bots: {', '.join(valid)}")
+    register_figure_bots()
+    try:
+        lineup = [resolve_bot_name(name) for name in lineup]
+    except UnknownBotError as exc:
+        raise ArenaError(str(exc)) from None
     g = get_game(game)
     if not g.min_players <= len(lineup) <= g.max_players:
         raise ArenaError(
@@ -477,6 +529,7 @@ def run_arena(
         )
     opts = dict(options or {})
     g.options_from_json({**opts, "players": len(lineup)})  # fail early on bad options
+    budget = budget or Budget(iterations=DEFAULT_ITERATIONS)
     tasks = [(game, rot, opts, s, budget, i) for i, rot, s in match_plan(lineup, matches, seed)]
     started = time.perf_counter()
     results: list[MatchResult] = []
@@ -544,32 +597,68 @@ def format_report(report: ArenaReport) -> str:
     return "\n".join(lines)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
+#: Search iterations per decision when no budget is given: a fixed amount of work, so
+#: ``--seed`` repeats a run exactly on any machine (the strong bot's own default cap).
+DEFAULT_ITERATIONS = 400
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arena's options, shared by ``deadwood-knock arena`` and this module's parser."""
-    p.add_argument("--game", required=True, choices=GAME_NAMES)
-    p.add_argument("--players", required=True, help="comma-separated bot names, one per seat")
-    p.add_argument("--matches", type=int, default=20)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument(
+        "--game", default="deadwood-knock", choices=GAME_NAMES, help="the game the bots play"
+    )
+    p.add_argument(
+        "--bots",
+        "--players",
+        dest="bots",
+        required=True,
+        metavar="NAMES",
+        help="comma-separated bot names, one per seat (any case; a character by its id or "
+        "figure:<id>)",
+    )
+    p.add_argument("--matches", type=positive_int, default=20, help="whole matches to play")
+    p.add_argument(
+        "--seed",
+        type=non_negative_int,
+        default=1,
+        help="deal seed; under an iteration budget the same seed repeats the run",
+    )
+    p.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--sleight", action="store_true", help="Deadwood Knock: Sleight of Hand on")
-    p.add_argument("--rounds", type=int, default=None, help="Deadwood Knock: rounds per match")
-    p.add_argument("--target", type=int, default=None, help="Knock Rummy / Gin: game total")
+    add_table_options(p)
     p.add_argument("--options", default=None, help="more game options as a JSON object")
-    p.add_argument("--budget-ms", type=float, default=None, help="time per decision (search bots)")
-    p.add_argument("--iterations", type=int, default=None, help="iterations per decision")
+    p.add_argument(
+        "--iterations",
+        type=positive_int,
+        default=None,
+        help=f"search iterations per decision (default {DEFAULT_ITERATIONS} without "
+        "--budget-ms, uncapped with it); an iteration budget makes --seed reproducible",
+    )
+    p.add_argument(
+        "--budget-ms",
+        type=positive_float,
+        default=None,
+        help="a wall-clock limit per search decision instead (default: none); results then "
+        "depend on the machine's speed and load and do not repeat exactly",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
 def build_parser(prog: str = "deadwood-knock arena") -> argparse.ArgumentParser:
-    p = _Parser(prog=prog, description="Play whole matches between bots, seats rotated.")
+    p = Parser(
+        prog=prog,
+        description="Play whole matches between bots, seats rotated.",
+        formatter_class=HelpFormatter,
+    )
     add_arguments(p)
     return p
+
+
+def budget_of(args: argparse.Namespace) -> Budget:
+    """The search budget the options ask for (see ``--iterations`` and ``--budget-ms``)."""
+    if args.budget_ms is None:
+        return Budget(iterations=args.iterations or DEFAULT_ITERATIONS)
+    return Budget(seconds=args.budget_ms / 1000.0, iterations=args.iterations)
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -582,7 +671,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         if not isinstance(loaded, dict):
             raise ArenaError("--options must be a JSON object")
         opts.update(loaded)
-    if args.sleight:
+    if args.sleight_of_hand:
         opts["sleight_of_hand"] = True
     if args.rounds is not None:
         opts["rounds"] = args.rounds
@@ -602,14 +691,8 @@ def run_cli(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | N
     """Run parsed arena arguments (the main CLI's ``arena`` subcommand lands here)."""
     out = out or sys.stdout
     err = err or sys.stderr
-    lineup = [name.strip() for name in args.players.split(",") if name.strip()]
+    lineup = [name.strip() for name in args.bots.split(",") if name.strip()]
     try:
-        if args.matches < 1:
-            raise ArenaError("--matches must be at least 1")
-        budget = None
-        if args.budget_ms is not None or args.iterations is not None:
-            seconds = None if args.budget_ms is None else args.budget_ms / 1000.0
-            budget = Budget(seconds=seconds, iterations=args.iterations)
         progress = None if args.no_progress else ProgressBar(err)
         report = run_arena(
             args.game,
@@ -617,8 +700,8 @@ def run_cli(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | N
             args.matches,
             args.seed,
             options=_options(args),
-            jobs=max(1, args.jobs),
-            budget=budget,
+            jobs=args.jobs,
+            budget=budget_of(args),
             progress=progress,
         )
     except (ArenaError, UnknownBotError, GameError) as exc:

@@ -340,37 +340,48 @@ def measure_ours(
     games: int = 20,
     min_time: float = 0.3,
     repeats: int = 3,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> dict[str, Any]:
     """Every ours-only figure, as the JSON object ``--quick --json`` prints.
 
     ``hands`` is the batch size of the evaluator timings, ``games`` the Knock Rummy
     hands per playout batch (Deadwood Knock rounds are longer: a quarter as many).
+    ``progress(done, total, label)`` is told as each figure is taken.
     """
     few = max(1, games // 4)
 
-    def rate(step: Step) -> float:
-        return round(best_rate(step, min_time, repeats), 1)
+    def rate(step: Callable[[], Step]) -> Callable[[], float]:
+        return lambda: round(best_rate(step(), min_time, repeats), 1)
 
     def dk6(s: int) -> int:
         return play_dk_round(s, players=6)
 
-    result: dict[str, Any] = {
-        "dk_eval_per_s": rate(dk_eval_step(seed, hands)),
-        "kr10_per_s": rate(kr10_step(seed, "kr10", hands)),
-        "kr11_per_s": rate(kr11_step(seed, "kr11", hands)),
-        "kr_playouts_per_s": rate(playout_step(play_kr_hand, seed, games)),
-        "dk_playouts_per_s": rate(playout_step(play_dk_round, seed, few)),
-        "kr11_dense_per_s": rate(kr11_step(seed, "dense11", hands)),
-        "dk6_playouts_per_s": rate(playout_step(dk6, seed, few)),
-        "kr_sim_playouts_per_s": rate(sim_playout_step("knock-rummy", seed, games, 2)),
-        "gin_sim_playouts_per_s": rate(sim_playout_step("gin", seed, few, 2)),
-        "dk_sim_playouts_per_s": rate(sim_playout_step("deadwood-knock", seed, few, 4)),
-        "dk6_sim_playouts_per_s": rate(sim_playout_step("deadwood-knock", seed, few, 6)),
-    }
-    for key, module in (("dk_tables", DK_HAND_MODULE), ("kr_tables", KR_MELDS_MODULE)):
+    figures: list[tuple[str, Callable[[], float]]] = [
+        ("dk_eval_per_s", rate(lambda: dk_eval_step(seed, hands))),
+        ("kr10_per_s", rate(lambda: kr10_step(seed, "kr10", hands))),
+        ("kr11_per_s", rate(lambda: kr11_step(seed, "kr11", hands))),
+        ("kr_playouts_per_s", rate(lambda: playout_step(play_kr_hand, seed, games))),
+        ("dk_playouts_per_s", rate(lambda: playout_step(play_dk_round, seed, few))),
+        ("kr11_dense_per_s", rate(lambda: kr11_step(seed, "dense11", hands))),
+        ("dk6_playouts_per_s", rate(lambda: playout_step(dk6, seed, few))),
+        ("kr_sim_playouts_per_s", rate(lambda: sim_playout_step("knock-rummy", seed, games, 2))),
+        ("gin_sim_playouts_per_s", rate(lambda: sim_playout_step("gin", seed, few, 2))),
+        ("dk_sim_playouts_per_s", rate(lambda: sim_playout_step("deadwood-knock", seed, few, 4))),
+        ("dk6_sim_playouts_per_s", rate(lambda: sim_playout_step("deadwood-knock", seed, few, 6))),
+    ]
+    tables = (("dk_tables", DK_HAND_MODULE), ("kr_tables", KR_MELDS_MODULE))
+    total = len(figures) + len(tables)
+    result: dict[str, Any] = {}
+    for done, (key, measure) in enumerate(figures, 1):
+        result[key] = measure()
+        if progress:
+            progress(done, total, LABELS.get(key, key))
+    for done, (key, module) in enumerate(tables, len(figures) + 1):
         seconds, megabytes = import_cost(module)
         result[f"{key}_load_s"] = round(seconds, 3)
         result[f"{key}_load_mb"] = round(megabytes, 1)
+        if progress:
+            progress(done, total, LABELS.get(f"{key}_load_s", key))
     # Tables or memos filled while running count here, not in the import cost.
     result["peak_rss_mb"] = round(peak_rss_mb(), 1)
     result["settings"] = {
@@ -436,22 +447,40 @@ def run_full(argv: Sequence[str] = ()) -> int:
     return subprocess.call([str(python), str(script), *argv], cwd=root, env=dict(os.environ))
 
 
+def progress_lines(stream: Any) -> Callable[[int, int, str], None]:
+    """A progress callback writing one line per figure taken: ``[ 3.1 s] 2/13 label``."""
+    started = time.perf_counter()
+
+    def tell(done: int, total: int, label: str) -> None:
+        elapsed = time.perf_counter() - started
+        stream.write(f"[{elapsed:5.1f} s] {done}/{total} {label}\n")
+        stream.flush()
+
+    return tell
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    from deadwood_knock.cliutil import HelpFormatter
+
     parser = argparse.ArgumentParser(
         prog="deadwood-knock bench",
         description="Measure evaluator and playout speed (ours only with --quick).",
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--quick", action="store_true", help="ours only, no peers, under 30 s")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help="seed of the hand streams and deals"
+    )
     parser.add_argument("--hands", type=int, default=CHUNK, help="hands per timed batch")
     parser.add_argument("--games", type=int, default=20, help="Knock Rummy hands per batch")
     # 0.3 s, not the full harness's 0.5 s: making the fresh hands (untimed) costs as
     # much again, and the quick bench must stay under 30 s as the evaluators speed up.
     parser.add_argument("--min-time", type=float, default=0.3, help="timed seconds per timing")
     parser.add_argument("--repeats", type=int, default=3, help="timings; the best counts")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help="wall or cpu time")
     parser.add_argument(
-        "--clock", choices=sorted(CLOCKS), default="wall", help="wall (default) or cpu time"
+        "--no-progress", action="store_true", help="no progress lines on stderr (quick bench)"
     )
     args = parser.parse_args(argv)
     if not args.quick:
@@ -460,7 +489,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     use_clock(args.clock)
     if args.hands < 1 or args.games < 1 or args.min_time < 0 or args.repeats < 1:
         parser.error("--hands, --games and --repeats must be positive, --min-time >= 0")
-    result = measure_ours(args.seed, args.hands, args.games, args.min_time, args.repeats)
+    result = measure_ours(
+        args.seed,
+        args.hands,
+        args.games,
+        args.min_time,
+        args.repeats,
+        progress=None if args.no_progress else progress_lines(sys.stderr),
+    )
     if args.json:
         print(json.dumps(result))
     else:

@@ -2,7 +2,8 @@
 
 Subcommands: ``hand`` (the hand calculator), ``serve`` (the game server),
 ``bench`` (speed figures), ``arena`` (bot matches), ``play`` (the terminal client).
-Bad input prints one line naming what was wrong and exits with status 2.
+Bad input prints one line naming what was wrong and exits with status 2; ``hand`` reading
+stdin answers every line and exits 1 if any line was bad.
 """
 
 from __future__ import annotations
@@ -10,14 +11,23 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
 from deadwood_knock import __version__
 from deadwood_knock.cards import Card, CardError, parse_cards
+from deadwood_knock.cliutil import (
+    EXIT_USAGE,
+    HelpFormatter,
+    Parser,
+    add_table_options,
+    non_negative_float,
+    non_negative_int,
+    port_number,
+)
 
-EXIT_USAGE = 2
+EXIT_BAD_LINES = 1
 
 
 class CliError(Exception):
@@ -27,13 +37,54 @@ class CliError(Exception):
 # --- hand calculator -------------------------------------------------------------------------
 
 
+def dk_hand_sizes() -> tuple[int, ...]:
+    """The card counts a Deadwood Knock hand has: the deal (DK1), kept through every turn."""
+    from deadwood_knock.games.deadwood_knock.rules import HAND_SIZE
+
+    return (HAND_SIZE,)
+
+
+def kr_hand_sizes() -> tuple[int, ...]:
+    """The card counts a Knock Rummy hand has: each table size's deal (KR1), and one more
+    between the draw and the discard (KR3)."""
+    from deadwood_knock.games import get_game
+    from deadwood_knock.games.knock_rummy.rules import deal_size
+
+    game = get_game("knock-rummy")
+    dealt = {deal_size(p) for p in range(game.min_players, game.max_players + 1)}
+    return tuple(sorted(dealt | {n + 1 for n in dealt}))
+
+
+def _kr_size_rule() -> str:
+    from deadwood_knock.games import get_game
+    from deadwood_knock.games.knock_rummy.rules import deal_size
+
+    game = get_game("knock-rummy")
+    by_size: dict[int, list[int]] = {}
+    for p in range(game.min_players, game.max_players + 1):
+        by_size.setdefault(deal_size(p), []).append(p)
+    words = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+    parts = [
+        f"{size}{' cards' if i == 0 else ''} with "
+        f"{' or '.join(words.get(p, str(p)) for p in players)}{' players' if i == 0 else ''}"
+        for i, (size, players) in enumerate(sorted(by_size.items(), reverse=True))
+    ]
+    return (
+        f"a Knock Rummy hand has {', '.join(parts)} (KR1), or one card more between the "
+        "draw and the discard (KR3)"
+    )
+
+
 def _dk_hand(cards: Sequence[Card]) -> dict[str, Any]:
     from deadwood_knock.games.deadwood_knock.hand import evaluate
 
     if any(cards.count(c) > 1 for c in cards):  # parse_cards already refuses repeats
         raise CliError("a card appears twice")
-    if not 5 <= len(cards) <= 9:
-        raise CliError(f"a Deadwood Knock hand has 8 cards (5 to 9 accepted), got {len(cards)}")
+    if len(cards) not in dk_hand_sizes():
+        raise CliError(
+            f"a Deadwood Knock hand has {dk_hand_sizes()[0]} cards (DK1: dealt 8, and every "
+            f"turn takes one and places one), got {len(cards)}"
+        )
     if sum(1 for c in cards if not c.is_joker) < 5:
         raise CliError("a poker hand needs at least 5 cards that are not jokers")
     out = evaluate(cards).to_json()
@@ -46,8 +97,8 @@ def _kr_hand(cards: Sequence[Card], high_aces: bool) -> dict[str, Any]:
 
     if any(c.is_joker for c in cards):
         raise CliError("bad card 'JK': Knock Rummy is played without jokers")
-    if not 1 <= len(cards) <= 11:
-        raise CliError(f"a Knock Rummy hand has 1 to 11 cards, got {len(cards)}")
+    if len(cards) not in kr_hand_sizes():
+        raise CliError(f"{_kr_size_rule()}; got {len(cards)}")
     a = arrange(cards, high_aces=high_aces)
     return {
         "deadwood_points": a.deadwood_points,
@@ -69,7 +120,7 @@ def _words(game: str, result: dict[str, Any]) -> str:
             [
                 f"Poker hand: {cards('poker_hand')} — {CATEGORY_WORDS[result['category']]}, "
                 f"{result['hand_points']} points",
-                f"Deadwood:   {cards('deadwood')} — {result['deadwood_points']} points",
+                f"Deadwood:   {cards('deadwood')} — {_points(result['deadwood_points'])}",
                 f"Score:      {result['hand_points']} − {result['deadwood_points']} = "
                 f"{result['score']}",
                 f"Knock count: {result['knock_count']}; can knock: {knock}",
@@ -85,6 +136,10 @@ def _words(game: str, result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _points(n: int) -> str:
+    return "1 point" if n == 1 else f"{n} points"
+
+
 def _evaluate_line(game: str, text: str, high_aces: bool) -> dict[str, Any]:
     cards = parse_cards(text)
     if not cards:
@@ -94,27 +149,50 @@ def _evaluate_line(game: str, text: str, high_aces: bool) -> dict[str, Any]:
     return _kr_hand(cards, high_aces)
 
 
+def hand_lines(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
+    """(line number, cards) for each line that holds a hand: blank lines and ``#``
+    comments (whole lines, or the rest of a line) are skipped."""
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if text:
+            yield number, text
+
+
 def _cmd_hand(args: argparse.Namespace, out: TextIO) -> int:
     game: str = args.game
     high_aces = bool(getattr(args, "high_aces", False))
     if args.cards == ["-"]:
-        # One hand per line; a bad line gets an error object and every other line is answered.
-        for line in sys.stdin:
-            if not line.strip():
-                continue
-            try:
-                obj = _evaluate_line(game, line, high_aces)
-            except (CardError, CliError) as exc:
-                obj = {"error": str(exc)}
-            out.write(json.dumps(obj) + "\n")
-            out.flush()
-        return 0
+        return _hands_from_stdin(game, high_aces, bool(args.json), out)
     result = _evaluate_line(game, " ".join(args.cards), high_aces)
     if args.json:
         out.write(json.dumps(result) + "\n")
     else:
         out.write(_words(game, result) + "\n")
     return 0
+
+
+def _hands_from_stdin(game: str, high_aces: bool, as_json: bool, out: TextIO) -> int:
+    """One hand per line. Each good line is answered (words, or one JSON object per line);
+    a bad line gets an error (on stderr, or a JSON error object) and the rest go on."""
+    bad = 0
+    first = True
+    for number, text in hand_lines(sys.stdin):
+        try:
+            result = _evaluate_line(game, text, high_aces)
+        except (CardError, CliError) as exc:
+            bad += 1
+            if as_json:
+                out.write(json.dumps({"line": number, "error": str(exc)}) + "\n")
+            else:
+                sys.stderr.write(f"deadwood-knock: line {number}: {exc}\n")
+            continue
+        if as_json:
+            out.write(json.dumps(result) + "\n")
+        else:
+            out.write(("" if first else "\n") + f"Hand: {text}\n{_words(game, result)}\n")
+            first = False
+        out.flush()
+    return EXIT_BAD_LINES if bad else 0
 
 
 # --- server and bench ------------------------------------------------------------------------
@@ -145,6 +223,7 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     from deadwood_knock.bench import main as bench_main
 
     argv = [*(["--quick"] if args.quick else []), *(["--json"] if args.json else [])]
+    argv += [] if args.progress else ["--no-progress"]
     return int(bench_main(argv))
 
 
@@ -167,34 +246,67 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 # --- parser ----------------------------------------------------------------------------------
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+def _play_bots_help() -> str:
+    from deadwood_knock.tui.session import DEFAULT_OPPONENTS
+
+    def names(game: str) -> str:
+        return ", ".join(DEFAULT_OPPONENTS[game])
+
+    return (
+        "bot names, comma separated, one per opponent seat (any case; a character by its id "
+        f"or figure:<id>); default: {names('deadwood-knock')} at Deadwood Knock, "
+        f"{names('knock-rummy')} at Knock Rummy, {names('gin')} at Gin"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="deadwood-knock", description="Deadwood Knock and Knock Rummy.")
+    parser = Parser(
+        prog="deadwood-knock",
+        description="Deadwood Knock and Knock Rummy: the hand calculator, the terminal "
+        "game, the server, bot matches and speed figures.",
+        formatter_class=HelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
-    hand = sub.add_parser("hand", help="score a hand: the best arrangement in words or JSON")
-    games = hand.add_subparsers(dest="game", required=True, parser_class=_Parser)
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text, formatter_class=HelpFormatter)
+
+    hand = command("hand", "score a hand: the best arrangement in words or JSON")
+    games = hand.add_subparsers(dest="game", required=True, parser_class=Parser)
     for name, help_text in (
-        ("deadwood-knock", "8 cards: scoring split, hand points, deadwood, knock count"),
-        ("knock-rummy", "Knock Rummy count: melds and deadwood"),
+        (
+            "deadwood-knock",
+            "8 cards: the scoring split, hand points, deadwood and knock count",
+        ),
+        (
+            "knock-rummy",
+            "a Knock Rummy hand (6, 7, 8, 10 or 11 cards): melds, deadwood and the count",
+        ),
     ):
-        g = games.add_parser(name, help=help_text)
+        g = games.add_parser(
+            name, help=help_text, description=help_text, formatter_class=HelpFormatter
+        )
         if name == "knock-rummy":
             g.add_argument("--high-aces", action="store_true", help="aces may also sit above kings")
-        g.add_argument("--json", action="store_true", help="print one JSON object")
-        g.add_argument("cards", nargs="+", help="cards like As Kd Th 7c JK, or - to read stdin")
+        g.add_argument("--json", action="store_true", help="print JSON (one object per hand)")
+        g.add_argument(
+            "cards",
+            nargs="+",
+            help="cards like As Kd Th 7c JK; or - to read one hand per line from stdin "
+            "(blank lines and # comments skipped; exit status 1 if any line was bad)",
+        )
         g.set_defaults(func=_cmd_hand)
 
-    serve = sub.add_parser("serve", help="run the game server")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--data-dir", default="data", help="SQLite folder (default ./data)")
-    serve.add_argument("--database-url", default=None, help="e.g. postgresql+asyncpg://…")
+    serve = command("serve", "run the game server and the web client")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=port_number, default=8000, help="port to listen on")
+    serve.add_argument("--data-dir", default="data", help="folder of the SQLite database")
+    serve.add_argument(
+        "--database-url",
+        default=None,
+        help="a database URL instead, e.g. postgresql+asyncpg://… (default: SQLite in --data-dir)",
+    )
     serve.add_argument(
         "--proxy-headers",
         action="store_true",
@@ -214,27 +326,37 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.set_defaults(func=_cmd_serve)
 
-    bench = sub.add_parser("bench", help="measure engine speed (--quick --json: ours only)")
-    bench.add_argument("--quick", action="store_true", help="ours only, under 30 s")
+    bench = command("bench", "measure engine speed (the full table needs `make bench`)")
+    bench.add_argument("--quick", action="store_true", help="ours only, no peers, under 30 s")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument(
+        "--no-progress",
+        dest="progress",
+        action="store_false",
+        help="no progress lines on stderr",
+    )
     bench.set_defaults(func=_cmd_bench)
 
     from deadwood_knock.arena import add_arguments as arena_arguments
 
-    arena = sub.add_parser("arena", help="play whole matches between bots, seats rotated")
+    arena = command("arena", "play whole matches between bots, seats rotated")
     arena_arguments(arena)
     arena.set_defaults(func=_cmd_arena)
 
     from deadwood_knock.games import GAME_NAMES
 
-    play = sub.add_parser("play", help="play in the terminal against bots")
-    play.add_argument("--game", default="deadwood-knock", choices=GAME_NAMES)
-    play.add_argument("--opponents", default="greedy", help="bot names, comma separated")
-    play.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
-    play.add_argument("--sleight-of-hand", action="store_true", help="Deadwood Knock palming")
-    play.add_argument("--rounds", type=int, default=None, help="Deadwood Knock rounds")
-    play.add_argument("--target", type=int, default=None, help="Knock Rummy/Gin game total")
-    play.add_argument("--pause", type=float, default=0.6, help="seconds before each bot move")
+    play = command("play", "play in the terminal against bots")
+    play.add_argument("--game", default="deadwood-knock", choices=GAME_NAMES, help="the game")
+    play.add_argument(
+        "--bots", "--opponents", dest="bots", default=None, metavar="NAMES", help=_play_bots_help()
+    )
+    play.add_argument(
+        "--seed", type=non_negative_int, default=None, help="deal seed (default: random)"
+    )
+    add_table_options(play)
+    play.add_argument(
+        "--pause", type=non_negative_float, default=0.6, help="seconds before each bot move"
+    )
     play.set_defaults(func=_cmd_play)
     return parser
 

@@ -60,8 +60,12 @@ def test_hint_ranks_only_legal_actions_and_shows_no_hidden_card(
         # Every legal action ranked once, nothing else; the best is one of them.
         assert sorted(map(json.dumps, ranked)) == sorted(map(json.dumps, legal))
         assert hint["best"] in legal
-        assert hint["explanation"] and hint["knock"]["advice"]
+        assert hint["explanation"]
         assert isinstance(hint["knock"]["legal"], bool)
+        # Knock advice only when a knock is legal (issue #13).
+        knock_legal = any(a["type"] == "knock" for a in legal)
+        assert hint["knock"]["legal"] == knock_legal
+        assert bool(hint["knock"]["advice"]) == knock_legal
         # Any card the hint names is one the seat can see: its observation or its actions.
         visible = card_tokens(view["observation"]) | card_tokens(legal)
         assert card_tokens(hint) <= visible

@@ -17,6 +17,7 @@ from deadwood_knock.bots.base import (
     bot_names,
     get_bot,
     register,
+    resolve_bot_name,
 )
 from deadwood_knock.bots.personality import (
     LADDER,
@@ -44,6 +45,7 @@ __all__ = [
     "get_bot",
     "personality_bot",
     "register",
+    "resolve_bot_name",
 ]
 
 

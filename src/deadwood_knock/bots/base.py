@@ -18,6 +18,22 @@ class Budget:
     iterations: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class KnockOutlook:
+    """A knock decision in points: the seat's expected result if it knocks now, and if it
+    plays on instead (knocking at its next turn, or answering a rival who ends the round
+    first). ``edge`` > 0 favours knocking now. Deadwood Knock measures the round result
+    against the table's mean; Knock Rummy and Gin the hand's score."""
+
+    knock: float
+    wait: float
+    samples: int
+
+    @property
+    def edge(self) -> float:
+        return self.knock - self.wait
+
+
 class Bot(Protocol):
     """Chooses one of ``legal`` from what its seat may see; never the full state."""
 
@@ -67,12 +83,27 @@ def bot_names() -> tuple[str, ...]:
 BOT_NAMES = bot_names
 
 
+#: Characters (historic figures) register as ``figure:<id>``; the bare id works too.
+FIGURE_PREFIX = "figure:"
+
+
+def resolve_bot_name(name: str) -> str:
+    """The registered name ``name`` means: case and surrounding spaces do not matter, and a
+    character may be named without its ``figure:`` prefix. Unknown: :class:`UnknownBotError`
+    listing the valid names."""
+    key = name.strip().lower()
+    if key in _REGISTRY:
+        return key
+    if FIGURE_PREFIX + key in _REGISTRY:
+        return FIGURE_PREFIX + key
+    builtin = [n for n in bot_names() if not n.startswith(FIGURE_PREFIX)]
+    figures = [n for n in bot_names() if n.startswith(FIGURE_PREFIX)]
+    listed = f"valid bots: {', '.join(builtin)}"
+    if figures:
+        listed += f"; characters: {', '.join(figures)}"
+    raise UnknownBotError(f"unknown bot {name!r}; {listed}")
+
+
 def get_bot(name: str) -> Bot:
-    """A fresh bot by its public name."""
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise UnknownBotError(
-            f"unknown bot {name!r}; valid bots: {', '.join(bot_names())}"
-        ) from None
-    return factory()
+    """A fresh bot by its public name (see :func:`resolve_bot_name`)."""
+    return _REGISTRY[resolve_bot_name(name)]()

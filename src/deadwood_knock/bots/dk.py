@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from deadwood_knock.bots.view import without
+from deadwood_knock.bots.base import KnockOutlook
+from deadwood_knock.bots.view import TableView, without
 from deadwood_knock.cards import Card
+from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
 
 __all__ = [
     "CATEGORY_STRENGTH",
@@ -23,6 +25,7 @@ __all__ = [
     "HandValue",
     "draw_values",
     "hand_value",
+    "knock_outlook",
     "potential",
     "source_of",
 ]
@@ -186,3 +189,212 @@ def safe_value(cards: Sequence[Card]) -> float:
     if sum(1 for c in cards if c < 52) < 5:
         return -20.0
     return float(hand_value(cards).score)
+
+
+# --- knocking: expected value against waiting ------------------------------------------------
+
+#: The outlook's rivals: one knocks at the start of its turn when its hand may knock and
+#: scores at least RIVAL_KNOCK_SCORE (a sensible player keeps drawing to a weak hand), and
+#: calls a knock with at least RIVAL_CALL_POINTS hand points (two pair).
+RIVAL_KNOCK_SCORE = 30
+RIVAL_CALL_POINTS = 30
+
+
+@lru_cache(maxsize=1 << 16)
+def _keep_seven(key: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The 7 cards whose score is best: the discard a player picks before a stock draw.
+    (Every 7 of 8 cards holds 5 non-jokers, so the batch evaluator takes them all.)"""
+    from deadwood_knock.games.deadwood_knock.hand import evaluate_batch
+
+    subsets = [key[:i] + key[i + 1 :] for i in range(len(key))]
+    if sum(1 for c in key if c < 52) < 6:
+        return max(subsets, key=safe_value)
+    scores = evaluate_batch(subsets)
+    return subsets[max(range(len(subsets)), key=lambda i: scores[i][0])]
+
+
+def _turn(hand: Sequence[Card], card: Card | None) -> tuple[Card, ...]:
+    """One draw of ``card`` from the stock by a plain player: keep the best seven, add it.
+    ``None``: the stock ran dry in the sample (the round would end), the hand stands."""
+    if card is None:
+        return tuple(hand)
+    return tuple(sorted((*_keep_seven(tuple(sorted(hand))), card)))
+
+
+def knock_outlook(
+    view: TableView,
+    rng: random.Random,
+    samples: int,
+    my_draw: tuple[Sequence[Card], Card | None],
+    call_points: int = RIVAL_CALL_POINTS,
+) -> KnockOutlook:
+    """Price knocking now against playing on, over ``samples`` deals of the unseen cards.
+
+    Each sample deals the other hands from what this seat has not seen (cards known to be
+    in a hand stay there). Knock now: every rival takes one final turn (keeps its best
+    seven, draws one), calls with ``call_points`` or more hand points, and the pot is
+    settled by the engine's rule. Play on: this seat takes ``my_draw`` (the cards it keeps
+    and the card it takes, ``None`` for a stock card), each rival in turn either knocks
+    (``RIVAL_KNOCK_SCORE``) or draws, and the seat knocks at its next
+    turn. Both branches share the sample's cards, so their difference is not card luck.
+    """
+    from deadwood_knock.games.deadwood_knock.rules import pot_result
+
+    n = view.players
+    me = view.seat
+    order = [(me + k) % n for k in range(1, n)]
+    unseen = list(view.unseen())
+    known = {s: list(view.known_cards[s]) if s < len(view.known_cards) else [] for s in order}
+    mine_now = tuple(view.hand)
+    kept, taken = my_draw
+    refill = list(view.discard_pile[:-1])
+    rng.shuffle(refill)
+    knock_sum = wait_sum = 0.0
+    for _ in range(samples):
+        pool = unseen[:]
+        rng.shuffle(pool)
+        hands: dict[int, tuple[Card, ...]] = {}
+        for s in order:
+            need = max(0, (view.hand_sizes[s] if s < len(view.hand_sizes) else 8) - len(known[s]))
+            hands[s], pool = tuple(known[s] + pool[:need]), pool[need:]
+        # Past the stock comes the reshuffled pile (DK7): the cards under the top discard.
+        pool += refill
+        deck = iter(pool)
+        knock_sum += _settle(
+            me,
+            me,
+            mine_now,
+            {s: _turn(h, next(deck, None)) for s, h in hands.items()},
+            call_points,
+            pot_result,
+        )
+        deck = iter(pool)
+        drawn = taken if taken is not None else next(deck, None)
+        mine = mine_now if drawn is None else (*kept, drawn)
+        wait_sum += _play_on(me, order, mine, dict(hands), deck, call_points, pot_result)
+    k = max(1, samples)
+    return KnockOutlook(knock_sum / k, wait_sum / k, samples)
+
+
+def _play_on(
+    me: int,
+    order: Sequence[int],
+    mine: tuple[Card, ...],
+    hands: dict[int, tuple[Card, ...]],
+    deck: Any,
+    call_points: int,
+    pot_result: Callable[..., list[int]],
+) -> float:
+    for s in order:
+        v = _value_of(hands[s])
+        if v.knock_count <= KNOCK_LIMIT and v.score >= RIVAL_KNOCK_SCORE:
+            finals = {t: (_turn(h, next(deck, None)) if t != s else h) for t, h in hands.items()}
+            return _settle(
+                me, s, _turn(mine, next(deck, None)), finals, RIVAL_CALL_POINTS, pot_result
+            )
+        hands[s] = _turn(hands[s], next(deck, None))
+    finals = {t: _turn(h, next(deck, None)) for t, h in hands.items()}
+    return _settle(me, me, mine, finals, call_points, pot_result)
+
+
+def _settle(
+    me: int,
+    knocker: int,
+    mine: Sequence[Card],
+    others: dict[int, tuple[Card, ...]],
+    call_points: int,
+    pot_result: Callable[..., list[int]],
+) -> float:
+    """The seat's round result minus the others' mean, after the calls and the pot."""
+    seats = [me, *others]
+    n = max(seats) + 1
+    values = {me: _value_of(mine)}
+    values.update({s: _value_of(h) for s, h in others.items()})
+    calls: list[str | None] = [None] * n
+    for s in seats:
+        if s != knocker:
+            calls[s] = "call" if values[s].hand_points >= call_points else "fold"
+    strengths = [values[s].strength if s in values else () for s in range(n)]
+    pot = pot_result(knocker, calls, strengths)
+    mine_total = values[me].score + pot[me]
+    rest = [values[s].score + pot[s] for s in others]
+    return mine_total - sum(rest) / len(rest)
+
+
+def _value_of(cards: Sequence[Card]) -> HandValue:
+    if sum(1 for c in cards if c < 52) < 5:
+        return HandValue(-20, 99, 0, 20, "high_card", ())
+    return hand_value(cards)
+
+
+# --- the pot: call or fold -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PotOutlook:
+    """A call-or-fold decision over ``deals`` deals of the unseen cards.
+
+    ``chance``: the share of the pot this hand takes if it calls, averaged (a split pot
+    counts as the share it pays); ``call`` / ``fold``: the expected pot result against
+    the table's mean (this seat's pot minus the others' mean), assuming the players still
+    to answer fold; ``in_pot``: the players in the pot if it calls."""
+
+    chance: float
+    call: float
+    fold: float
+    deals: int
+    in_pot: int
+    rivals: tuple[int, ...]
+
+
+def pot_outlook(view: TableView, rng: random.Random, deals: int) -> PotOutlook:
+    """Price calling the knocker's pot from what this seat has seen.
+
+    Each deal gives the knocker and the players who already called the cards known to be
+    in their hands plus cards dealt from the ones this seat has not seen; the knocker's
+    hand must have allowed the knock (knock count 11 or less: the knocker has not drawn
+    since). The pot is settled by the engine's rule (``pot_result``).
+    """
+    from deadwood_knock.games.deadwood_knock.rules import POT_ANTE, pot_result
+
+    n, me = view.players, view.seat
+    knocker = view.raw.get("knocker")
+    said = list(view.raw.get("calls") or [None] * n)
+    if not isinstance(knocker, int):
+        raise ValueError("no knock to call: the pot needs a knocker")
+    rivals = tuple([knocker] + [s for s in range(n) if s != me and said[s] == "call"])
+    unseen = list(view.unseen())
+    mine = _value_of(view.hand).strength
+    if_call = [said[s] if s != me and said[s] is not None else "fold" for s in range(n)]
+    if_call[me] = "call"
+    if_fold = list(if_call)
+    if_fold[me] = "fold"
+    share = call_sum = fold_sum = 0.0
+    for _ in range(deals):
+        strengths: list[tuple[int, ...]] = [()] * n
+        strengths[me] = mine
+        pool = unseen[:]
+        rng.shuffle(pool)
+        for s in rivals:
+            known = list(view.known_cards[s]) if s < len(view.known_cards) else []
+            need = max(0, (view.hand_sizes[s] if s < len(view.hand_sizes) else 8) - len(known))
+            hand = known + pool[:need]
+            for _try in range(30):  # the knocker's hand allowed the knock
+                if s != knocker or _value_of(hand).knock_count <= KNOCK_LIMIT:
+                    break
+                rng.shuffle(pool)
+                hand = known + pool[:need]
+            pool = [c for c in pool if c not in hand]
+            strengths[s] = _value_of(hand).strength
+        called = pot_result(knocker, if_call, strengths)
+        folded = pot_result(knocker, if_fold, strengths)
+        share += (called[me] + POT_ANTE) / (POT_ANTE * (len(rivals) + 1))
+        call_sum += _against_table(called, me)
+        fold_sum += _against_table(folded, me)
+    k = max(1, deals)
+    return PotOutlook(share / k, call_sum / k, fold_sum / k, deals, len(rivals) + 1, rivals)
+
+
+def _against_table(pot: Sequence[int], me: int) -> float:
+    others = [p for s, p in enumerate(pot) if s != me]
+    return pot[me] - (sum(others) / len(others) if others else 0.0)

@@ -1,50 +1,117 @@
-"""Hand Focus: the strong bot's view of a person's seat, in plain words.
+"""Hand Focus: a seat's moves ranked by value, the best one explained in checked facts.
 
-``hand_focus(game, observation, budget)`` ranks the seat's legal actions by the strong
-bot's search, explains the best one ("Discard K♣: it cuts 10 deadwood and keeps you one
-heart from a flush") and says whether knocking now is wise. The result is a frozen value
-with ``to_json()``; it reads only the seat's observation, like every bot.
+``hand_focus(game, observation, budget, seed)`` reads only the seat's observation and
+returns a frozen :class:`Hint` (``to_json()`` for the web client; the terminal client
+shows the same text):
+
+* **Values in points.** The strong bot's playouts value each candidate move on the same
+  sampled positions (no early culling, so every value rests on the same deals): in
+  Deadwood Knock the seat's round score minus the other players' mean, in Knock Rummy
+  and Gin the hand's score. Moves are ranked by value; each gets a confidence in plain
+  words from the paired differences with the best (``confidence_words``).
+* **Call or fold** comes from the chance of winning the pot: the knocker's and callers'
+  hands are dealt from the cards the seat has not seen, the knocker's hand must have
+  allowed its knock, and the engine settles each pot (``bots.dk.pot_outlook``).
+* **Checked claims.** Every sentence is a :class:`Claim`: figures computed from the
+  engine (the evaluator, the meld counter, the legal actions, the rules' constants),
+  checked again (``Claim.holds``) before it is said; a claim that does not hold is left
+  out. ``Hint.claims`` lists them with their figures so a test can check each one.
+* **Knock advice only when a knock is legal**; otherwise no sentence mentions knocking.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from deadwood_knock.bots.base import Budget
-from deadwood_knock.bots.dk import deadwood_cards, hand_value, source_of
+from deadwood_knock.bots.dk import PotOutlook, pot_outlook, source_of
 from deadwood_knock.bots.kr import count, discard_card, options_of
 from deadwood_knock.bots.strong import ActionValue, StrongBot
-from deadwood_knock.bots.view import TableView, view_of, without
-from deadwood_knock.cards import Card
+from deadwood_knock.bots.view import TableView, view_of, with_card, without
+from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games.base import Game
-from deadwood_knock.games.deadwood_knock.hand import CATEGORY_WORDS, KNOCK_LIMIT
 
-__all__ = ["Hint", "RankedAction", "hand_focus"]
+__all__ = [
+    "DEFAULT_HINT_BUDGET",
+    "POT_DEALS",
+    "Claim",
+    "Hint",
+    "RankedAction",
+    "action_words",
+    "confidence_words",
+    "explain",
+    "hand_focus",
+    "sureness",
+]
 
 DEFAULT_HINT_BUDGET = Budget(seconds=0.25, iterations=300)
-_SUITS = ("spade", "heart", "diamond", "club")
+#: Deals of the unseen cards behind a call-or-fold chance.
+POT_DEALS = 400
+#: Paired z-scores where "about as good" becomes "probably" and then "clearly".
+PROBABLY_Z, CLEARLY_Z = 1.0, 2.0
+
+
+# --- values -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One checked fact and the sentence that says it. ``facts`` are the figures the
+    sentence states (JSON-ready); ``inputs`` name what it is about (a card, a move)."""
+
+    kind: str
+    inputs: Mapping[str, Any]
+    facts: Mapping[str, Any]
+    text: str
+
+    def holds(self, view: TableView) -> bool:
+        """Recompute the figures from the engine; the claim holds if they are the same."""
+        measure = _FACTS.get(self.kind)
+        if measure is None:
+            return True  # figures from the search, restated from the ranking itself
+        try:
+            return dict(measure(view, self.inputs)) == dict(self.facts)
+        except (ValueError, KeyError, IndexError):
+            return False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.inputs, **self.facts, "text": self.text}
 
 
 @dataclass(frozen=True, slots=True)
 class RankedAction:
-    """One legal action, its search value (``None`` if not searched) and sample count."""
+    """One legal action: its value in points (``None``: not searched), the samples behind
+    it, its margin to the best move and that margin's confidence in words."""
 
     action: dict[str, Any]
     value: float | None
     samples: int
+    words: str = ""
+    margin: float | None = None
+    confidence: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        v = None if self.value is None or math.isinf(self.value) else round(self.value, 2)
-        return {"action": self.action, "value": v, "samples": self.samples}
+        def num(v: float | None) -> float | None:
+            # One decimal, as the words show it (one rounding of the exact value).
+            return None if v is None or math.isinf(v) else round(v, 1)
+
+        return {
+            "action": self.action,
+            "value": num(self.value),
+            "samples": self.samples,
+            "words": self.words,
+            "margin": num(self.margin),
+            "confidence": self.confidence,
+        }
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """Ranked actions, the best explained, and knock advice."""
+    """Ranked actions (by value, then the unsearched ones), the best explained, knock advice."""
 
     game: str
     actions: tuple[RankedAction, ...]
@@ -53,8 +120,28 @@ class Hint:
     knock_legal: bool
     knock_wise: bool | None
     knock_advice: str
+    claims: tuple[Claim, ...] = ()
+    unit: str = ""
+    pot: PotOutlook | None = None
+    knock_claims: tuple[Claim, ...] = field(default=())
+
+    def ranking_lines(self, top: int = 4) -> list[str]:
+        """The ranked moves in words, best first: what both clients show."""
+        lines = []
+        for i, r in enumerate([r for r in self.actions if r.value is not None][:top], 1):
+            lines.append(f"{i}. {r.words}: {r.value:+.1f} points ({r.confidence})")
+        return lines
 
     def to_json(self) -> dict[str, Any]:
+        pot = None
+        if self.pot is not None:
+            pot = {
+                "chance": round(self.pot.chance, 4),
+                "call": round(self.pot.call, 2),
+                "fold": round(self.pot.fold, 2),
+                "deals": self.pot.deals,
+                "in_pot": self.pot.in_pot,
+            }
         return {
             "game": self.game,
             "best": self.best,
@@ -63,8 +150,13 @@ class Hint:
                 "legal": self.knock_legal,
                 "wise": self.knock_wise,
                 "advice": self.knock_advice,
+                "claims": [c.to_json() for c in self.knock_claims],
             },
             "actions": [a.to_json() for a in self.actions],
+            "ranking": self.ranking_lines(),
+            "unit": self.unit,
+            "claims": [c.to_json() for c in self.claims],
+            "pot": pot,
         }
 
 
@@ -72,171 +164,705 @@ def _kind(action: Any) -> str:
     return str(getattr(action, "kind", ""))
 
 
+def sureness(diffs: Sequence[float]) -> str:
+    """How sure the search is that one move beats another, from their paired per-sample
+    differences (first minus second): ``clear``, ``likely`` or ``close`` by the z-score of
+    the mean difference over its standard error."""
+    n = len(diffs)
+    if n < 2:
+        return "close"
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    se = math.sqrt(var / n)
+    z = (math.inf if mean > 0 else 0.0) if se == 0 else mean / se
+    if z >= CLEARLY_Z:
+        return "clear"
+    if z >= PROBABLY_Z:
+        return "likely"
+    return "close"
+
+
+#: Confidence in plain words, for the best move (against the next) and for the others
+#: (against the best).
+BEST_WORDS = {"clear": "clearly best", "likely": "probably best", "close": "best, a close call"}
+OTHER_WORDS = {"clear": "clearly worse", "likely": "probably worse", "close": "about as good"}
+VERDICT_WORDS = {"clear": "clearly", "likely": "probably", "close": "a close call"}
+
+
+def confidence_words(diffs: Sequence[float], best: bool) -> str:
+    """Plain words for a move's confidence (see :func:`sureness`)."""
+    return (BEST_WORDS if best else OTHER_WORDS)[sureness(diffs)]
+
+
+# --- the hint ---------------------------------------------------------------------------------
+
+
 def hand_focus(
     game: Game[Any, Any],
     observation: Any,
     budget: Budget | None = None,
     seed: int = 0,
+    pot_deals: int = POT_DEALS,
 ) -> Hint:
-    """Rank the seat's legal actions and explain the best; see the module docstring."""
+    """Rank the seat's legal actions by value and explain the best; see the module docstring."""
     view = view_of(observation, game.name)
     legal = [game.action_from_json(a) for a in view.raw.get("legal_actions") or ()]
+    unit = _unit(game.name)
     if not legal:
-        return Hint(
-            game.name,
-            (),
-            None,
-            "Not your turn: watch the pile.",
-            False,
-            None,
-            _idle_knock_advice(game.name, view),
-        )
+        return Hint(game.name, (), None, "Hints come on your turn.", False, None, "", unit=unit)
     rng = random.Random(seed)
-    values = StrongBot().evaluate(game, observation, legal, rng, budget or DEFAULT_HINT_BUDGET)
-    searched = {id(av.action) for av in values}
-    ranked = [RankedAction(av.action.to_json(), av.value, av.samples) for av in values]
-    ranked += [RankedAction(a.to_json(), None, 0) for a in legal if id(a) not in searched]
-    best = values[0].action
-    explanation = explain(game.name, view, best)
-    knock_legal, wise, advice = _knock_advice(game.name, view, values)
-    return Hint(game.name, tuple(ranked), best.to_json(), explanation, knock_legal, wise, advice)
+    kinds = {_kind(a) for a in legal}
+    if "call" in kinds and game.name == "deadwood-knock":
+        return _pot_hint(game.name, view, legal, rng, unit, pot_deals)
+    values = StrongBot().evaluate(
+        game, observation, legal, rng, budget or DEFAULT_HINT_BUDGET, cull=False
+    )
+    ranked, best = _rank(values, legal)
+    claims = _checked(view, explain_claims(game.name, view, best))
+    search = _search_claim(ranked, unit)
+    if search is not None:
+        claims.append(search)
+    knock_legal = "knock" in kinds
+    wise: bool | None = None
+    advice = ""
+    knock_claims: list[Claim] = []
+    if knock_legal:
+        wise, knock_claims = _knock_claims(game.name, view, values, ranked)
+        advice = " ".join(c.text for c in knock_claims)
+    return Hint(
+        game.name,
+        tuple(ranked),
+        best.to_json(),
+        " ".join(c.text for c in claims),
+        knock_legal,
+        wise,
+        advice,
+        tuple(claims),
+        unit,
+        None,
+        tuple(knock_claims),
+    )
 
 
-# --- words -----------------------------------------------------------------------------------
+def _unit(game_name: str) -> str:
+    """What a value means, in the words that follow the number ("+4.2 points ...")."""
+    if game_name == "deadwood-knock":
+        return "against the table"  # the round score minus the other players' mean
+    return "this hand"
 
 
-def _draw_notes(cards: Sequence[Card], made: str = "high_card") -> list[str]:
-    """What a hand is one card away from (draws it has already made are not news)."""
-    notes: list[str] = []
-    order = list(CATEGORY_WORDS)
-    rank = order.index(made) if made in order else 0
-    suited = [0, 0, 0, 0]
-    ranks = set()
-    for c in cards:
-        if c < 52:
-            suited[c // 13] += 1
-            ranks.add(c % 13 + 1)
-    for s, n in enumerate(suited):
-        if n == 4 and rank < order.index("flush"):
-            notes.append(f"keeps you one {_SUITS[s]} from a flush")
-    if rank >= order.index("straight"):
-        return notes
-    present = [r in ranks for r in range(1, 14)] + [1 in ranks]
-    for start in range(0, 11):
-        window = present[start : start + 5]
-        if sum(window) == 4:
-            notes.append("keeps you one card from a straight")
-            break
-    return notes
+def _rank(values: Sequence[ActionValue], legal: Sequence[Any]) -> tuple[list[RankedAction], Any]:
+    """Searched actions by value (best first), each with its margin and confidence, then
+    the legal actions the search did not weigh."""
+    searched = [av for av in values if av.samples > 0]
+    searched.sort(key=lambda av: -av.value)
+    if not searched:  # one forced move: nothing to compare
+        only = values[0].action if values else legal[0]
+        ranked = [RankedAction(a.to_json(), None, 0, action_words(a.to_json())) for a in legal]
+        return ranked, only
+    top = searched[0]
+    out: list[RankedAction] = []
+    for i, av in enumerate(searched):
+        if i == 0:
+            other = searched[1] if len(searched) > 1 else None
+            diffs = _diffs(top, other) if other is not None else []
+            words = confidence_words(diffs, best=True) if other is not None else "the only move"
+        else:
+            words = confidence_words(_diffs(top, av), best=False)
+        out.append(
+            RankedAction(
+                av.action.to_json(),
+                av.value,
+                av.samples,
+                action_words(av.action.to_json()),
+                av.value - top.value,
+                words,
+            )
+        )
+    done = {id(av.action) for av in searched}
+    out += [
+        RankedAction(a.to_json(), None, 0, action_words(a.to_json()))
+        for a in legal
+        if id(a) not in done
+    ]
+    return out, top.action
+
+
+def _diffs(a: ActionValue, b: ActionValue) -> list[float]:
+    n = min(len(a.draws), len(b.draws))
+    return [a.draws[k] - b.draws[k] for k in range(n)]
+
+
+def _search_claim(ranked: Sequence[RankedAction], unit: str) -> Claim | None:
+    valued = [r for r in ranked if r.value is not None]
+    if not valued:
+        return None
+    best = valued[0]
+    assert best.value is not None
+    facts: dict[str, Any] = {
+        "value": round(best.value, 1),
+        "samples": best.samples,
+        "confidence": best.confidence,
+    }
+    text = f"Search: {best.value:+.1f} points {unit} over {best.samples} deals"
+    if len(valued) > 1 and valued[1].value is not None:
+        ahead = best.value - valued[1].value
+        facts["ahead"] = round(ahead, 1)
+        text += f", {ahead:.1f} ahead of the next move ({best.confidence})."
+    else:
+        text += "."
+    return Claim("search", {}, facts, text)
+
+
+def _checked(view: TableView, claims: Sequence[Claim | None]) -> list[Claim]:
+    """Only the claims that hold are said."""
+    return [c for c in claims if c is not None and c.holds(view)]
+
+
+def _knock_claims(
+    game_name: str,
+    view: TableView,
+    values: Sequence[ActionValue],
+    ranked: Sequence[RankedAction],
+) -> tuple[bool | None, list[Claim]]:
+    """Whether knocking now is wise, in checked words (only called when a knock is legal)."""
+    claims: list[Claim | None] = []
+    if game_name == "deadwood-knock":
+        claims.append(_dk_knock_count(view))
+    knocks = [av for av in values if _kind(av.action) == "knock" and av.samples]
+    others = [av for av in values if _kind(av.action) != "knock" and av.samples]
+    wise: bool | None = None
+    if knocks and others:
+        k = max(knocks, key=lambda av: av.value)
+        o = max(others, key=lambda av: av.value)
+        wise = k.value >= o.value
+        lead, trail = (k, o) if wise else (o, k)
+        sure = sureness(_diffs(lead, trail))
+        margin = round(abs(k.value - o.value), 1)
+        if wise:
+            text = f"Knock now: rated {margin:.1f} points above playing on"
+        else:
+            text = f"Not yet: playing on is rated {margin:.1f} points above knocking now"
+        text += f" ({VERDICT_WORDS[sure]})."
+        facts = {"wise": wise, "margin": margin, "sureness": sure}
+        claims.append(Claim("knock_search", {}, facts, text))
+    elif knocks or others:
+        only_knock = bool(knocks)
+        wise = only_knock
+        text = "The search weighed only knocking." if only_knock else "The search rates playing on."
+        claims.append(Claim("knock_search", {}, {"wise": wise}, text))
+    elif values and _kind(values[0].action) == "rummy":
+        wise = False  # going out beats any knock: it ends the hand with a bonus
+        claims.append(
+            Claim("knock_search", {}, {"wise": False}, "Not yet: go rummy instead of knocking.")
+        )
+    return wise, _checked(view, claims)
+
+
+# --- claims: what each move does, from the engine ------------------------------------------------
+
+Facts = Callable[[TableView, Mapping[str, Any]], Mapping[str, Any]]
+_FACTS: dict[str, Facts] = {}
+
+
+def _facts(kind: str) -> Callable[[Facts], Facts]:
+    def register(fn: Facts) -> Facts:
+        _FACTS[kind] = fn
+        return fn
+
+    return register
+
+
+def _card(value: Any) -> Card:
+    return value if isinstance(value, Card) else parse_card(str(value))
+
+
+def _pretty(value: Any) -> str:
+    return _card(value).pretty()
+
+
+def _cards(values: Sequence[Any]) -> str:
+    return " ".join(_pretty(v) for v in values)
+
+
+def _points(n: float) -> str:
+    return "1 point" if n == 1 else f"{n:g} points"
 
 
 def explain(game_name: str, view: TableView, action: Any) -> str:
-    """The best action in plain words: what it changes in the hand and why."""
+    """The move in checked words (the explanation of ``hand_focus`` without the search)."""
+    return " ".join(c.text for c in _checked(view, explain_claims(game_name, view, action)))
+
+
+def explain_claims(game_name: str, view: TableView, action: Any) -> list[Claim | None]:
+    """Candidate claims about ``action`` (each still to be checked)."""
     if game_name == "deadwood-knock":
-        return _explain_dk(view, action)
-    return _explain_kr(view, action)
+        return _dk_claims(view, action)
+    return _kr_claims(view, action)
 
 
-def _explain_dk(view: TableView, action: Any) -> str:
-    kind = _kind(action)
-    now = hand_value(view.hand)
-    cat = CATEGORY_WORDS.get(now.category, now.category)
-    if kind == "knock":
-        return (
-            f"Knock: your knock count is {now.knock_count} and {cat} scores {now.score}; "
-            "ending the round now beats what another draw is likely to add."
+# Deadwood Knock ---------------------------------------------------------------------------
+
+
+def _evaluate(cards: Sequence[Card]) -> Any:
+    from deadwood_knock.games.deadwood_knock.hand import evaluate
+
+    return evaluate(cards)
+
+
+def _category(name: str) -> str:
+    from deadwood_knock.games.deadwood_knock.hand import CATEGORY_WORDS
+
+    return str(CATEGORY_WORDS.get(name, name))
+
+
+@_facts("dk_take")
+def _dk_take_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Taking a known card (the top discard or, palming, the buried card) for ``select``."""
+    source = inputs["source"]
+    taken = view.top if source == "discard" else view.buried
+    if taken is None or str(taken) != inputs["taken"]:
+        raise ValueError("that card is not on offer")
+    before = _evaluate(view.hand)
+    after = _evaluate(with_card(without(view.hand, _card(inputs["select"])), taken))
+    return {
+        "score_before": before.score,
+        "score_after": after.score,
+        "category_after": after.category,
+        "deadwood_before": before.deadwood_points,
+        "deadwood_after": after.deadwood_points,
+    }
+
+
+@_facts("dk_role")
+def _dk_role_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Where a card sits in the scoring split: the poker hand, or deadwood (and its worth)."""
+    from deadwood_knock.games.deadwood_knock.hand import card_value
+
+    card = _card(inputs["card"])
+    now = _evaluate(view.hand)
+    in_hand = [c for c in view.hand if c == card or (card >= 52 and c >= 52)]
+    if not in_hand:
+        raise ValueError("not in the hand")
+    deadwood = any(c in now.deadwood for c in in_hand)
+    return {
+        "in_deadwood": deadwood,
+        "worth": card_value(in_hand[0]),
+        "category": now.category,
+    }
+
+
+@_facts("dk_blind_draw")
+def _dk_blind_draw_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A stock draw after discarding ``select``: the mean score over the unseen cards."""
+    rest = without(view.hand, _card(inputs["select"]))
+    unseen = view.unseen()
+    if not unseen:
+        raise ValueError("no unseen cards")
+    now = _evaluate(view.hand).score
+    scores = [_evaluate(with_card(rest, x)).score for x in unseen]
+    return {
+        "unseen": len(unseen),
+        "mean": round(sum(scores) / len(scores), 1),
+        "raise": sum(1 for s in scores if s > now),
+        "score_now": now,
+    }
+
+
+@_facts("dk_now")
+def _dk_now_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    now = _evaluate(view.hand)
+    return {
+        "category": now.category,
+        "hand_points": now.hand_points,
+        "deadwood": now.deadwood_points,
+        "score": now.score,
+    }
+
+
+@_facts("dk_knock_count")
+def _dk_knock_count_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
+
+    legal = any(a.get("type") == "knock" for a in view.raw.get("legal_actions") or ())
+    return {"knock_count": _evaluate(view.hand).knock_count, "limit": KNOCK_LIMIT, "legal": legal}
+
+
+@_facts("dk_stand")
+def _dk_stand_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A final turn: the best a take of the top discard could score, and a blind draw."""
+    now = _evaluate(view.hand).score
+    best_take = None
+    if view.top is not None:
+        best_take = max(
+            _evaluate(with_card(without(view.hand, s), view.top)).score for s in view.hand
         )
+    unseen = view.unseen()
+    best_blind = None
+    if unseen:
+        best_blind = max(
+            round(
+                sum(_evaluate(with_card(without(view.hand, s), x)).score for x in unseen)
+                / len(unseen),
+                1,
+            )
+            for s in set(view.hand)
+        )
+    return {"score": now, "best_take": best_take, "best_blind": best_blind}
+
+
+@_facts("dk_palm")
+def _dk_palm_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    from deadwood_knock.games.deadwood_knock.rules import SUSPICION
+
+    if view.top is None or view.buried is None:
+        raise ValueError("nothing to palm")
+    return {"cover": str(view.top), "buried": str(view.buried), "suspicion": SUSPICION}
+
+
+def _dk_knock_count(view: TableView) -> Claim | None:
+    f = _dk_knock_count_facts(view, {})
+    if not f["legal"]:
+        return None
+    text = f"Your knock count is {f['knock_count']} (a knock needs {f['limit']} or less)."
+    return Claim("dk_knock_count", {}, f, text)
+
+
+def _dk_claims(view: TableView, action: Any) -> list[Claim | None]:
+    from deadwood_knock.games.deadwood_knock.rules import POT_ANTE
+
+    kind = _kind(action)
+    now = _dk_now_facts(view, {})
+    cat = _category(now["category"])
+    if kind == "knock":
+        return [
+            Claim(
+                "dk_now",
+                {},
+                now,
+                f"Knock: {cat} scores {now['hand_points']} − {now['deadwood']} deadwood = "
+                f"{now['score']} now.",
+            ),
+            Claim(
+                "rule",
+                {},
+                {"pot": POT_ANTE},
+                "Each other player then takes one final turn and calls or folds on a "
+                f"{POT_ANTE}-point pot.",
+            ),
+        ]
     if kind == "stand":
-        return f"Stand: no card on offer improves {cat} (score {now.score})."
-    if kind == "call":
-        return f"Call: {cat} is likely to take the pot against the hands still in."
-    if kind == "fold":
-        return f"Fold: {cat} rarely wins this pot, and folding costs nothing."
+        f = _dk_stand_facts(view, {})
+        parts = [f"Stand: keep your score of {f['score']}"]
+        if f["best_take"] is not None and view.top is not None:
+            parts.append(f"taking {view.top.pretty()} would make it at best {f['best_take']}")
+        if f["best_blind"] is not None:
+            parts.append(f"a blind draw averages at best {f['best_blind']:.1f}")
+        return [Claim("dk_stand", {}, f, "; ".join(parts) + ".")]
     if kind == "reveal":
-        return "Show the scoring split: it gives the most points."
+        return [
+            Claim(
+                "dk_now",
+                {},
+                now,
+                f"Show the scoring split: {cat}, {now['hand_points']} − {now['deadwood']} "
+                f"deadwood = {now['score']}.",
+            )
+        ]
     if kind != "draw":
-        return "Best move by the search."
+        return []
     select: Card = action.select
     src = source_of(action)
-    rest = without(view.hand, select)
-    parts = []
-    if select in deadwood_cards(view.hand):
-        parts.append(f"it cuts {min(select % 13 + 1, 10) if select < 52 else -2} deadwood")
-    parts += _draw_notes(rest, now.category)
+    inputs = {"select": str(select)}
+    claims: list[Claim | None] = []
     if src in ("discard", "palm"):
         taken = view.top if src == "discard" else view.buried
-        if taken is not None:
-            after = hand_value([*rest, taken])
-            verb = "Palm" if src == "palm" else "Take"
-            what = CATEGORY_WORDS.get(after.category, after.category)
-            head = f"{verb} {taken.pretty()} and discard {select.pretty()}"
-            reason = f"your hand becomes {what}, score {now.score} → {after.score}"
-            # What the hand is one card from is judged after the take, not before it.
-            notes = _draw_notes([*rest, taken], after.category)
-            return f"{head}: {reason}" + (f"; it {notes[0]}" if notes else "") + "."
-    head = f"Discard {select.pretty()} and draw from the stock"
-    if not parts:
-        parts.append("it is the card your hand needs least")
-    return f"{head}: " + " and ".join(parts[:2]) + "."
+        if taken is None:
+            return []
+        f = _dk_take_facts(view, {**inputs, "source": src, "taken": str(taken)})
+        verb = "Palm" if src == "palm" else "Take"
+        text = (
+            f"{verb} {taken.pretty()} and discard {select.pretty()}: your hand becomes "
+            f"{_category(f['category_after'])}, score {f['score_before']} → {f['score_after']}"
+        )
+        if f["deadwood_after"] != f["deadwood_before"]:
+            text += f", deadwood {f['deadwood_before']} → {f['deadwood_after']}"
+        claims.append(
+            Claim("dk_take", {**inputs, "source": src, "taken": str(taken)}, f, text + ".")
+        )
+        if src == "palm":
+            p = _dk_palm_facts(view, {})
+            claims.append(
+                Claim(
+                    "dk_palm",
+                    {},
+                    p,
+                    f"Palming sets {_pretty(p['cover'])} aside; once per round, and if your round "
+                    f"score ends below the round's best you lose {-p['suspicion']} (Suspicion).",
+                )
+            )
+        return claims
+    role = _dk_role_facts(view, {"card": str(select)})
+    if role["in_deadwood"]:
+        role_text = f"{select.pretty()} counts {role['worth']} in your deadwood"
+    else:
+        role_text = f"{select.pretty()} is in your poker hand ({_category(role['category'])})"
+    claims.append(
+        Claim(
+            "dk_role",
+            {"card": str(select)},
+            role,
+            f"Discard {select.pretty()} and draw from the stock: {role_text}.",
+        )
+    )
+    blind = _dk_blind_draw_facts(view, inputs)
+    raise_words = (
+        f"{blind['raise']} of them raise it" if blind["raise"] else "none of them raises it"
+    )
+    claims.append(
+        Claim(
+            "dk_blind_draw",
+            inputs,
+            blind,
+            f"Over the {blind['unseen']} cards you have not seen, your score after the draw "
+            f"averages {blind['mean']:.1f} (now {blind['score_now']}; {raise_words}).",
+        )
+    )
+    return claims
 
 
-def _explain_kr(view: TableView, action: Any) -> str:
+# Call or fold ------------------------------------------------------------------------------
+
+
+def _pot_hint(
+    game_name: str,
+    view: TableView,
+    legal: Sequence[Any],
+    rng: random.Random,
+    unit: str,
+    deals: int,
+) -> Hint:
+    """Call or fold from the chance of winning the pot (see ``bots.dk.pot_outlook``)."""
+    from deadwood_knock.games.deadwood_knock.rules import POT_ANTE
+
+    pot = pot_outlook(view, rng, deals)
+    call = next(a for a in legal if _kind(a) == "call")
+    fold = next(a for a in legal if _kind(a) == "fold")
+    better, worse = (call, fold) if pot.call >= pot.fold else (fold, call)
+    values = {"call": pot.call, "fold": pot.fold}
+    margin = abs(pot.call - pot.fold)
+    ranked = [
+        RankedAction(better.to_json(), values[_kind(better)], pot.deals,
+                     action_words(better.to_json()), 0.0, "best by the pot's odds"),
+        RankedAction(worse.to_json(), values[_kind(worse)], pot.deals,
+                     action_words(worse.to_json()), -margin, "worse by the pot's odds"),
+    ]  # fmt: skip
+    rivals = (
+        "the knocker"
+        if len(pot.rivals) == 1
+        else f"the knocker and {len(pot.rivals) - 1} caller(s)"
+    )
+    mine = _dk_now_facts(view, {})
+    facts = {
+        "chance": round(pot.chance, 3),
+        "deals": pot.deals,
+        "in_pot": pot.in_pot,
+        "callers": len(pot.rivals) - 1,
+        "ante": POT_ANTE,
+        "win": POT_ANTE * pot.in_pot,
+        "call": round(pot.call, 1),
+        "fold": round(pot.fold, 1),
+        "category": mine["category"],
+    }
+    head = "Call" if _kind(better) == "call" else "Fold"
+    text = (
+        f"{head}: your hand ({_category(mine['category'])}) takes the pot in about "
+        f"{100 * pot.chance:.0f}% of {pot.deals} deals of the cards you have not seen, "
+        f"against {rivals}. Calling puts in {POT_ANTE} to win {POT_ANTE * pot.in_pot}: "
+        f"worth {pot.call:+.1f} points against the table, folding {pot.fold:+.1f} "
+        "(if the players still to answer fold)."
+    )
+    claims = [Claim("pot", {}, facts, text)]
+    return Hint(
+        game_name,
+        tuple(ranked),
+        better.to_json(),
+        text,
+        False,
+        None,
+        "",
+        tuple(claims),
+        unit,
+        pot,
+    )
+
+
+# Knock Rummy and Gin -------------------------------------------------------------------------
+
+
+def _kr_count(cards: Sequence[Card], view: TableView) -> int:
     high_aces, _limit, _gin = options_of(view.raw)
+    return count(cards, high_aces)
+
+
+@_facts("kr_take")
+def _kr_take_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Taking the top discard: the count now and after the best discard, and its meld."""
+    from deadwood_knock.games.knock_rummy.melds import arrange
+
+    top = view.top
+    if top is None or str(top) != inputs["taken"]:
+        raise ValueError("that card is not on offer")
+    high_aces, _limit, _gin = options_of(view.raw)
+    now = _kr_count(view.hand, view)
+    options = [(_kr_count([*(x for x in view.hand if x != d), top], view), d) for d in view.hand]
+    after, throw = min(options, key=lambda o: (o[0], -o[1]))
+    kept = [*(x for x in view.hand if x != throw), top]
+    layout = arrange(kept, high_aces=high_aces)
+    meld = next((m for m in layout.melds if top in m), None)
+    return {
+        "count_before": now,
+        "count_after": after,
+        "discard": str(throw),
+        "meld": None if meld is None else [str(c) for c in meld],
+    }
+
+
+@_facts("kr_stock")
+def _kr_stock_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A stock draw: what the top discard would do at best, and how many unseen cards
+    would lower the count (after the best discard)."""
+    from deadwood_knock.games.knock_rummy.melds import best_discard_count
+
+    high_aces, _limit, _gin = options_of(view.raw)
+    now = _kr_count(view.hand, view)
+    top = view.top
+    with_top = None
+    if top is not None:
+        with_top = min(_kr_count([*(x for x in view.hand if x != d), top], view) for d in view.hand)
+    unseen = [c for c in view.unseen() if c < 52]
+    lower = sum(1 for x in unseen if best_discard_count([*view.hand, x], high_aces)[0] < now)
+    return {"count": now, "with_top": with_top, "unseen": len(unseen), "lower": lower}
+
+
+@_facts("kr_throw")
+def _kr_throw_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Throwing a card: the count after, its worth, and whether it was deadwood (in some
+    lowest arrangement) rather than part of a meld."""
+    from deadwood_knock.games.knock_rummy.melds import card_value
+
+    card = _card(inputs["card"])
+    if card not in view.hand:
+        raise ValueError("not in the hand")
+    before = _kr_count(view.hand, view)
+    left = _kr_count([x for x in view.hand if x != card], view)
+    worth = card_value(card)
+    return {"count_after": left, "worth": worth, "deadwood": left + worth == before}
+
+
+@_facts("kr_limit")
+def _kr_limit_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    from deadwood_knock.games.knock_rummy.rules import GIN_BONUS, KNOCK_PENALTY
+
+    _high, limit, gin = options_of(view.raw)
+    return {"limit": limit, "gin": gin, "penalty": KNOCK_PENALTY, "bonus": GIN_BONUS}
+
+
+@_facts("kr_rummy")
+def _kr_rummy_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
+    from deadwood_knock.games.knock_rummy.rules import RUMMY_BONUS
+
+    card = inputs.get("card")
+    kept = [x for x in view.hand if card is None or x != _card(card)]
+    return {"count": _kr_count(kept, view), "bonus": RUMMY_BONUS}
+
+
+def _kr_claims(view: TableView, action: Any) -> list[Claim | None]:
     kind = _kind(action)
     if kind == "rummy":
-        return "Go rummy: every card is matched, so the hand ends and you collect the bonus."
+        c = discard_card(action)
+        inputs = {"card": None if c is None else str(c)}
+        f = _kr_rummy_facts(view, inputs)
+        if f["count"] != 0:
+            return []
+        lead = "Go rummy" + (f", discarding {c.pretty()}" if c is not None else "")
+        return [
+            Claim(
+                "kr_rummy",
+                inputs,
+                f,
+                f"{lead}: every card is matched, so the hand ends and each other player pays "
+                f"you their count plus {f['bonus']}.",
+            )
+        ]
     if kind == "draw":
-        now = count(view.hand, high_aces)
         if source_of(action) == "discard" and view.top is not None:
-            best = min(
-                count([x for x in [*view.hand, view.top] if x != c], high_aces) for c in view.hand
+            top = view.top
+            f = _kr_take_facts(view, {"taken": str(top)})
+            text = f"Take {top.pretty()} from the discard pile: "
+            if f["meld"] is not None:
+                text += f"it makes a meld ({_cards(f['meld'])}) and "
+            if f["count_after"] == f["count_before"]:
+                text += f"your count stays {f['count_before']}"
+            else:
+                text += f"your count goes {f['count_before']} → {f['count_after']}"
+            text += f" after you discard {_pretty(f['discard'])}."
+            return [Claim("kr_take", {"taken": str(top)}, f, text)]
+        f = _kr_stock_facts(view, {})
+        text = "Draw from the stock"
+        if f["with_top"] is not None and view.top is not None:
+            text += (
+                f": taking {view.top.pretty()} would leave your count at best {f['with_top']} "
+                f"(now {f['count']})"
             )
-            return (
-                f"Take {view.top.pretty()} from the discard pile: it fits your melds and can "
-                f"bring your count from {now} to {best}."
-            )
-        top = view.top.pretty() if view.top else "the top discard"
-        return f"Draw from the stock: {top} does not lower your count of {now}."
-    c = discard_card(action)
-    if c is None:
-        return "Best move by the search."
-    left = count([x for x in view.hand if x != c], high_aces)
-    worth = min(c % 13 + 1, 10)
+        text += f". {f['lower']} of the {f['unseen']} cards you have not seen would lower it."
+        return [Claim("kr_stock", {}, f, text)]
+    card = discard_card(action)
+    if card is None or kind not in ("discard", "knock"):
+        return []
+    f = _kr_throw_facts(view, {"card": str(card)})
+    lead = "Knock and discard" if kind == "knock" else "Discard"
+    text = f"{lead} {card.pretty()}: your count goes to {f['count_after']}"
+    if f["deadwood"]:
+        text += f" ({card.pretty()} is deadwood worth {_points(f['worth'])})"
+    claims: list[Claim | None] = [Claim("kr_throw", {"card": str(card)}, f, text + ".")]
     if kind == "knock":
-        return (
-            f"Knock and discard {c.pretty()}: your count will be {left}, "
-            "likely the lowest at the table."
-        )
-    return f"Discard {c.pretty()}: it is worth {worth} and your count goes to {left}."
+        lim = _kr_limit_facts(view, {})
+        if lim["gin"]:
+            rule = (
+                f"The other player lays off what fits your melds; at or under your count they "
+                f"undercut you for {lim['bonus']} more."
+            )
+        else:
+            rule = (
+                "The lowest count wins the difference from each player; a knocker who does "
+                f"not win also pays {lim['penalty']}."
+            )
+        claims.append(Claim("kr_limit", {}, lim, rule))
+    return claims
 
 
-def _knock_advice(
-    game_name: str, view: TableView, values: Sequence[ActionValue]
-) -> tuple[bool, bool | None, str]:
-    knocks = [av for av in values if _kind(av.action) == "knock"]
-    if not knocks:
-        return False, None, _idle_knock_advice(game_name, view)
-    best_knock = max(knocks, key=lambda av: av.value)
-    others = [av for av in values if _kind(av.action) != "knock" and av.samples]
-    if not others or not best_knock.samples:
-        wise = _kind(values[0].action) == "knock"
-    else:
-        wise = best_knock.value >= max(av.value for av in others)
-    if wise:
-        return True, True, "Knocking now is wise: the search rates it above playing on."
-    return True, False, "You may knock, but playing on is rated better."
+# --- actions in words --------------------------------------------------------------------------
 
 
-def _idle_knock_advice(game_name: str, view: TableView) -> str:
-    if game_name == "deadwood-knock":
-        if not view.hand:
-            return ""
-        v = hand_value(view.hand)
-        if v.knock_count <= KNOCK_LIMIT:
-            return f"Your knock count is {v.knock_count}: you may knock at the start of a turn."
-        return f"Your knock count is {v.knock_count}; knocking needs {KNOCK_LIMIT} or less."
-    high_aces, limit, _gin = options_of(view.raw)
-    n = count(view.hand, high_aces) if view.hand else 0
-    if limit is not None:
-        return f"Your count is {n}; a knock needs {limit} or less after the discard."
-    return f"Your count is {n}; you may knock after drawing."
+def action_words(action: Mapping[str, Any]) -> str:
+    """An action's JSON in a few words, e.g. "discard K♣, take from the pile"."""
+    kind = action.get("type")
+
+    def c(key: str) -> str:
+        return _pretty(action[key])
+
+    if kind == "draw" and "select" in action:
+        where = {"stock": "the stock", "discard": "the pile", "palm": "a palm"}[action["source"]]
+        return f"discard {c('select')}, take from {where}"
+    if kind == "draw":
+        return f"draw from the {'stock' if action['source'] == 'stock' else 'pile'}"
+    if kind == "discard":
+        return f"discard {c('card')}"
+    if kind == "knock" and action.get("discard"):
+        return f"knock, discarding {c('discard')}"
+    if kind == "rummy":
+        return "go rummy" + (f", discarding {c('discard')}" if action.get("discard") else "")
+    if kind == "reveal":
+        return "show the scoring split"
+    return str(kind)

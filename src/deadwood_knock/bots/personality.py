@@ -20,6 +20,8 @@ from deadwood_knock.bots.dk import (
     call_strength,
     draw_values,
     hand_value,
+    knock_outlook,
+    pot_outlook,
     potential,
     safe_value,
     sample_cards,
@@ -32,7 +34,8 @@ from deadwood_knock.bots.kr import (
     points,
     source_of,
 )
-from deadwood_knock.bots.view import TableView, view_of
+from deadwood_knock.bots.kr import knock_outlook as kr_knock_outlook
+from deadwood_knock.bots.view import TableView, view_of, without
 from deadwood_knock.cards import Card
 from deadwood_knock.games.base import Game, GameError
 from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
@@ -49,6 +52,20 @@ __all__ = [
 
 CHASES = ("pairs", "sets", "flush", "straight", "low_deadwood", "balanced")
 LADDER = ("tenderfoot", "greenhorn", "regular", "sharp", "high_roller", "legend")
+#: A knock threshold this low or lower means full patience (see PersonalityParams).
+PATIENT_THRESHOLD = 5
+#: How far patience shades the knock: an eager player (patience 0) knocks while waiting
+#: still looks this many points better; a patient one (1) waits until knocking is this
+#: many points ahead. It fades over the last few turns of the stock.
+KNOCK_SHADE = 10.0
+#: Knock Rummy and Gin: the hand's knock timing is set mostly by the knock threshold (the
+#: count it waits for); patience only shades knocks the outlook finds close.
+RUMMY_KNOCK_SHADE = 3.0
+#: Nerve sets the hand points it expects a rival to call with: 15 (a pair) for a timid
+#: player, up to 40 (three of a kind) for a bold one, who knocks into more pots.
+TIMID_CALL_POINTS, BOLD_CALL_POINTS = 15, 40
+#: Deals of the unseen cards a pot-pricing player (high roller, legend) weighs.
+POT_SAMPLES = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,13 +101,28 @@ class PersonalityParams:
     palm_rate: float = 0.2
     discard_reading: float = 0.5
     difficulty: str = "regular"
+    #: How long it waits for a better hand before knocking (0 eager .. 1 patient) and how
+    #: boldly it knocks into a pot (0 timid .. 1 bold). Left out, they follow the figure's
+    #: other fields: patience from ``knock_threshold`` (11 → 0, 5 or less → 1), nerve from
+    #: ``call_rate``; so a figure written as an early knocker plays as one.
+    patience: float | None = None
+    nerve: float | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.knock_threshold <= KNOCK_LIMIT:
             raise GameError(f"knock_threshold must be 0..{KNOCK_LIMIT}, got {self.knock_threshold}")
+        if self.patience is None:
+            eager = (self.knock_threshold - PATIENT_THRESHOLD) / (KNOCK_LIMIT - PATIENT_THRESHOLD)
+            object.__setattr__(self, "patience", round(min(1.0, max(0.0, 1.0 - eager)), 3))
+        if self.nerve is None:
+            object.__setattr__(self, "nerve", self.call_rate)
         for name in ("call_rate", "fold_discipline", "palm_rate", "discard_reading"):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
+                raise GameError(f"{name} must be between 0 and 1, got {v}")
+        for name in ("patience", "nerve"):
+            v = getattr(self, name)
+            if not isinstance(v, (int, float)) or not 0.0 <= v <= 1.0:
                 raise GameError(f"{name} must be between 0 and 1, got {v}")
         if self.chase not in CHASES:
             raise GameError(f"chase must be one of {', '.join(CHASES)}, got {self.chase!r}")
@@ -156,13 +188,16 @@ class PersonalityBot:
         if "call" in kinds or "fold" in kinds:
             return self._call_or_fold(view, legal, rng)
         now = hand_value(view.hand)
-        if "knock" in kinds and now.knock_count <= p.knock_threshold:
-            return next(a for a in legal if _kind(a) == "knock")
         final = "stand" in kinds
         draws = [a for a in legal if _kind(a) == "draw"]
+        may_knock = "knock" in kinds and now.knock_count <= p.knock_threshold
         if draws and rng.random() < self.skill.blunder:
             plain = [a for a in draws if getattr(a, "source", None) != "palm"] or draws
-            return rng.choice(plain)
+            careless = rng.choice(plain)
+            if not may_knock:
+                return careless
+        else:
+            careless = None
         weight = 0.0 if final else self.skill.foresight * 0.8
 
         def value(cards: Sequence[Card]) -> float:
@@ -188,8 +223,26 @@ class PersonalityBot:
         if final and (best is None or best_v <= now.score):
             return next(a for a in legal if _kind(a) == "stand")
         if best is None:
-            return rng.choice(list(legal))
-        return best.action
+            return careless or rng.choice(list(legal))
+        if may_knock and self.knock_edge(view, best, rng) >= self.knock_margin(view):
+            return next(a for a in legal if _kind(a) == "knock")
+        return careless or best.action
+
+    def knock_edge(self, view: TableView, draw: DrawChoice, rng: random.Random) -> float:
+        """Knocking now against playing ``draw`` and knocking next turn, in points."""
+        p = self.params
+        assert p.nerve is not None
+        line = TIMID_CALL_POINTS + (BOLD_CALL_POINTS - TIMID_CALL_POINTS) * p.nerve
+        kept = without(view.hand, draw.select)
+        samples = max(6, self.skill.sample // 2)
+        return knock_outlook(view, rng, samples, (kept, draw.taken), round(line)).edge
+
+    def knock_margin(self, view: TableView) -> float:
+        """How far ahead knocking must look: patience shades it, fading near the stock's end."""
+        assert self.params.patience is not None
+        turns_left = view.stock_size / max(1, view.players)
+        shade = KNOCK_SHADE if view.game == "deadwood-knock" else RUMMY_KNOCK_SHADE
+        return shade * (2.0 * self.params.patience - 1.0) * min(1.0, turns_left / 3.0)
 
     def _call_or_fold(self, view: TableView, legal: Sequence[Any], rng: random.Random) -> Any:
         p = self.params
@@ -197,7 +250,7 @@ class PersonalityBot:
         if self.skill.odds:
             # A skilled player prices the pot: the chance its poker hand beats the hands
             # already in, dealt from the cards it has not seen; call_rate shades the line.
-            win = _pot_odds(view, rng)
+            win = pot_outlook(view, rng, POT_SAMPLES).chance
             ins = 1 + sum(1 for a in view.raw.get("calls") or () if a == "call")
             fair = 1.0 / (ins + 1)
             line = fair * (1.4 - 0.8 * p.call_rate) * (0.8 + 0.4 * p.fold_discipline)
@@ -245,14 +298,32 @@ class PersonalityBot:
                 - p.discard_reading * feed(c)
                 + 0.05 * points(c)
             )
+        best_card = max(scored, key=lambda c: scored[c])
         knockable = [a for a in throws if _kind(a) == "knock"]
         if knockable:
             best_knock = min(knockable, key=lambda a: _count_of(counts, discard_card(a)))
             c = discard_card(best_knock)
-            if c is not None and _count_of(counts, c) <= p.knock_threshold:
+            if (
+                c is not None
+                and _count_of(counts, c) <= p.knock_threshold
+                and self.kr_knock_edge(view, c, best_card, rng) >= self.knock_margin(view)
+            ):
                 return best_knock
-        best_card = max(scored, key=lambda c: scored[c])
         return next(a for a in throws if _kind(a) == "discard" and discard_card(a) == best_card)
+
+    def kr_knock_edge(
+        self, view: TableView, knock_card: Card, wait_card: Card, rng: random.Random
+    ) -> float:
+        """Knocking with ``knock_card`` against throwing ``wait_card`` and playing on."""
+        assert self.params.nerve is not None
+        # A timid player expects the rivals to hold better hands (more of them the longer
+        # they have played); a bold one takes them as dealt.
+        played = max(view.turns) if view.turns else 0
+        tries = 1 + round(2 * (1.0 - self.params.nerve)) + min(2, played // 3)
+        knock_hand = [x for x in view.hand if x != knock_card]
+        wait_hand = [x for x in view.hand if x != wait_card]
+        samples = max(6, self.skill.sample // 2)
+        return kr_knock_outlook(view, rng, samples, knock_hand, wait_hand, tries).edge
 
     def _kr_draw(
         self, view: TableView, legal: Sequence[Any], rng: random.Random, high_aces: bool
@@ -271,31 +342,6 @@ class PersonalityBot:
         # Taking the top discard shows the table what you collect; a reader weighs that.
         shown = 0.5 * self.params.discard_reading
         return discard if with_top + shown < from_stock / len(sample) else stock
-
-
-def _pot_odds(view: TableView, rng: random.Random, samples: int = 24) -> float:
-    """How often this hand's poker hand beats the knocker's and every caller's so far."""
-    knocker = view.raw.get("knocker")
-    calls = view.raw.get("calls") or ()
-    rivals = [s for s in range(view.players) if s != view.seat]
-    rivals = [s for s in rivals if s == knocker or (s < len(calls) and calls[s] == "call")]
-    if not rivals:
-        return 1.0
-    mine = hand_value(view.hand).strength
-    unseen = list(view.unseen())
-    wins = 0.0
-    for _ in range(samples):
-        pool = unseen[:]
-        rng.shuffle(pool)
-        best: tuple[int, ...] = ()
-        for s in rivals:
-            known = list(view.known_cards[s]) if s < len(view.known_cards) else []
-            need = max(0, 8 - len(known))
-            hand, pool = known + pool[:need], pool[need:]
-            strength = hand_value(hand).strength if len(hand) >= 5 else ()
-            best = max(best, strength)
-        wins += 1.0 if mine > best else (0.5 if mine == best else 0.0)
-    return wins / samples
 
 
 def _count_of(counts: Mapping[Card, int], c: Card | None) -> int:

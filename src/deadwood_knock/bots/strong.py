@@ -66,12 +66,15 @@ MAX_PLAYOUT_ACTIONS = 400
 
 @dataclass(frozen=True, slots=True)
 class ActionValue:
-    """One candidate action: its mean playout value, how many samples, and its prior."""
+    """One candidate action: its mean playout value, how many samples, and its prior.
+    ``draws`` holds each sample's value in order (the k-th of every action comes from the
+    same sampled position), so two actions can be compared pairwise."""
 
     action: Any
     value: float
     samples: int
     prior: float
+    draws: tuple[float, ...] = ()
 
 
 def _kind(action: Any) -> str:
@@ -226,8 +229,10 @@ class StrongBot:
         legal: Sequence[Any],
         rng: random.Random,
         budget: Budget | None = None,
+        cull: bool = True,
     ) -> list[ActionValue]:
-        """Every considered action with its value, best first (what hints show)."""
+        """Every considered action with its value, best first. ``cull=False`` keeps every
+        candidate to the end, so all have the same samples (Hand Focus ranks by value)."""
         if budget is None:
             # Knock Rummy playouts are longer; they get half as much time again.
             custom = self.default_budget is not DEFAULT_BUDGET
@@ -280,7 +285,7 @@ class StrongBot:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            if it >= next_cut and len(active) > 2:
+            if cull and it >= next_cut and len(active) > 2:
                 active.sort(key=lambda i: -(sums[i] / visits[i]))
                 cut = active[: max(2, (len(active) + 1) // 2)]
                 if gin and 0 not in cut:  # the anchor (first kept) is always measured
@@ -288,7 +293,13 @@ class StrongBot:
                 active = cut
                 next_cut *= 2
         out = [
-            ActionValue(a, sums[i] / visits[i] if visits[i] else float("-inf"), visits[i], pr)
+            ActionValue(
+                a,
+                sums[i] / visits[i] if visits[i] else float("-inf"),
+                visits[i],
+                pr,
+                tuple(values[i]),
+            )
             for i, (a, pr) in enumerate(keep)
         ]
         out.sort(key=lambda av: (-av.samples, -av.value, -av.prior))

@@ -232,6 +232,14 @@ def without(hand: Sequence[Card], select: Card) -> list[Card]:
     return rest
 
 
+def with_card(cards: Sequence[Card], card: Card) -> list[Card]:
+    """The cards plus one; a joker joins under whichever joker name is free (an
+    observation's JSON writes both jokers alike)."""
+    if card >= 52 and card in cards:
+        card = next((j for j in JOKERS if j not in cards), card)
+    return [*cards, card]
+
+
 def suit_counts(cards: Sequence[Card]) -> list[int]:
     counts = [0, 0, 0, 0]
     for c in cards:

@@ -24,7 +24,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from deadwood_knock.bots import get_bot
+from deadwood_knock.bots import resolve_bot_name
 from deadwood_knock.games.base import Event, Game, GameError, JSONDict
 from deadwood_knock.persistence import Database, Match, MatchAction, MatchSeat, Player
 from deadwood_knock.server import botpool
@@ -134,11 +134,12 @@ class MatchService:
         table_id: str | None = None,
     ) -> LiveMatch:
         game = self.game(game_name)
-        for bot_name in opponents:
-            try:
-                get_bot(bot_name)
-            except GameError as exc:
-                raise invalid("unknown_bot", str(exc)) from None
+        try:
+            # Names are case-insensitive and a character may drop "figure:": store the
+            # registered spelling, which is what the clients read.
+            opponents = [resolve_bot_name(bot_name) for bot_name in opponents]
+        except GameError as exc:
+            raise invalid("unknown_bot", str(exc)) from None
         players = 1 + len(opponents)
         if not game.min_players <= players <= game.max_players:
             raise invalid(

@@ -13,11 +13,9 @@ from functools import cache
 from typing import Any
 
 from deadwood_knock.bots import personality_bot, register
-from deadwood_knock.bots.base import Bot
+from deadwood_knock.bots.base import FIGURE_PREFIX, Bot
 
-__all__ = ["FIGURE_PREFIX", "figure_bot_name", "register_figure_bots"]
-
-FIGURE_PREFIX = "figure:"
+__all__ = ["FIGURE_PREFIX", "figure_bot_name", "figure_display_name", "register_figure_bots"]
 
 
 def figure_bot_name(figure_id: str) -> str:
@@ -30,6 +28,14 @@ def _figures() -> dict[str, dict[str, Any]]:
 
     raw = json.loads((CONTENT_DIR / "data" / "figures.json").read_text(encoding="utf-8"))
     return {str(f["id"]): f for f in raw["figures"]}
+
+
+def figure_display_name(bot_name: str) -> str | None:
+    """The character's name for a ``figure:<id>`` bot ("Luke Short"); None for other bots."""
+    if not bot_name.startswith(FIGURE_PREFIX):
+        return None
+    figure = _figures().get(bot_name[len(FIGURE_PREFIX) :])
+    return None if figure is None else str(figure["name"])
 
 
 def _factory(figure_id: str) -> Bot:

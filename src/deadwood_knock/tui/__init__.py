@@ -17,7 +17,7 @@ def build_session(args: argparse.Namespace) -> Session:
     """A session from ``play``'s arguments (see :func:`deadwood_knock.cli.build_parser`)."""
     return Session(
         args.game,
-        opponent_list(args.opponents),
+        opponent_list(args.bots),
         seeded(args.seed),
         sleight_of_hand=bool(args.sleight_of_hand),
         rounds=args.rounds,

@@ -2,58 +2,90 @@
 
 Keys: 1-9/0 or ←/→ pick a card; s/d/p take from stock/discard/palm (Deadwood Knock) or
 draw from stock/discard (Knock Rummy, Gin); in the discard step d or Enter discards the
-picked card; k knock; r rummy; t stand; c call; f fold; h Hand Focus; q quit (asks first).
-Each key works only when the engine lists a matching legal action.
+picked card; k knock; r rummy; t stand; c call; f fold; h Hand Focus; PgUp/PgDn scroll
+the log; ? or F1 the rules and keys; q quit (asks first). Each key works only when the
+engine lists a matching legal action, and the prompt says what each one does.
+
+Layout: on a roomy terminal the panels have borders and Hand Focus sits beside the
+table; below 100×34 (down to 80×24) the screen is compact: no borders, one line per
+opponent, results without the card lists, and Hand Focus takes the log's place while
+it is shown. The log is a scrolling widget written as events happen, so its newest
+line is always in view.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import textwrap
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Static
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Log, Static
 
 from deadwood_knock.bots import Budget
-from deadwood_knock.bots.hints import Hint, hand_focus
+from deadwood_knock.bots.hints import Hint, action_words, hand_focus
 from deadwood_knock.cards import Card, parse_card, sort_key
 from deadwood_knock.tui.session import HUMAN_SEAT, Session
-from deadwood_knock.tui.words import cards_text, evaluation_lines, result_lines
+from deadwood_knock.tui.words import (
+    cards_text,
+    evaluation_lines,
+    help_lines,
+    result_lines,
+)
 
-__all__ = ["DeadwoodApp"]
+__all__ = ["COMPACT_BELOW", "DeadwoodApp", "HelpScreen", "action_words"]
 
 _NUMBER_KEYS = "1234567890-"
 _KEY_NAMES = {"minus": "-"}  # Textual's name for the 11th card's key
-_LOG_LINES = 12
+#: Below this many columns or rows the screen goes compact (80×24 must stay usable).
+COMPACT_BELOW = (100, 34)
 
 
-def action_words(action: dict[str, Any]) -> str:
-    """A ranked action's JSON form in a few words (for the Hand Focus list)."""
-    kind = action.get("type")
+class HelpScreen(ModalScreen[None]):
+    """The rules in brief and every key, over the table; Esc, ?, F1 or q closes it."""
 
-    def c(key: str) -> str:
-        return parse_card(str(action[key])).pretty()
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    #help-box { width: 100%; max-width: 92; height: 100%; max-height: 40;
+                border: round $accent; background: $surface; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("escape", "close", "Close"),
+        Binding("q", "close", "Close", show=False),
+        Binding("question_mark", "close", "Close", show=False),
+        Binding("f1", "close", "Close", show=False),
+    ]
 
-    if kind == "draw" and "select" in action:
-        where = {"stock": "the stock", "discard": "the pile", "palm": "a palm"}[action["source"]]
-        return f"discard {c('select')}, take from {where}"
-    if kind == "draw":
-        return f"draw from the {'stock' if action['source'] == 'stock' else 'pile'}"
-    if kind == "discard":
-        return f"discard {c('card')}"
-    if kind == "knock" and "discard" in action:
-        return f"knock, discarding {c('discard')}"
-    if kind == "rummy":
-        return "go rummy" + (f", discarding {c('discard')}" if action.get("discard") else "")
-    return str(kind)
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Static(
+                "\n".join([*self.lines, "", "(Esc, ? or F1 closes; ↑ ↓ PgUp PgDn scroll)"]),
+                id="help-text",
+                markup=False,
+            )
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class DeadwoodApp(App[None]):
     """Play a session; ``bot_pause`` is the visible pause before each bot move."""
 
     TITLE = "Deadwood Knock"
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("question_mark", "help", "Rules and keys", show=False),
+        Binding("f1", "help", "Rules and keys", show=False),
+    ]
     CSS = """
     Screen { layout: vertical; }
     #banner { height: auto; background: $boost; text-style: bold; padding: 0 1; }
@@ -62,8 +94,16 @@ class DeadwoodApp(App[None]):
     #focus { width: 1fr; height: auto; border: round $warning; padding: 0 1; }
     #hand { height: auto; border: round $primary; padding: 0 1; }
     #prompt { height: auto; padding: 0 1; text-style: bold; }
-    #results { height: auto; border: round $success; padding: 0 1; }
-    #log { height: 1fr; border: round $panel; padding: 0 1; }
+    #results { height: auto; max-height: 50%; border: round $success; padding: 0 1; }
+    #bottom { height: 1fr; min-height: 3; }
+    #log { height: 1fr; border: round $panel; padding: 0 1; overflow-x: hidden; }
+    #focus-low { height: 1fr; padding: 0 1; background: $boost; display: none; }
+    Screen.compact #table { border: none; padding: 0 1; background: $surface; }
+    Screen.compact #hand { border: none; padding: 0 1; background: $panel; }
+    Screen.compact #results { border: none; padding: 0 1; background: $success 20%; }
+    Screen.compact #log { border: none; padding: 0 1; }
+    Screen.compact #bottom { min-height: 2; }
+    Screen.compact #focus { display: none; }
     """
 
     def __init__(
@@ -84,6 +124,9 @@ class DeadwoodApp(App[None]):
         self.hint: Hint | None = None
         self._hint_for: Any = None  # the state the hint was computed for
         self.bots_running = False
+        self.compact = False
+        self._logged = 0  # lines of the session's log already written to the log widget
+        self._result_seen: Any = None  # the last result the person has moved past
 
     # --- layout -------------------------------------------------------------------------
 
@@ -94,14 +137,27 @@ class DeadwoodApp(App[None]):
             yield Static(id="focus", markup=False)
         yield Static(id="hand", markup=False)
         yield Static(id="prompt", markup=False)
-        yield Static(id="results", markup=False)
-        with Vertical(id="log"):
-            yield Static(id="loglines", markup=False)
+        with VerticalScroll(id="results"):
+            yield Static(id="result-text", markup=False)
+        with Vertical(id="bottom"):
+            yield Log(id="log", auto_scroll=True)
+            yield Static(id="focus-low", markup=False)
 
     def on_mount(self) -> None:
-        self.query_one("#focus").display = False
+        # Nothing takes the keyboard focus: every key is the table's (arrows pick cards).
+        for widget in (self.query_one("#results"), self.query_one("#log")):
+            widget.can_focus = False
+        self._set_compact(self.size.width, self.size.height)
         self.refresh_view()
         self._start_bots()
+
+    def on_resize(self, event: Resize) -> None:
+        self._set_compact(event.size.width, event.size.height)
+        self.refresh_view()
+
+    def _set_compact(self, width: int, height: int) -> None:
+        self.compact = width < COMPACT_BELOW[0] or height < COMPACT_BELOW[1]
+        self.screen.set_class(self.compact, "compact")
 
     # --- what the screen shows ------------------------------------------------------------
 
@@ -122,16 +178,44 @@ class DeadwoodApp(App[None]):
         self.query_one("#table", Static).update(self._table(obs))
         self.query_one("#hand", Static).update(self._hand(obs))
         self.query_one("#prompt", Static).update(self._prompt(obs))
-        results = result_lines(s.name, obs, s.names)
-        panel = self.query_one("#results", Static)
-        panel.display = bool(results)
-        panel.update("\n".join(results))
-        # Newest lines last, as many as the log box holds once the other panels are drawn.
-        room = self.query_one("#log").size.height or _LOG_LINES
-        self.query_one("#loglines", Static).update("\n".join(s.log[-room:]))
-        focus = self.query_one("#focus", Static)
-        focus.display = self.show_focus
-        focus.update(self._focus_text())
+        results = result_lines(s.name, obs, s.names, compact=self.compact)
+        # A small screen shows the last result from the round's end to the person's next
+        # move; a roomy one keeps it up.
+        fresh = bool(results) and (
+            not self.compact
+            or (not self.show_focus and obs.last_result is not self._result_seen)
+            or s.over()
+        )
+        panel = self.query_one("#results")
+        panel.display = fresh
+        self.query_one("#result-text", Static).update("\n".join(results))
+        self._write_log()
+        focus_text = self._focus_text()
+        top = self.query_one("#focus", Static)
+        top.display = self.show_focus and not self.compact
+        top.update(focus_text)
+        low = self.query_one("#focus-low", Static)
+        low.display = self.show_focus and self.compact
+        low.update(focus_text)
+        log = self.query_one("#log", Log)
+        log.display = not (self.show_focus and self.compact)
+        # A layout change can leave the log scrolled off its end: bring the newest line back.
+        self.call_after_refresh(log.scroll_end, animate=False)
+
+    def _write_log(self) -> None:
+        """Write the session's new log lines (wrapped to the log's width) to the widget."""
+        s = self.session
+        total = s.log_dropped + len(s.log)
+        if total <= self._logged:
+            return
+        start = max(0, self._logged - s.log_dropped)
+        log = self.query_one("#log", Log)
+        width = max(20, (log.content_size.width or self.size.width - 4) - 1)
+        lines: list[str] = []
+        for line in s.log[start:]:
+            lines += textwrap.wrap(line, width, subsequent_indent="  ") or [""]
+        log.write_lines(lines, scroll_end=True)
+        self._logged = total
 
     def _banner(self, obs: Any) -> str:
         s = self.session
@@ -154,8 +238,16 @@ class DeadwoodApp(App[None]):
         else:
             parts.append(f"Hand {obs.hand_number}, game to {obs.options.target}")
             parts.append("Game over" if obs.over else f"{obs.phase.title()} step")
-        totals = "  ".join(f"{s.names[i]} {t}" for i, t in enumerate(obs.totals))
-        parts.append(f"Scores: {totals}")
+        if not self.compact:
+            totals = "  ".join(f"{s.names[i]} {t}" for i, t in enumerate(obs.totals))
+            parts.append(f"Scores: {totals}")
+            return "  |  ".join(parts)
+        # Small screen: one line (scores sit beside each name); drop what does not fit.
+        if "*** FINAL TURN ***" in parts:
+            parts.remove("Final turns")
+        parts.append("? help")
+        while len("  |  ".join(parts)) > self.size.width - 2 and len(parts) > 2:
+            parts.pop(-2 if parts[-1] == "? help" and len(parts) > 3 else -1)
         return "  |  ".join(parts)
 
     def _table(self, obs: Any) -> str:
@@ -177,16 +269,20 @@ class DeadwoodApp(App[None]):
                 if obs.palmed[seat]:
                     tags.append("palmed")
             tag = f" [{', '.join(tags)}]" if tags else ""
+            total = f" ({obs.totals[seat]})" if self.compact else ""
             lines.append(
-                f"{mark}{s.names[seat]}: {_count(obs.hand_sizes[seat])}{tag}, "
+                f"{mark}{s.names[seat]}{total}: {_count(obs.hand_sizes[seat])}{tag}, "
                 f"known: {cards_text(known)}"
             )
         pile = obs.discard_pile
         top = cards_text(pile[-1:]) if pile else "empty"
-        lines.append(f"Discard pile: {top} on top ({_count(len(pile))})")
+        pile_line = f"Discard pile: {top} on top ({_count(len(pile))})"
         if s.name == "deadwood-knock" and len(pile) >= 2:
-            lines.append(f"  buried card under it: {cards_text(pile[-2:-1])}")
-        lines.append(f"Stock: {_count(obs.stock_size)}")
+            pile_line += f", buried under it: {cards_text(pile[-2:-1])}"
+        if self.compact:
+            lines.append(f"{pile_line} · Stock: {_count(obs.stock_size)}")
+        else:
+            lines += [pile_line, f"Stock: {_count(obs.stock_size)}"]
         if s.name == "deadwood-knock" and obs.covers:
             lines.append(f"Set aside (palm covers): {cards_text(obs.covers)}")
         if s.name != "deadwood-knock" and obs.public_stock is not None:
@@ -196,16 +292,19 @@ class DeadwoodApp(App[None]):
     def _hand(self, obs: Any) -> Text:
         text = Text()
         mark = "▶ " if obs.to_act == HUMAN_SEAT else "  "
-        text.append(f"{mark}Your hand: ")
+        mine = f" ({obs.totals[HUMAN_SEAT]})" if self.compact else ""
+        text.append(f"{mark}Your hand{mine}: ")
         for i, c in enumerate(self.hand_order()):
             label = f"{_NUMBER_KEYS[i]}:" if i < len(_NUMBER_KEYS) else ""
             if i == self.selected:
                 text.append(f"[{label}{c.pretty()}]", style="reverse bold")
             else:
                 text.append(f" {label}{c.pretty()} ")
-            text.append(" ")
+            if not self.compact:
+                text.append(" ")
         text.append("\n")
-        text.append("\n".join(evaluation_lines(self.session.name, obs)))
+        width = self.size.width - 2 if self.compact else None
+        text.append("\n".join(evaluation_lines(self.session.name, obs, width)))
         return text
 
     def _prompt(self, obs: Any) -> str:
@@ -216,52 +315,81 @@ class DeadwoodApp(App[None]):
             names = self.session.names
             best = max(obs.totals)
             won = " and ".join(names[i] for i, t in enumerate(obs.totals) if t == best)
-            return lead + f"The game is over: {won} won with {best}. q quits."
+            return lead + f"The game is over: {won} won with {best}. q quits, ? shows the rules."
         if obs.to_act != HUMAN_SEAT:
             who = self.session.names[obs.to_act] if obs.to_act is not None else "Nobody"
             return lead + f"{who} is thinking…"
-        return lead + "Your turn: " + " · ".join(self.controls()) + " · h hint · q quit"
+        head = "Your final turn" if getattr(obs, "final_turn", False) else "Your turn"
+        if getattr(obs, "phase", "") == "call":
+            head = f"{self.session.names[obs.knocker]} knocked: call or fold"
+        # The compact banner shows "? help", and the help lists q.
+        tail = "h hint" if self.compact else "h hint · ? help · q quit"
+        return lead + f"{head}: " + " · ".join([*self.controls(), tail])
 
     def controls(self) -> list[str]:
-        """The keys that do something now, read from the legal actions."""
+        """The keys that do something now, each with what it does, from the legal actions."""
+        if self.session.name == "deadwood-knock":
+            return self._dk_controls()
+        return self._kr_controls()
+
+    def _dk_controls(self) -> list[str]:
+        from deadwood_knock.games.deadwood_knock.rules import POT_ANTE, SUSPICION
+
         legal = self.session.legal()
+        obs = self.session.observation()
         sel = self.selected_card()
         kinds = {a.kind for a in legal}
         out: list[str] = []
-        if self.session.name == "deadwood-knock":
-            if "knock" in kinds:
-                out.append("k knock")
-            draws = [a for a in legal if a.kind == "draw" and a.select == _dk_select(sel)]
-            if draws:
-                out.append(f"{self._pick_keys()} pick the card to discard ({cards_text([sel])})")
-                for a in draws:
+        if "knock" in kinds:
+            out.append(f"k knock (your knock count is {obs.evaluation.knock_count})")
+        draws = [a for a in legal if a.kind == "draw" and a.select == _dk_select(sel)]
+        if draws:
+            out.append(f"{self._pick_keys()} pick the card to discard ({cards_text([sel])})")
+            pile = obs.discard_pile
+            for a in draws:
+                if a.source == "stock":
+                    out.append("s take from the stock")
+                elif a.source == "discard":
+                    out.append(f"d take the top discard {cards_text(pile[-1:])}")
+                else:
                     out.append(
-                        {
-                            "stock": "s take from stock",
-                            "discard": "d take the top discard",
-                            "palm": "p palm the buried card",
-                        }[a.source]
+                        f"p palm: take {cards_text(pile[-2:-1])} from under "
+                        f"{cards_text(pile[-1:])}, which is set aside (once a round; "
+                        f"{SUSPICION} if your round score ends below the best)"
                     )
-            if "stand" in kinds:
-                out.append("t stand")
-            if "call" in kinds:
-                out.append("c call")
-            if "fold" in kinds:
-                out.append("f fold")
-            if "reveal" in kinds:
-                out.append("Enter show the scoring split")
-            return out
+        if "stand" in kinds:
+            out.append("t stand: keep your hand as it is, no draw")
+        if "call" in kinds:
+            ins = 1 + sum(1 for c in obs.calls if c == "call")
+            out.append(
+                f"c call: put {POT_ANTE} in; the best poker hand among those in takes the pot "
+                f"({POT_ANTE * (ins + 1)} if nobody after you calls)"
+            )
+        if "fold" in kinds:
+            out.append("f fold: stay out of the pot, pay nothing")
+        if "reveal" in kinds:
+            out.append("Enter show the scoring split")
+        return out
+
+    def _kr_controls(self) -> list[str]:
+        legal = self.session.legal()
+        obs = self.session.observation()
+        sel = self.selected_card()
+        out: list[str] = []
         for a in legal:
             if a.kind == "draw":
-                out.append("s draw from stock" if a.source == "stock" else "d take the top discard")
+                if a.source == "stock":
+                    out.append("s draw from the stock")
+                else:
+                    out.append(f"d take the top discard {cards_text(obs.discard_pile[-1:])}")
         if any(a.kind in ("discard", "knock", "rummy") for a in legal):
             out.append(f"{self._pick_keys()} pick a card ({cards_text([sel])})")
             if _find(legal, "discard", sel) is not None:
                 out.append("d/Enter discard it")
-            elif sel is not None and sel == self.session.observation().taken_discard:
+            elif sel is not None and sel == obs.taken_discard:
                 out.append("(taken from the pile: it cannot go back this turn)")
             if _find(legal, "knock", sel) is not None:
-                out.append("k knock with it")
+                out.append("k knock with it: the hand ends and the counts are compared")
             if _find(legal, "rummy", sel) is not None or _find(legal, "rummy", None) is not None:
                 out.append("r go rummy")
         return out
@@ -282,26 +410,28 @@ class DeadwoodApp(App[None]):
         lines.append(h.explanation)
         if h.knock_advice:
             lines.append(h.knock_advice)
-        # The search's pick comes first (it may keep its favourite on a near tie); the
-        # rest follow by value so the list reads from better to worse.
-        valued = [r for r in h.actions if r.value is not None]
-        first = [r for r in valued if r.action == h.best][:1]
-        rest = sorted((r for r in valued if r not in first), key=lambda r: -(r.value or 0.0))
-        for i, r in enumerate([*first, *rest][:4], 1):
-            tag = " ← best" if i == 1 and first else ""
-            lines.append(f"{i}. {action_words(r.action)} ({r.value or 0.0:+.1f}){tag}")
+        lines += h.ranking_lines(3 if self.compact else 4)
         return "\n".join(lines)
 
     # --- keys -----------------------------------------------------------------------------
 
     async def on_key(self, event: Any) -> None:
         key = str(event.key)
+        if isinstance(self.screen, HelpScreen):
+            return  # the help screen's own bindings close it
         if self.confirm_quit:
             self.confirm_quit = False
             if key == "y":
                 self.exit()
                 return
             self.refresh_view()
+            return
+        if key in ("pageup", "pagedown"):
+            log = self.query_one("#log", Log)
+            if key == "pageup":
+                log.scroll_page_up(animate=False)
+            else:
+                log.scroll_page_down(animate=False)
             return
         if key == "q":
             self.confirm_quit = True
@@ -323,12 +453,21 @@ class DeadwoodApp(App[None]):
             action = self.action_for(key)
             if action is not None:
                 self.message = ""
+                self._result_seen = self.session.observation().last_result
                 self.session.apply(action)
                 self.hint = None
                 self._start_bots()
             elif (len(key) == 1 and key in "sdpktcfr") or key == "enter":
                 self.message = "That move is not possible now."
         self.refresh_view()
+
+    def action_help(self) -> None:
+        """? or F1: the rules and keys (the help screen's own ? and F1 close it)."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(help_lines(self.session.name, self._options())))
+
+    def _options(self) -> Any:
+        return self.session.observation().options
 
     def action_for(self, key: str) -> Any:
         """The legal action a key means now, or ``None``."""
@@ -405,16 +544,34 @@ class DeadwoodApp(App[None]):
 
     def screen_text(self) -> str:
         """The text of every visible panel as rendered (borders included)."""
+        out = []
+        for widget in self.screen.query(Widget):
+            if not isinstance(widget, (Static, Log)):
+                continue
+            if not widget.display or widget.size.area == 0 or not _shown(widget):
+                continue
+            out.append("\n".join(self.widget_lines(widget)))
+        return "\n".join(out)
+
+    def widget_lines(self, widget: Widget) -> list[str]:
+        """The rows a widget shows on screen now, as text."""
         from textual.geometry import Region
 
-        out = []
-        for widget in self.screen.query(Static):
-            if not widget.display or widget.size.area == 0:
-                continue
-            width, height = widget.outer_size
-            strips = widget.render_lines(Region(0, 0, width, height))
-            out.append("\n".join(strip.text for strip in strips))
-        return "\n".join(out)
+        width, height = widget.outer_size
+        return [strip.text for strip in widget.render_lines(Region(0, 0, width, height))]
+
+    def log_lines(self) -> list[str]:
+        """The log's visible rows, without blank ones."""
+        return [r.strip() for r in self.widget_lines(self.query_one("#log", Log)) if r.strip()]
+
+
+def _shown(widget: Widget) -> bool:
+    node: Any = widget.parent
+    while node is not None and isinstance(node, Widget):
+        if not node.display:
+            return False
+        node = node.parent
+    return True
 
 
 def _count(n: int) -> str:

@@ -11,16 +11,26 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from deadwood_knock.bots import Budget, get_bot
+from deadwood_knock.bots import Budget, get_bot, resolve_bot_name
 from deadwood_knock.bots.base import Bot
 from deadwood_knock.games import get_game
 from deadwood_knock.games.base import Event, GameError, derive_rng
+from deadwood_knock.trail.figure_bots import figure_display_name, register_figure_bots
 from deadwood_knock.tui.words import describe_event
 
-__all__ = ["HUMAN_SEAT", "Session"]
+__all__ = ["DEFAULT_OPPONENTS", "HUMAN_SEAT", "Session", "seat_names"]
 
 HUMAN_SEAT = 0
 _BOT_STREAM = 0xB07  # keeps bot RNGs apart from the engine's deal streams
+
+#: Who sits down with you when you name nobody: characters a new player can learn from
+#: (patient enough that a round rarely ends before your first turn), the same as the web
+#: client's quick tables (``web/app/screens.js``).
+DEFAULT_OPPONENTS: dict[str, tuple[str, ...]] = {
+    "deadwood-knock": ("lottie-deno", "luke-short"),
+    "knock-rummy": ("luke-short",),
+    "gin": ("bat-masterson",),
+}
 
 
 class Session:
@@ -29,7 +39,7 @@ class Session:
     def __init__(
         self,
         game_name: str = "deadwood-knock",
-        opponents: Sequence[str] = ("greedy",),
+        opponents: Sequence[str] | None = None,
         seed: int = 1,
         *,
         sleight_of_hand: bool = False,
@@ -37,9 +47,13 @@ class Session:
         target: int | None = None,
         budget: Budget | None = None,
     ) -> None:
+        register_figure_bots()
+        self.game = get_game(game_name)
+        if opponents is None:
+            opponents = DEFAULT_OPPONENTS.get(self.game.name, ("luke-short",))
         if not opponents:
             raise GameError("name at least one opponent")
-        self.game = get_game(game_name)
+        opponents = [resolve_bot_name(name) for name in opponents]
         self.bots: list[Bot | None] = [None, *(get_bot(name) for name in opponents)]
         players = len(self.bots)
         options: dict[str, Any] = {"players": players}
@@ -51,10 +65,11 @@ class Session:
             options["target"] = target
         self.seed = seed
         self.state = self.game.new_game(self.game.options_from_json(options), seed)
-        self.names = ["You", *(f"{name.title()} ({i})" for i, name in enumerate(opponents, 2))]
+        self.names = ["You", *seat_names(opponents)]
         self.budget = budget or Budget(seconds=0.2)
         self._rngs = [derive_rng(seed, _BOT_STREAM, s) for s in range(players)]
         self.log: list[str] = []
+        self.log_dropped = 0  # lines trimmed off the front: line i of all time is log[i - this]
         self._record(self.observation().events)
 
     @property
@@ -98,10 +113,26 @@ class Session:
             line = describe_event(event, self.names, HUMAN_SEAT)
             if line:
                 self.log.append(line)
-        del self.log[:-200]  # keep the log short; the screen shows the tail
+        extra = len(self.log) - 200  # keep the log short; the screen keeps its own copy
+        if extra > 0:
+            del self.log[:extra]
+            self.log_dropped += extra
 
 
-def opponent_list(text: str) -> list[str]:
+def seat_names(bots: Sequence[str]) -> list[str]:
+    """What the screen calls each bot seat: a character by its name ("Luke Short"), another
+    bot by its name and seat ("Greedy (2)"); a name twice at the table gets its seat too."""
+    plain = [figure_display_name(name) or f"{name.title()} ({i})" for i, name in enumerate(bots, 2)]
+    return [
+        f"{name} ({i})" if plain.count(name) > 1 and not name.endswith(f"({i})") else name
+        for i, name in enumerate(plain, 2)
+    ]
+
+
+def opponent_list(text: str | None) -> list[str] | None:
+    """Bot names from ``--bots`` (``None``: the game's default characters)."""
+    if text is None:
+        return None
     return [name.strip() for name in text.split(",") if name.strip()]
 
 

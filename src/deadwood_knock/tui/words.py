@@ -13,9 +13,21 @@ from typing import Any
 from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games.base import Event
 from deadwood_knock.games.deadwood_knock.hand import CATEGORY_WORDS
-from deadwood_knock.games.knock_rummy.rules import GIN_BONUS, KNOCK_PENALTY, RUMMY_BONUS
+from deadwood_knock.games.knock_rummy.rules import (
+    GIN_BONUS,
+    GIN_LIMIT,
+    KNOCK_PENALTY,
+    RUMMY_BONUS,
+)
 
-__all__ = ["CATEGORY_WORDS", "cards_text", "describe_event", "evaluation_lines", "result_lines"]
+__all__ = [
+    "CATEGORY_WORDS",
+    "cards_text",
+    "describe_event",
+    "evaluation_lines",
+    "help_lines",
+    "result_lines",
+]
 
 
 def _card(value: Any) -> Card:
@@ -101,20 +113,29 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
     return None  # showdown: shown in the results panel
 
 
-def evaluation_lines(game_name: str, observation: Any) -> list[str]:
-    """The observation's own evaluation of the viewer's hand, in words."""
+def evaluation_lines(game_name: str, observation: Any, width: int | None = None) -> list[str]:
+    """The observation's own evaluation of the viewer's hand, in words. With a ``width``
+    (a small screen) the poker hand and the deadwood share a line when they fit."""
     if game_name == "deadwood-knock":
+        from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
+
         ev = observation.evaluation
         # Low enough to knock is a property of the hand; whether a knock is legal right
         # now is shown by the controls (they come from the legal actions).
-        knock = "low enough to knock" if ev.can_knock else "knocking needs 11 or less"
-        return [
+        knock = "low enough to knock" if ev.can_knock else f"knocking needs {KNOCK_LIMIT} or less"
+        poker = (
             f"Poker hand: {cards_text(ev.poker_hand)} — "
-            f"{CATEGORY_WORDS.get(ev.category, ev.category)}, {ev.hand_points} points",
-            f"Deadwood:   {cards_text(ev.deadwood)} — {_points(ev.deadwood_points)}",
+            f"{CATEGORY_WORDS.get(ev.category, ev.category)}, {ev.hand_points} points"
+        )
+        dead = f"Deadwood:   {cards_text(ev.deadwood)} — {_points(ev.deadwood_points)}"
+        score = (
             f"Score {ev.hand_points} − {ev.deadwood_points} = {ev.score}   "
-            f"Knock count {ev.knock_count} ({knock})",
-        ]
+            f"Knock count {ev.knock_count} ({knock})"
+        )
+        together = f"{poker} · deadwood {cards_text(ev.deadwood)} = {ev.deadwood_points}"
+        if width is not None and len(together) <= width:
+            return [together, score]
+        return [poker, dead, score]
     arr = observation.arrangement
     melds = " | ".join(cards_text(m) for m in arr.melds) or "none"
     lines = [
@@ -137,8 +158,12 @@ def _signed(n: int) -> str:
     return f"+ {n}" if n >= 0 else f"− {-n}"
 
 
-def result_lines(game_name: str, observation: Any, names: Sequence[str]) -> list[str]:
-    """The last finished round (DK) or hand (KR/Gin), with its arithmetic."""
+def result_lines(
+    game_name: str, observation: Any, names: Sequence[str], compact: bool = False
+) -> list[str]:
+    """The last finished round (DK) or hand (KR/Gin), with its arithmetic. ``compact``
+    (a small terminal) leaves out the cards (DK: the category stays; KR/Gin: the melds
+    and deadwood, the count stays) so each player fits one line; the figures stay."""
     viewer = observation.seat
     if game_name == "deadwood-knock":
         r = observation.last_result
@@ -153,6 +178,9 @@ def result_lines(game_name: str, observation: Any, names: Sequence[str]) -> list
                 for s, c in enumerate(r.calls)
                 if c is not None
             ]
+            if compact and len(said) > 2:
+                called = sum(1 for c in r.calls if c == "call")
+                said = [f"{called} called", f"{len(said) - called} folded"]
             head = f"Round {r.round} result: {names[r.knocker]} knocked" + (
                 f"; {', '.join(said)}." if said else "."
             )
@@ -160,9 +188,12 @@ def result_lines(game_name: str, observation: Any, names: Sequence[str]) -> list
         for s in range(len(r.totals)):
             cat = CATEGORY_WORDS.get(r.categories[s], r.categories[s])
             sus = f" {_signed(r.suspicion[s])} suspicion" if r.suspicion[s] else ""
+            # Compact: the category without the cards, so each player fits one line.
+            shown = cat if compact else f"{cards_text(r.poker_hands[s])} ({cat})"
+            dead = "" if compact else f" {cards_text(r.deadwood[s])}"
             lines.append(
-                f"  {names[s]}: {cards_text(r.poker_hands[s])} ({cat}) {r.hand_points[s]}"
-                f" − deadwood {cards_text(r.deadwood[s])} {r.deadwood_points[s]}"
+                f"  {names[s]}: {shown} {r.hand_points[s]}"
+                f" − deadwood{dead} {r.deadwood_points[s]}"
                 f" {_signed(r.pot[s])} pot{sus} = {r.round_scores[s] + r.suspicion[s]}"
                 f"  → total {r.totals[s]}"
             )
@@ -200,10 +231,88 @@ def result_lines(game_name: str, observation: Any, names: Sequence[str]) -> list
                 bonus = f" + {KNOCK_PENALTY} for a failed knock"
             why = f" (pays {hr.counts[s]} − {low}{bonus}"
             why += ", shared)" if len(hr.winners) > 1 else ")"
+        shown = "" if compact else f"melds {melds or 'none'}; deadwood {dead}; "
         lines.append(
-            f"  {names[s]}: melds {melds or 'none'}; deadwood {dead}; count {hr.counts[s]};"
+            f"  {names[s]}: {shown}count {hr.counts[s]};"
             f" score {hr.scores[s]:+d}{why} → total {hr.totals[s]}"
         )
     if hr.layoffs:
         lines.append(f"  Laid off: {cards_text(hr.layoffs)}")
     return lines
+
+
+# --- help (? or F1) ----------------------------------------------------------------------------
+
+
+def help_lines(game_name: str, options: Any) -> list[str]:
+    """The rules in brief and the keys, for the help screen: paragraphs the screen wraps,
+    key lines that fit 70 columns. Figures come from the engine."""
+    from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
+    from deadwood_knock.games.deadwood_knock.rules import HAND_SIZE, POT_ANTE, SUSPICION
+
+    if game_name == "deadwood-knock":
+        rules = [
+            "DEADWOOD KNOCK: rummy meets poker.",
+            f"You hold {HAND_SIZE} cards, split into a poker hand (any 5 cards, or 6-8 of one "
+            "suit or one straight) and deadwood (A 1, 2-10 face value, J/Q/K 10, joker -2). "
+            "Round score = hand points - deadwood + the pot.",
+            "A turn: pick the card to discard, then take the top of the stock or the top "
+            "discard (or, with Sleight of Hand, palm the card under the top discard); your "
+            "pick goes on the pile.",
+            f"Knock at the start of a turn if your deadwood can be {KNOCK_LIMIT} or less. "
+            "Everyone else then takes one final turn (a draw, or stand to keep the hand) and "
+            f"calls or folds: each caller puts {POT_ANTE} in and the best poker hand among "
+            f"those in takes the pot; if nobody calls, the knocker gets {POT_ANTE}.",
+            "Palming: once a round; the top discard is set aside; if your round score ends "
+            f"below the round's best, {SUSPICION}.",
+        ]
+    else:
+        gin = bool(getattr(options, "gin", False))
+        limit = getattr(options, "knock_limit", None)
+        rules = [
+            "GIN RUMMY (two players)." if gin else "KNOCK RUMMY.",
+            "Make sets (3-4 of a rank) and runs (3 or more in a row, one suit). Unmatched "
+            "cards are deadwood (A 1, 2-10 face value, J/Q/K 10); your count is the lowest "
+            "deadwood over every way to arrange the hand.",
+            "A turn: draw from the stock or take the top discard, then discard (not the "
+            "card you just took from the pile). Instead of a plain discard you may knock "
+            "with it: the hand ends and the counts are compared.",
+        ]
+        if gin:
+            rules.append(
+                f"Gin: knock at {GIN_LIMIT} or less. The other player lays off cards on your "
+                f"melds; at or under your count they undercut you (+{GIN_BONUS}); a count of "
+                f"0 is gin (+{GIN_BONUS})."
+            )
+        else:
+            if limit is not None:
+                rules.append(f"This table's knock limit: {limit} or less after the discard.")
+            rules.append(
+                "The lowest count wins the difference from each player; a knocker who does "
+                f"not win pays {KNOCK_PENALTY} more. With every card matched you may go "
+                f"rummy: +{RUMMY_BONUS} from each player."
+            )
+    keys = ["", "KEYS", "1-9 0 -, ← →  pick a card in your hand (it shows in [brackets])"]
+    if game_name == "deadwood-knock":
+        keys += [
+            "s d p         discard the picked card and take the stock's top card,",
+            "              the top discard, or palm the card under the top discard",
+            "k             knock (at the start of your turn)",
+            "t             stand (a final turn after a knock: keep your hand)",
+            "c f           call or fold after a knock",
+        ]
+    else:
+        keys += [
+            "s d           draw from the stock, or take the top discard",
+            "d or Enter    after drawing: discard the picked card",
+            "k             knock, with the picked card as the discard",
+        ]
+        if game_name == "knock-rummy":
+            keys.append("r             go rummy (with the picked card as the discard)")
+    keys += [
+        "h             Hand Focus: the moves ranked, the best explained",
+        "PgUp PgDn     scroll the log (a new event brings it back)",
+        "? or F1       this help (Esc, ? or F1 closes it)",
+        "q             quit (asks first)",
+    ]
+    return [*[line for rule in rules for line in (rule, "")][:-1], *keys]

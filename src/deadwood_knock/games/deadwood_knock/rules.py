@@ -81,6 +81,7 @@ __all__ = [
     "options_from_json",
     "position_from_json",
     "position_to_json",
+    "pot_result",
     "scores",
     "to_act",
 ]
@@ -726,9 +727,23 @@ class _Pot:
 
 
 def _pot(knocker: int | None, calls: Sequence[str | None], results: Sequence[HandResult]) -> _Pot:
+    return _settle_pot(knocker, calls, [r.strength for r in results])
+
+
+def pot_result(
+    knocker: int | None, calls: Sequence[str | None], strengths: Sequence[Sequence[int]]
+) -> list[int]:
+    """Each seat's pot result (DK6) from the seats' best-five strengths
+    (``HandResult.strength``); bots price pots with it."""
+    return list(_settle_pot(knocker, calls, strengths).result)
+
+
+def _settle_pot(
+    knocker: int | None, calls: Sequence[str | None], strengths: Sequence[Sequence[int]]
+) -> _Pot:
     """DK6: +10 to an uncalled knocker; else the best poker hand among the in players
     takes 10 per in player, ties split rounded down (the remainder is lost)."""
-    n = len(results)
+    n = len(strengths)
     pot = [0] * n
     if knocker is None:
         return _Pot(tuple(pot), (), (), 0)
@@ -736,8 +751,8 @@ def _pot(knocker: int | None, calls: Sequence[str | None], results: Sequence[Han
     if len(ins) == 1:
         pot[knocker] = POT_ANTE
         return _Pot(tuple(pot), (knocker,), (knocker,), 0)
-    best = max(results[s].strength for s in ins)
-    winners = [s for s in ins if results[s].strength == best]
+    best = max(tuple(strengths[s]) for s in ins)
+    winners = [s for s in ins if tuple(strengths[s]) == best]
     total = POT_ANTE * len(ins)
     share = total // len(winners)
     for s in ins:

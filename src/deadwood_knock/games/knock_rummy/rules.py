@@ -64,6 +64,7 @@ __all__ = [
     "deal_size",
     "determinize",
     "gin_options_from_json",
+    "gin_points",
     "gin_settlement",
     "knock_rummy_scores",
     "legal_actions",
@@ -858,6 +859,24 @@ def gin_settlement(
     return outcome, k_count, d_count, chosen, d_layout, laid_cards
 
 
+def gin_points(outcome: str, knocker_count: int, defender_count: int) -> tuple[bool, int]:
+    """KR8: whether the knocker wins the hand, and the points the winner scores, for a
+    :func:`gin_settlement` outcome (gin: the defender's count + 25; undercut: the
+    difference + 25 to the defender; knock: the difference)."""
+    knocker_wins, difference, bonus = _gin_parts(outcome, knocker_count, defender_count)
+    return knocker_wins, difference + bonus
+
+
+def _gin_parts(outcome: str, knocker_count: int, defender_count: int) -> tuple[bool, int, int]:
+    """KR8's parts: whether the knocker wins, the count difference the winner scores and
+    the gin or undercut bonus on top."""
+    if outcome == "gin":
+        return True, defender_count, GIN_BONUS
+    if outcome == "undercut":
+        return False, knocker_count - defender_count, GIN_BONUS
+    return True, defender_count - knocker_count, 0
+
+
 def _settle_gin(
     state: KnockRummyState, knocker: int, events: tuple[Event, ...]
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
@@ -868,12 +887,9 @@ def _settle_gin(
         state.hands[knocker], state.hands[defender], high
     )
     diff, bonus = [0, 0], [0, 0]
-    if outcome == "gin":
-        winner, diff[knocker], bonus[knocker] = knocker, d_count, GIN_BONUS
-    elif outcome == "undercut":
-        winner, diff[defender], bonus[defender] = defender, k_count - d_count, GIN_BONUS
-    else:
-        winner, diff[knocker] = knocker, d_count - k_count
+    knocker_wins, difference, extra = _gin_parts(outcome, k_count, d_count)
+    winner = knocker if knocker_wins else defender
+    diff[winner], bonus[winner] = difference, extra
     scores = (diff[0] + bonus[0], diff[1] + bonus[1])
     settled = _Settled((winner,), scores, tuple(diff), (0, 0), tuple(bonus))
     counts = [0, 0]

@@ -5,15 +5,22 @@ import { html } from "./lib.js";
 import { pretty } from "./cards.js";
 import { categoryWords, MiniCards, num, signed } from "./showdown.js";
 
-// The strong bot's advice for this turn: the best move in words, and whether to knock now.
+// The server's Hand Focus for this turn: the best move in checked words, whether to knock
+// now (only when a knock is legal; the words carry the verdict), and the moves ranked by
+// value in points with their confidence (`ranking`, the same lines the terminal shows).
 function Advice({ advice }) {
   if (!advice || !advice.explanation) return null;
   const k = advice.knock || {};
-  const verdict = k.legal ? (k.wise ? "Yes. " : "Not yet. ") : "";
+  const ranking = advice.ranking || [];
   return html`<div class="advice" aria-label="Hint">
     <p class="advice-best"><strong>Best move:</strong> ${advice.explanation}</p>
-    ${k.advice
-      ? html`<p class="advice-knock"><strong>Knock now?</strong> ${verdict}${k.advice}</p>`
+    ${k.legal && k.advice
+      ? html`<p class="advice-knock"><strong>Knock now?</strong> ${k.advice}</p>`
+      : null}
+    ${ranking.length > 1
+      ? html`<ol class="advice-ranking" aria-label="Moves ranked by value">
+          ${ranking.slice(0, 3).map((line, i) => html`<li key=${i}>${line.replace(/^\d+\. /, "")}</li>`)}
+        </ol>`
       : null}
   </div>`;
 }

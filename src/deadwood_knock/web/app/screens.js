@@ -83,13 +83,15 @@ async function startTable(body, setError) {
   }
 }
 
+// Characters, never the bare ladder bots: patient enough that a round rarely ends before a
+// new player's first turn. The terminal's `play` seats the same (tui/session.py).
 const QUICK_TABLES = [
   { id: "quick-dk", title: "Deadwood Knock", blurb: "Three at the table, ten rounds.",
-    game: "deadwood-knock", opponents: ["greenhorn", "regular"] },
+    game: "deadwood-knock", opponents: ["figure:lottie-deno", "figure:luke-short"] },
   { id: "quick-kr", title: "Knock Rummy", blurb: "Heads-up, melds and knocks, game to 100.",
-    game: "knock-rummy", opponents: ["regular"] },
+    game: "knock-rummy", opponents: ["figure:luke-short"] },
   { id: "quick-gin", title: "Gin Rummy", blurb: "The classic two-hander.",
-    game: "gin", opponents: ["regular"] },
+    game: "gin", opponents: ["figure:bat-masterson"] },
 ];
 
 const GAME_SHORT = { "deadwood-knock": "Deadwood Knock", "knock-rummy": "Knock Rummy", gin: "Gin" };

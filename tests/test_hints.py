@@ -1,0 +1,600 @@
+"""Hand Focus says only what the engine confirms, ranks by value, and keeps knock advice
+to positions where a knock is legal.
+
+Over 2,000 random positions of each game (deadwood-knock, knock-rummy, gin), reached by
+random and greedy players with random table options, every hint is checked here against
+the engine, independently of the hint code: each claim's figures are recomputed from the
+position (``position_to_json``: the real hands and stock) with the engine's evaluator,
+meld counter, legal actions and rule constants; every number in the words must be one
+of those figures; the ranking must be by value; and when no knock is legal no sentence
+may mention knocking. The call-or-fold chance is also re-estimated from the engine's own
+determinized states and rounds (``game.apply`` settles each pot).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from deadwood_knock.bots import Budget, get_bot
+from deadwood_knock.bots.hints import (
+    BEST_WORDS,
+    OTHER_WORDS,
+    VERDICT_WORDS,
+    Hint,
+    hand_focus,
+)
+from deadwood_knock.cards import JOKERS, Card, parse_card
+from deadwood_knock.games import get_game
+from deadwood_knock.games.base import Game
+from deadwood_knock.games.deadwood_knock import hand as dk_hand
+from deadwood_knock.games.deadwood_knock import rules as dk_rules
+from deadwood_knock.games.knock_rummy import melds as kr_melds
+from deadwood_knock.games.knock_rummy import rules as kr_rules
+
+POSITIONS = int(__import__("os").environ.get("HINT_POSITIONS", "2000"))
+SEARCH = Budget(iterations=2)  # the claims do not depend on the search's depth
+POT_DEALS = 150
+POT_CHECKS = 12  # call-or-fold positions per run re-estimated through the engine
+NUMBER = re.compile(r"[+−-]?\d+(?:\.\d+)?")
+
+
+# --- positions ----------------------------------------------------------------------------------
+
+
+def _options(game_name: str, rng: random.Random) -> dict[str, Any]:
+    if game_name == "deadwood-knock":
+        return {"players": rng.randint(2, 6), "sleight_of_hand": rng.random() < 0.5}
+    if game_name == "gin":
+        return {"players": 2}
+    opts: dict[str, Any] = {"players": rng.randint(2, 5), "high_aces": rng.random() < 0.3}
+    if rng.random() < 0.3:
+        opts["knock_limit"] = rng.choice([5, 10])
+    return opts
+
+
+def positions(game_name: str, count: int, seed: int) -> Iterator[tuple[Game[Any, Any], Any]]:
+    """``count`` positions where some seat must act, from whole games between random and
+    greedy players (so knocks, final turns, calls, palms and stock turn-overs all occur)."""
+    game = get_game(game_name)
+    rng = random.Random(seed)
+    bots = {name: get_bot(name) for name in ("random", "greedy")}
+    made = 0
+    while made < count:
+        options = _options(game_name, rng)
+        state = game.new_game(game.options_from_json(options), rng.getrandbits(40))
+        players = [rng.choice(list(bots)) for _ in range(options["players"])]
+        for _step in range(400):
+            if game.is_over(state) or made >= count:
+                break
+            seat = game.to_act(state)
+            legal = game.legal_actions(state)
+            # Every call and most knock chances are kept: they are rarer and matter most.
+            keep = 0.2
+            if any(a.kind in ("knock", "call") for a in legal):
+                keep = 0.7
+            if rng.random() < keep:
+                made += 1
+                yield game, state
+            obs = game.observe(state, seat)
+            state, _ = game.apply(state, bots[players[seat]].act(game, obs, legal, rng))
+
+
+# --- what the seat has not seen, from the real position --------------------------------------
+
+
+def _cards(items: Any) -> list[Card]:
+    out: list[Card] = []
+    for item in items:
+        c = parse_card(str(item))
+        if c >= 52 and c in out:
+            c = JOKERS[1]
+        out.append(c)
+    return out
+
+
+def unseen_of(game_name: str, position: dict[str, Any], seat: int) -> list[Card]:
+    """The cards the seat has not seen: the face-down stock and what nobody saw enter the
+    other hands (jokers are counted, as they are interchangeable)."""
+    out = [] if position.get("stock_public") else list(position["stock"])
+    for s, hand in enumerate(position["hands"]):
+        if s == seat:
+            continue
+        known = list(position["known"][s])
+        for c in hand:
+            if c in known:
+                known.remove(c)
+            else:
+                out.append(c)
+    mine = _cards(position["hands"][seat])
+    free = [j for j in JOKERS if j not in mine]  # the jokers' names are interchangeable
+    plain = _cards(c for c in out if c != "JK")
+    return plain + free[: sum(1 for c in out if c == "JK")]
+
+
+def _plus(rest: list[Card], card: Card) -> list[Card]:
+    """``rest`` and ``card``; a joker joins under whichever joker name is free."""
+    if card >= 52 and card in rest:
+        card = next(j for j in JOKERS if j not in rest)
+    return [*rest, card]
+
+
+def _without(hand: list[Card], select: Card) -> list[Card]:
+    rest = list(hand)
+    rest.remove(next(c for c in rest if c == select or (select >= 52 and c >= 52)))
+    return rest
+
+
+# --- the checks ---------------------------------------------------------------------------------
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(n.replace("−", "-")) for n in NUMBER.findall(text)]
+
+
+def _figures(value: Any) -> set[float]:
+    """Every number a claim may state: its figures, card ranks and their obvious forms."""
+    out: set[float] = set()
+    if isinstance(value, bool):
+        return out
+    if isinstance(value, (int, float)):
+        out |= {float(value), abs(float(value)), round(100 * float(value))}
+    elif isinstance(value, str):
+        out |= set(_numbers(value))
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            out |= _figures(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            out |= _figures(v)
+    return out
+
+
+def check_words(hint: Hint, data: dict[str, Any], legal_kinds: set[str]) -> None:
+    claims = data["claims"]
+    # Every sentence is a claim, and every number in it is one of that claim's figures
+    # (card ranks such as the 10 in 10♥ count: they are in the claim's inputs).
+    assert data["explanation"] == " ".join(c["text"] for c in claims)
+    assert data["knock"]["advice"] == " ".join(c["text"] for c in data["knock"]["claims"])
+    for claim in [*claims, *data["knock"]["claims"]]:
+        allowed = _figures({k: v for k, v in claim.items() if k != "text"})
+        allowed |= _figures(re.findall(r"\d+(?=[♠♥♦♣])", claim["text"]))
+        for n in _numbers(claim["text"]):
+            assert n in allowed or abs(n) in allowed, (n, claim)
+    if "knock" not in legal_kinds:
+        assert not data["knock"]["legal"] and data["knock"]["wise"] is None
+        assert data["knock"]["advice"] == ""
+        text = data["explanation"].lower()
+        assert "knock" not in text.replace("knocker", ""), text
+
+
+def check_ranking(hint: Hint, data: dict[str, Any], legal_json: list[dict[str, Any]]) -> None:
+    listed = [json.dumps(a["action"], sort_keys=True) for a in data["actions"]]
+    assert sorted(listed) == sorted(json.dumps(a, sort_keys=True) for a in legal_json)
+    valued = [a for a in data["actions"] if a["value"] is not None]
+    assert all(a["value"] is None for a in data["actions"][len(valued) :])  # rated ones first
+    values = [a["value"] for a in valued]
+    assert values == sorted(values, reverse=True), values  # ranked by value
+    if valued:
+        assert data["best"] == valued[0]["action"]
+        best = hint.actions[0].value
+        assert best is not None
+        for r in hint.actions[: len(valued)]:
+            assert r.value is not None and r.margin is not None
+            assert math.isclose(r.margin, r.value - best, abs_tol=1e-9)
+        words = {a["confidence"] for a in valued[1:]}
+        if data["pot"] is None:
+            assert valued[0]["confidence"] in (*BEST_WORDS.values(), "the only move")
+            assert words <= set(OTHER_WORDS.values())
+        lines = hint.ranking_lines(len(valued))
+        for line, a in zip(lines, valued, strict=True):
+            assert f"{a['value']:+.1f} points" in line and a["words"] in line
+    else:
+        assert data["best"] in legal_json
+
+
+def check_search(hint: Hint, claim: dict[str, Any]) -> None:
+    valued = [r for r in hint.actions if r.value is not None]
+    assert valued[0].value is not None
+    assert claim["value"] == round(valued[0].value, 1)
+    assert claim["samples"] == valued[0].samples
+    assert claim["confidence"] == valued[0].confidence
+    if len(valued) > 1:
+        assert valued[1].value is not None
+        assert claim["ahead"] == round(valued[0].value - valued[1].value, 1)
+
+
+def check_knock_search(hint: Hint, claim: dict[str, Any]) -> None:
+    knocks = [r for r in hint.actions if r.value is not None and r.action["type"] == "knock"]
+    others = [r for r in hint.actions if r.value is not None and r.action["type"] != "knock"]
+    assert hint.knock_wise == claim["wise"]
+    if knocks and others:
+        k, o = max(r.value or 0 for r in knocks), max(r.value or 0 for r in others)
+        assert claim["wise"] == (k >= o)
+        assert claim["margin"] == round(abs(k - o), 1)
+        assert VERDICT_WORDS[claim["sureness"]] in claim["text"]
+
+
+def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -> None:
+    hand = _cards(position["hands"][seat])
+    now = dk_hand.evaluate(hand)
+    pile = _cards(position["discard"])
+    kind = claim["kind"]
+    if kind == "dk_take":
+        taken = pile[-1] if claim["source"] == "discard" else pile[-2]
+        assert str(taken) == claim["taken"]
+        after = dk_hand.evaluate(_plus(_without(hand, parse_card(claim["select"])), taken))
+        assert (claim["score_before"], claim["deadwood_before"]) == (
+            now.score,
+            now.deadwood_points,
+        )
+        assert (claim["score_after"], claim["deadwood_after"], claim["category_after"]) == (
+            after.score,
+            after.deadwood_points,
+            after.category,
+        )
+        assert dk_hand.CATEGORY_WORDS[after.category] in claim["text"]
+        assert f"score {now.score} → {after.score}" in claim["text"]
+    elif kind == "dk_role":
+        card = parse_card(claim["card"])
+        mine = [c for c in hand if c == card or (card >= 52 and c >= 52)]
+        in_deadwood = any(c in now.deadwood for c in mine)
+        assert claim["in_deadwood"] == in_deadwood
+        assert claim["worth"] == dk_hand.card_value(mine[0])
+        if in_deadwood:
+            assert f"counts {dk_hand.card_value(mine[0])} in your deadwood" in claim["text"]
+        else:
+            assert f"in your poker hand ({dk_hand.CATEGORY_WORDS[now.category]})" in claim["text"]
+    elif kind == "dk_blind_draw":
+        unseen = unseen_of("deadwood-knock", position, seat)
+        rest = _without(hand, parse_card(claim["select"]))
+        scores = [dk_hand.evaluate([*rest, x]).score for x in unseen]
+        assert claim["unseen"] == len(unseen)
+        assert claim["mean"] == round(sum(scores) / len(scores), 1)
+        assert claim["raise"] == sum(1 for s in scores if s > now.score)
+        assert claim["score_now"] == now.score
+        assert f"averages {sum(scores) / len(scores):.1f}" in claim["text"]
+    elif kind == "dk_now":
+        assert (claim["score"], claim["hand_points"], claim["deadwood"]) == (
+            now.score,
+            now.hand_points,
+            now.deadwood_points,
+        )
+        assert (
+            f"{now.hand_points} − {now.deadwood_points} deadwood = {now.score}" in (claim["text"])
+        )
+    elif kind == "dk_knock_count":
+        assert claim["knock_count"] == now.knock_count <= dk_hand.KNOCK_LIMIT == claim["limit"]
+        assert claim["legal"] is True
+    elif kind == "dk_stand":
+        unseen = unseen_of("deadwood-knock", position, seat)
+        assert claim["score"] == now.score
+        if pile:
+            best = max(dk_hand.evaluate(_plus(_without(hand, s), pile[-1])).score for s in hand)
+            assert claim["best_take"] == best
+        blind = max(
+            round(
+                sum(dk_hand.evaluate([*_without(hand, s), x]).score for x in unseen) / len(unseen),
+                1,
+            )
+            for s in hand
+        )
+        assert claim["best_blind"] == blind
+    elif kind == "dk_palm":
+        assert (claim["cover"], claim["buried"]) == (str(pile[-1]), str(pile[-2]))
+        assert claim["suspicion"] == dk_rules.SUSPICION
+    elif kind == "rule":
+        assert claim["pot"] == dk_rules.POT_ANTE
+    elif kind not in ("search", "pot", "knock_search"):
+        raise AssertionError(f"unchecked claim {kind}")
+
+
+def _is_meld(cards: list[Card], high_aces: bool) -> bool:
+    if len(cards) < 3:
+        return False
+    if len({c % 13 for c in cards}) == 1:
+        return len(cards) <= 4
+    if len({c // 13 for c in cards}) != 1:
+        return False
+    ranks = sorted(c % 13 for c in cards)
+    if ranks == list(range(ranks[0], ranks[0] + len(ranks))):
+        return True
+    # Q-K-A with high aces (the ace counted above the king).
+    shifted = sorted(13 if r == 0 else r for r in ranks)
+    return high_aces and shifted == list(range(shifted[0], shifted[0] + len(shifted)))
+
+
+def check_kr_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -> None:
+    hand = _cards(position["hands"][seat])
+    opts = position["options"]
+    high = bool(opts["high_aces"])
+
+    def count(cards: list[Card]) -> int:
+        return int(kr_melds.count(cards, high_aces=high))
+
+    kind = claim["kind"]
+    if kind == "kr_take":
+        top = _cards(position["discard_pile"])[-1]
+        assert claim["taken"] == str(top)
+        assert claim["count_before"] == count(hand)
+        best = min(count([*(x for x in hand if x != d), top]) for d in hand)
+        assert claim["count_after"] == best
+        thrown = parse_card(claim["discard"])
+        kept = [*(x for x in hand if x != thrown), top]
+        assert count(kept) == best
+        if claim["meld"] is not None:
+            meld = _cards(claim["meld"])
+            assert top in meld and set(meld) <= set(kept) and _is_meld(meld, high)
+        else:
+            assert "meld" not in claim["text"]
+    elif kind == "kr_stock":
+        unseen = unseen_of(position["game"], position, seat)
+        now = count(hand)
+        assert claim["count"] == now and claim["unseen"] == len(unseen)
+        lower = sum(
+            1
+            for x in unseen
+            if min(count([*hand, x][:i] + [*hand, x][i + 1 :]) for i in range(len(hand) + 1)) < now
+        )
+        assert claim["lower"] == lower
+        pile = _cards(position["discard_pile"])
+        if pile:
+            assert claim["with_top"] == min(
+                count([*(x for x in hand if x != d), pile[-1]]) for d in hand
+            )
+    elif kind == "kr_throw":
+        card = parse_card(claim["card"])
+        left = count([x for x in hand if x != card])
+        assert claim["count_after"] == left
+        assert claim["worth"] == kr_melds.card_value(card)
+        assert claim["deadwood"] == (left + kr_melds.card_value(card) == count(hand))
+        assert f"your count goes to {left}" in claim["text"]
+    elif kind == "kr_limit":
+        assert claim["gin"] == bool(opts["gin"])
+        expected = kr_rules.GIN_LIMIT if opts["gin"] else opts["knock_limit"]
+        assert claim["limit"] == expected
+        assert (claim["penalty"], claim["bonus"]) == (kr_rules.KNOCK_PENALTY, kr_rules.GIN_BONUS)
+    elif kind == "kr_rummy":
+        kept = [x for x in hand if claim["card"] is None or x != parse_card(claim["card"])]
+        assert claim["count"] == count(kept) == 0 and claim["bonus"] == kr_rules.RUMMY_BONUS
+    elif kind not in ("search", "knock_search"):
+        raise AssertionError(f"unchecked claim {kind}")
+
+
+def estimate_pot(game: Game[Any, Any], state: Any, seat: int, deals: int) -> tuple[float, float]:
+    """The chance and the call's value against the table, through the engine alone: the
+    engine's determinize deals the unseen cards, deals where the knocker could not have
+    knocked are dropped, then the seat calls, those still to answer fold, and the
+    engine's round result gives the pot."""
+    obs = game.observe(state, seat)
+    rng = random.Random(99)
+    knocker = obs.knocker
+    shares: list[float] = []
+    values: list[float] = []
+    while len(shares) < deals:
+        sample = dk_rules.determinize(obs, rng)
+        if dk_hand.knock_count(sample.hands[knocker]) > dk_hand.KNOCK_LIMIT:
+            continue
+        s, events = game.apply(sample, dk_rules.Call())
+        while not any(e.kind == "round_result" for e in events):
+            s, events = game.apply(s, dk_rules.Fold())
+        result = next(e for e in events if e.kind == "round_result").data
+        pot = result["pot"]
+        ins = 1 + sum(1 for x in result["calls"] if x == "call")
+        shares.append((pot[seat] + dk_rules.POT_ANTE) / (dk_rules.POT_ANTE * ins))
+        others = [p for i, p in enumerate(pot) if i != seat]
+        values.append(pot[seat] - sum(others) / len(others))
+    return sum(shares) / deals, sum(values) / deals
+
+
+# --- the test ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_name", ["deadwood-knock", "knock-rummy", "gin"])
+def test_every_hint_is_checked_fact_ranked_by_value(game_name: str) -> None:
+    kinds_seen: set[str] = set()
+    knock_legal = knock_illegal = pots = 0
+    for n, (game, state) in enumerate(positions(game_name, POSITIONS, seed=20261130)):
+        seat = game.to_act(state)
+        obs = game.observe(state, seat)
+        legal_json = [a.to_json() for a in game.legal_actions(state)]
+        hint = hand_focus(game, obs, SEARCH, seed=n, pot_deals=POT_DEALS)
+        data = json.loads(json.dumps(hint.to_json()))
+        kinds = {a["type"] for a in legal_json}
+        knock_legal += "knock" in kinds
+        knock_illegal += "knock" not in kinds
+        check_words(hint, data, kinds)
+        check_ranking(hint, data, legal_json)
+        position = game.position_to_json(state)
+        for claim in [*data["claims"], *data["knock"]["claims"]]:
+            kinds_seen.add(claim["kind"])
+            if claim["kind"] == "search":
+                check_search(hint, claim)
+            elif claim["kind"] == "knock_search":
+                check_knock_search(hint, claim)
+            elif game_name == "deadwood-knock":
+                check_dk_claim(claim, position, seat)
+            else:
+                check_kr_claim(claim, position, seat)
+        if data["pot"] is not None:
+            pot = data["pot"]
+            assert data["best"]["type"] == ("call" if pot["call"] >= pot["fold"] else "fold")
+            assert (
+                f"about {100 * pot['chance']:.0f}% of {pot['deals']} deals" in data["explanation"]
+            )
+            (claim,) = data["claims"]
+            assert claim["ante"] == dk_rules.POT_ANTE and claim["win"] == 10 * pot["in_pot"]
+            assert claim["callers"] == pot["in_pot"] - 2
+            assert claim["category"] == dk_hand.evaluate(_cards(obs.hand)).category
+            if pots < POT_CHECKS:
+                pots += 1
+                chance, value = estimate_pot(game, state, seat, 300)
+                # Two independent estimates of one mean: within 4.5 standard errors.
+                se = math.sqrt(max(chance * (1 - chance), 0.02) * (1 / pot["deals"] + 1 / 300))
+                assert abs(chance - pot["chance"]) <= 4.5 * se + 0.01, (chance, pot)
+                spread = 10.0 * (pot["in_pot"] + 1)
+                assert abs(value - pot["call"]) <= 4.5 * spread * se + 0.5, (value, pot)
+    # The run covered every kind of claim and both sides of the knock rule.
+    expected = {
+        "deadwood-knock": {"dk_take", "dk_role", "dk_blind_draw", "dk_knock_count", "dk_now",
+                           "dk_stand", "dk_palm", "rule", "search", "pot", "knock_search"},
+        "knock-rummy": {"kr_take", "kr_stock", "kr_throw", "kr_limit", "kr_rummy", "search",
+                        "knock_search"},
+        "gin": {"kr_take", "kr_stock", "kr_throw", "kr_limit", "search", "knock_search"},
+    }[game_name]  # fmt: skip
+    assert expected <= kinds_seen, expected - kinds_seen
+    assert knock_legal > 50 and knock_illegal > 50
+    if game_name == "deadwood-knock":
+        assert pots == POT_CHECKS
+
+
+def test_call_advice_states_the_chance_and_calls_a_flush_against_a_lone_knocker() -> None:
+    # Issue #13: fold was advised with a flush against a lone knocker holding a pair.
+    from deadwood_knock.cards import DECK_54
+
+    game = get_game("deadwood-knock")
+    hands = ["2h 5h 8h Jh Kh 3c 4d 9s".split(), "Ac Ad 4s 6c 7d 2s 3s 5d".split()]
+    used = {c for h in hands for c in h} | {"Qs"}
+    stock = [str(c) for c in DECK_54[:52] if str(c) not in used] + ["JK", "JK"]
+    position = {"options": {"players": 2}, "hands": hands, "discard": ["Qs"], "stock": stock}
+    state = game.position_from_json(position)  # seat 1 (the dealer's left) acts first
+    state, _ = game.apply(state, dk_rules.Knock())  # a pair of aces, knock count 9
+    state, _ = game.apply(state, dk_rules.Stand())  # seat 0's final turn
+    assert game.to_act(state) == 0
+    assert {a.kind for a in game.legal_actions(state)} == {"call", "fold"}
+    hint = hand_focus(game, game.observe(state, 0), seed=3)
+    assert hint.best == {"type": "call"}
+    assert hint.pot is not None and hint.pot.chance > 0.8
+    assert f"{100 * hint.pot.chance:.0f}%" in hint.explanation and "a flush" in hint.explanation
+    assert hint.knock_advice == "" and not hint.knock_legal
+
+
+# --- the false sentences of issue #13, one by one ------------------------------------------------
+
+
+def _dk_obs(hand: str, pile: str, **extra: Any) -> dict[str, Any]:
+    cards = hand.split()
+    return {
+        "game": "deadwood-knock",
+        "seat": 0,
+        "players": 2,
+        "phase": "play",
+        "to_act": 0,
+        "hand": cards,
+        "discard_pile": pile.split(),
+        "stock_size": 54 - 16 - len(pile.split()),
+        "hand_sizes": [8, 8],
+        "known_cards": [[], []],
+        "events": [],
+        **extra,
+    }
+
+
+def test_discarding_a_joker_is_never_said_to_cut_deadwood() -> None:
+    from deadwood_knock.bots.hints import explain
+    from deadwood_knock.bots.view import view_of
+    from deadwood_knock.games.deadwood_knock import Draw
+
+    view = view_of(_dk_obs("As Ah 7c 7d Kd 2s JK 9h", "5c"))
+    text = explain("deadwood-knock", view, Draw(parse_card("JK"), "stock"))
+    assert "Joker counts -2 in your deadwood" in text
+    assert "cut" not in text
+
+
+def _kr_draw_obs(game: str, hand: str, top: str) -> dict[str, Any]:
+    """A two-player Knock Rummy / Gin observation at the draw step."""
+    return {
+        "game": game,
+        "options": {"gin": game == "gin"},
+        "seat": 0,
+        "players": 2,
+        "phase": "draw",
+        "to_act": 0,
+        "hand": hand.split(),
+        "discard_pile": [top],
+        "stock_size": 31,
+        "hand_sizes": [10, 10],
+        "known_cards": [[], []],
+        "events": [],
+    }
+
+
+def test_a_take_that_makes_no_meld_does_not_say_so() -> None:
+    from deadwood_knock.bots.hints import explain
+    from deadwood_knock.bots.view import view_of
+    from deadwood_knock.games.knock_rummy import Draw
+
+    obs = _kr_draw_obs("knock-rummy", "2s 5h 9d Kc Qh 3c 8s Jd 4h 6c", "7s")
+    lonely = explain("knock-rummy", view_of(obs), Draw("discard"))
+    assert "meld" not in lonely and lonely.startswith("Take 7♠ from the discard pile: your count")
+    obs["discard_pile"] = ["Qs"]  # a second queen: a pair, still no meld
+    assert "meld" not in explain("knock-rummy", view_of(obs), Draw("discard"))
+    obs["hand"] = "2s 5h 9d Kc Qh Qd 8s Jd 4h 6c".split()
+    melded = explain("knock-rummy", view_of(obs), Draw("discard"))
+    assert "it makes a meld (Q♠ Q♥ Q♦)" in melded or "it makes a meld (Q♥ Q♦ Q♠)" in melded
+
+
+def test_an_unchanged_count_is_said_to_stay() -> None:
+    from deadwood_knock.bots.hints import explain
+    from deadwood_knock.bots.view import view_of
+    from deadwood_knock.games.knock_rummy import Draw
+
+    obs = _kr_draw_obs("gin", "Ks Kh Kd 2c 3c 4c 9s 9h Jd Qs", "Qc")
+    text = explain("gin", view_of(obs), Draw("discard"))
+    before = kr_melds.count(_cards(obs["hand"]))
+    assert f"your count stays {before}" in text and "meld" not in text
+
+
+@pytest.mark.parametrize("phase", ["final", "call"])
+def test_no_knock_advice_on_final_turns_or_calls(phase: str) -> None:
+    game = get_game("deadwood-knock")
+    hands = ["2h 5h 8h Jh Kh 3c 4d 9s".split(), "Ac Ad 4s 6c 7d 2s 3s 5d".split()]
+    used = {c for h in hands for c in h} | {"Qs"}
+    from deadwood_knock.cards import DECK_54
+
+    stock = [str(c) for c in DECK_54[:52] if str(c) not in used] + ["JK", "JK"]
+    state = game.position_from_json(
+        {"options": {"players": 2}, "hands": hands, "discard": ["Qs"], "stock": stock}
+    )
+    state, _ = game.apply(state, dk_rules.Knock())
+    if phase == "call":
+        state, _ = game.apply(state, dk_rules.Stand())
+    hint = hand_focus(game, game.observe(state, 0), Budget(iterations=6), seed=1)
+    assert game.observe(state, 0).evaluation.knock_count <= dk_hand.KNOCK_LIMIT  # could knock
+    assert not hint.knock_legal and hint.knock_wise is None and hint.knock_advice == ""
+    assert "knock" not in hint.explanation.replace("knocker", "").lower()
+    off_turn = hand_focus(game, game.observe(state, 1))
+    assert off_turn.best is None and off_turn.actions == () and off_turn.knock_advice == ""
+
+
+def test_the_best_move_never_scores_below_one_listed_under_it() -> None:
+    # Issue #13: "1. discard J♣ (+44.9) ← best / 2. discard 2♦ (+47.5)".
+    game = get_game("deadwood-knock")
+    for seed in range(6):
+        state = game.new_game(game.options_from_json({"players": 3}), seed)
+        hint = hand_focus(game, game.observe(state, game.to_act(state)), Budget(iterations=40))
+        values = [r.value for r in hint.actions if r.value is not None]
+        assert values == sorted(values, reverse=True) and len(values) >= 3
+        assert hint.best == hint.actions[0].action
+        lines = hint.ranking_lines()
+        assert lines[0].startswith("1. ") and "best" in lines[0]
+        assert all(f"{v:+.1f} points" in line for v, line in zip(values, lines, strict=False))
+
+
+def test_confidence_words_follow_the_paired_margin() -> None:
+    from deadwood_knock.bots.hints import confidence_words, sureness
+
+    steady = [3.0, 2.5, 3.5, 3.0, 2.8, 3.2]  # always ahead by about 3: clear
+    noisy = [30.0, -28.0, 25.0, -26.0, 1.0, 2.0]  # ahead on average, within the noise
+    assert sureness(steady) == "clear" and confidence_words(steady, best=True) == "clearly best"
+    assert sureness(noisy) == "close" and confidence_words(noisy, best=False) == "about as good"
+    likely = [4.0, -1.0, 3.0, 0.5, 2.0, -0.5, 1.5, 0.0]  # z between 1 and 2
+    assert sureness(likely) == "likely"
+    assert confidence_words(likely, best=False) == "probably worse"
+    assert sureness([1.0]) == "close"  # one sample says nothing
