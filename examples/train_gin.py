@@ -50,7 +50,23 @@ def make_env(opponent: str, monitor_file: str | None) -> Any:
 def train(args: argparse.Namespace, out: Path) -> tuple[Any, float]:
     import torch
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import DummyVecEnv
+
+    class Deadline(BaseCallback):  # type: ignore[misc]
+        """Stops at ``--max-minutes`` (a busy machine must not run the job for hours)
+        and saves the model every 50,000 steps, so a killed run keeps its policy."""
+
+        def __init__(self, seconds: float) -> None:
+            super().__init__()
+            self.deadline = time.perf_counter() + seconds
+            self.saved = 0
+
+        def _on_step(self) -> bool:
+            if self.num_timesteps - self.saved >= 50_000:
+                self.model.save(out / "model.zip")
+                self.saved = self.num_timesteps
+            return time.perf_counter() < self.deadline
 
     torch.set_num_threads(1)  # a shared 2-core machine: one core for the learner
     envs = DummyVecEnv(
@@ -76,7 +92,11 @@ def train(args: argparse.Namespace, out: Path) -> tuple[Any, float]:
         device="cpu",
     )
     started = time.perf_counter()
-    model.learn(total_timesteps=args.timesteps, progress_bar=False)
+    model.learn(
+        total_timesteps=args.timesteps,
+        progress_bar=False,
+        callback=Deadline(args.max_minutes * 60.0),
+    )
     seconds = time.perf_counter() - started
     model.save(out / "model.zip")
     envs.close()
@@ -152,6 +172,7 @@ def arena_figures(model: Any, matches: int, seed: int, target: int) -> dict[str,
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--timesteps", type=int, default=300_000, help="learner decisions")
+    p.add_argument("--max-minutes", type=float, default=60.0, help="stop training by then")
     p.add_argument("--envs", type=int, default=4, help="environment copies (one process)")
     p.add_argument("--n-steps", type=int, default=512, help="steps per copy per update")
     p.add_argument("--batch-size", type=int, default=256)
@@ -174,8 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     model, seconds = train(args, out)
     rows = read_monitors(out, args.envs)
     hands = len(rows)
+    steps = int(model.num_timesteps)
     title = (
-        f"MaskablePPO on Gin vs {args.opponent}: {args.timesteps:,} steps, "
+        f"MaskablePPO on Gin vs {args.opponent}: {steps:,} steps, "
         f"{hands:,} hands, {seconds / 60:.1f} min"
     )
     plot_curve(rows, out, title)
@@ -185,8 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     figures = arena_figures(model, args.matches, args.seed + 1000, args.target)
     summary = {
         "settings": {k: v for k, v in vars(args).items() if k != "out"},
+        "steps_trained": steps,
         "train_seconds": round(seconds, 1),
-        "steps_per_second": round(args.timesteps / seconds, 1) if seconds else None,
+        "steps_per_second": round(steps / seconds, 1) if seconds else None,
         "training_hands": hands,
         "first_tenth_points_per_hand": round(float(np.mean(first)), 2) if rows else None,
         "last_tenth_points_per_hand": round(float(np.mean(last)), 2) if rows else None,
@@ -201,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
             f"[{lo:+.2f}, {hi:+.2f}] over {fig['hands']} hands in {fig['matches']} matches; "
             f"match win rate {fig['match_win_rate']:.3f}"
         )
-    print(f"trained {args.timesteps:,} steps in {seconds:.0f} s; wrote {out}")
+    print(f"trained {steps:,} steps in {seconds:.0f} s; wrote {out}")
     return 0 if all(math.isfinite(f["margin_per_hand"]) for f in figures.values()) else 1
 
 
