@@ -96,6 +96,20 @@ def _clip(value: float, low: float, high: float) -> float:
     return low if value < low else high if value > high else value
 
 
+def _card_blocks(width: int, *specs: tuple[str, int, str]) -> list[tuple[Any, ...]]:
+    """Binary card blocks: (name, how many card planes, what they hold)."""
+    return [(name, width * planes, 0.0, 1.0, doc) for name, planes, doc in specs]
+
+
+def _table_blocks(phases: Sequence[str], players: int) -> list[tuple[Any, ...]]:
+    """The one-hot phase and the seat to act and the dealer, by seat from the viewer."""
+    return [
+        ("phase", len(phases), 0.0, 1.0, ", ".join(phases)),
+        ("to_act", players, 0.0, 1.0, "who acts, by seat from me"),
+        ("dealer", players, 0.0, 1.0, "the dealer, by seat from me"),
+    ]
+
+
 class _KnockRummyEncoder(ObservationEncoder):
     def __init__(self, game: str, players: int) -> None:
         from deadwood_knock.games.knock_rummy.rules import PHASES
@@ -106,17 +120,18 @@ class _KnockRummyEncoder(ObservationEncoder):
             game,
             players,
             [
-                ("hand", 52, 0.0, 1.0, "my cards"),
-                ("melded", 52, 0.0, 1.0, "my cards in melds of the observation's arrangement"),
-                ("known", 52 * (n - 1), 0.0, 1.0, "cards known to be in each other hand"),
-                ("discard_pile", 52, 0.0, 1.0, "every card in the discard pile"),
-                ("discard_top", 52, 0.0, 1.0, "the top of the discard pile"),
-                ("public_stock", 52, 0.0, 1.0, "the stock, once the pile was turned over"),
-                ("public_stock_top", 52, 0.0, 1.0, "its top card"),
-                ("taken_discard", 52, 0.0, 1.0, "the card I took from the pile this turn"),
-                ("phase", len(PHASES), 0.0, 1.0, "draw, discard, over"),
-                ("to_act", n, 0.0, 1.0, "who acts, by seat from me"),
-                ("dealer", n, 0.0, 1.0, "the dealer, by seat from me"),
+                *_card_blocks(
+                    52,
+                    ("hand", 1, "my cards"),
+                    ("melded", 1, "my cards in melds of the observation's arrangement"),
+                    ("known", n - 1, "cards known to be in each other hand"),
+                    ("discard_pile", 1, "every card in the discard pile"),
+                    ("discard_top", 1, "the top of the discard pile"),
+                    ("public_stock", 1, "the stock, once the pile was turned over"),
+                    ("public_stock_top", 1, "its top card"),
+                    ("taken_discard", 1, "the card I took from the pile this turn"),
+                ),
+                *_table_blocks(PHASES, n),
                 ("hand_sizes", n, 0.0, 1.0, "cards held / 11, by seat from me"),
                 ("stock_size", 1, 0.0, 1.0, "stock cards / 52"),
                 ("turnovers", 1, 0.0, 1.0, "pile turn-overs this hand / 2"),
@@ -186,17 +201,18 @@ class _DeadwoodKnockEncoder(ObservationEncoder):
             game,
             players,
             [
-                ("hand", 54, 0.0, 1.0, "my cards (slots 52, 53: one joker, two jokers)"),
-                ("poker_hand", 54, 0.0, 1.0, "the poker hand of my scoring split"),
-                ("known", 54 * (n - 1), 0.0, 1.0, "cards known to be in each other hand"),
-                ("discard_pile", 54, 0.0, 1.0, "every card in the discard pile"),
-                ("discard_top", 54, 0.0, 1.0, "the top of the pile"),
-                ("discard_under", 54, 0.0, 1.0, "the card under the top (a palm takes it)"),
-                ("covers", 54, 0.0, 1.0, "palm covers set aside this round"),
-                ("reveals", 54 * n, 0.0, 1.0, "revealed poker hands, by seat from me"),
-                ("phase", len(PHASES), 0.0, 1.0, "play, final, call, reveal, over"),
-                ("to_act", n, 0.0, 1.0, "who acts, by seat from me"),
-                ("dealer", n, 0.0, 1.0, "the dealer, by seat from me"),
+                *_card_blocks(
+                    54,
+                    ("hand", 1, "my cards (slots 52, 53: one joker, two jokers)"),
+                    ("poker_hand", 1, "the poker hand of my scoring split"),
+                    ("known", n - 1, "cards known to be in each other hand"),
+                    ("discard_pile", 1, "every card in the discard pile"),
+                    ("discard_top", 1, "the top of the pile"),
+                    ("discard_under", 1, "the card under the top (a palm takes it)"),
+                    ("covers", 1, "palm covers set aside this round"),
+                    ("reveals", n, "revealed poker hands, by seat from me"),
+                ),
+                *_table_blocks(PHASES, n),
                 ("knocker", n, 0.0, 1.0, "the knocker, by seat from me"),
                 ("called", n, 0.0, 1.0, "seats that called the pot"),
                 ("folded", n, 0.0, 1.0, "seats that folded"),
