@@ -5,7 +5,7 @@ trained policy in the arena against ``random`` and ``greedy``.
     nice python examples/train_gin.py --timesteps 300000 --out runs/gin
 
 Writes into ``--out``: ``model.zip`` (the policy), ``curve.png`` (the learning curve:
-points won per hand against greedy, a rolling mean over training), ``monitor.csv`` (every
+the margin per hand against greedy, my points less its points, a rolling mean), ``monitor.csv`` (every
 training hand) and ``summary.json`` (settings, time taken, arena figures with 95%
 intervals). ``--smoke`` is a run of a few hundred steps that checks the whole pipeline
 (the test suite runs it). See docs/rl.md for what a full run takes here and reaches.
@@ -131,7 +131,7 @@ def plot_curve(rows: list[tuple[float, float]], out: Path, title: str) -> None:
         ax.plot(np.arange(window, len(points) + 1), rolling, color="#8b2e16", lw=1.8)
     ax.axhline(0.0, color="#555555", lw=0.8, ls="--")
     ax.set_xlabel("training hands")
-    ax.set_ylabel(f"points won per hand vs greedy (mean of {window})")
+    ax.set_ylabel(f"margin per hand: my points - greedy's\n(rolling mean of {window} hands)")
     ax.set_title(title)
     ax.grid(alpha=0.3)
     fig.tight_layout()
