@@ -25,7 +25,7 @@ $(TRAIN_STAMP): $(STAMP)
 
 # The web client's Preact and htm, from the npm registry as locked in package-lock.json.
 node_modules/.package-lock.json: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm ci --no-audit --no-fund --ignore-scripts
 	touch $@
 
 # Browser tests drive Debian's Chromium (never a downloaded build).

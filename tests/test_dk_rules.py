@@ -602,12 +602,17 @@ def test_options_json_round_trip_and_errors() -> None:
     opts = DeadwoodKnockOptions(players=5, rounds=3, sleight_of_hand=True, manual_split=True)
     assert DeadwoodKnockOptions.from_json(opts.to_json()) == opts
     assert GAME.options_from_json({}) == DeadwoodKnockOptions()
+    assert DeadwoodKnockOptions.from_json({"rounds": 100}).rounds == 100
     for bad, text in (
         ({"players": 7}, "players"),
         ({"players": 1}, "players"),
         ({"players": "2"}, "players"),
         ({"rounds": 0}, "rounds"),
+        # Audit finding 10: a match must be able to finish.
+        ({"rounds": 101}, "1 to 100"),
+        ({"rounds": 10**100}, "rounds"),
         ({"sleight_of_hand": 1}, "sleight_of_hand"),
+        ({"manual_split": "yes"}, "manual_split"),
         ({"colour": "red"}, "unknown"),
     ):
         with pytest.raises(GameError, match=text):

@@ -543,7 +543,9 @@ def test_kr8_gin_knock_only_at_10_or_less() -> None:
     assert knocks == {one("Kd"), one("9d")}
 
 
-def test_kr8_gin_void_when_only_two_stock_cards_remain() -> None:
+def gin_three_in_stock() -> KnockRummyState:
+    """A Gin hand with three stock cards left (the rest in the pile under a face-up Qd),
+    seat 1 to draw."""
     state = position(
         ["As 2s 3s 7h 7d 7c Jc Qc 9d 8s", "4d 5d 6d 8h 8c 8d Ts Th Tc 6s"],
         pile="Qd",
@@ -554,12 +556,41 @@ def test_kr8_gin_void_when_only_two_stock_cards_remain() -> None:
     data = GIN_GAME.position_to_json(state)
     data["discard_pile"] = data["stock"][:-3] + data["discard_pile"]
     data["stock"] = data["stock"][-3:]
-    state = GIN_GAME.position_from_json(data)
+    return GIN_GAME.position_from_json(data)
+
+
+def test_kr8_gin_void_when_only_two_stock_cards_remain() -> None:
+    state = gin_three_in_stock()
     state, _ = GIN_GAME.apply(state, Draw("stock"))
     assert len(state.stock) == 2
     new, events = GIN_GAME.apply(state, Discard(one("6s")))
     assert result_of(events)["outcome"] == "void"
     assert new.dealer == 0 and new.hand_number == 2 and new.totals == (0, 0)
+
+
+def test_void_hand_result_shows_only_what_the_table_saw() -> None:
+    """Audit finding 4: a void hand is thrown in unseen. The result (and so every seat's
+    observation) holds only the cards the table saw enter each hand, never the rest."""
+    state = gin_three_in_stock()
+    # Seat 1 takes the face-up Qd (everyone sees it), seat 0 draws blind; the next
+    # discard leaves two stock cards and voids the hand.
+    state, _ = GIN_GAME.apply(state, Draw("discard"))
+    state, _ = GIN_GAME.apply(state, Discard(one("6s")))
+    state, _ = GIN_GAME.apply(state, Draw("stock"))
+    before = state.hands
+    drawn = next(c for c in before[0] if c not in C("As 2s 3s 7h 7d 7c Jc Qc 9d 8s"))
+    new, events = GIN_GAME.apply(state, Discard(drawn))
+    assert result_of(events)["outcome"] == "void"
+    result = new.last_result
+    assert result is not None and result.outcome == "void"
+    assert result.hands == ((), (one("Qd"),))
+    for seat in (0, 1):
+        shown = observe(new, seat).to_json()["last_result"]
+        assert shown["hands"] == [[], ["Qd"]]
+        text = json.dumps(shown)
+        # No card of the thrown-in hands beyond the one taken face up.
+        hidden = {str(c) for h in before for c in h} - {"Qd"}
+        assert not any(f'"{c}"' in text for c in hidden)
 
 
 def test_kr8_gin_options_are_fixed() -> None:

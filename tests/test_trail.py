@@ -456,3 +456,105 @@ def test_trail_view_lists_towns_in_order_with_progress(content: Content) -> None
     assert all(statuses[w.id] == "open" for w in content.wanted if order[w.town] < mine)
     assert all(statuses[w.id] == "locked" for w in content.wanted if order[w.town] > mine)
     assert "locked" in statuses.values()
+
+
+# ----- content changes under saved progress (issue 18) ------------------------------------------
+
+
+def _v1_towns() -> dict[str, list[str]]:
+    import json
+    from pathlib import Path
+
+    import deadwood_knock.trail as trail_pkg
+
+    path = Path(trail_pkg.__file__).with_name("trail_v1.json")
+    towns: dict[str, list[str]] = json.loads(path.read_text(encoding="utf-8"))["towns"]
+    return towns
+
+
+def test_progress_saved_on_trail_v1_keeps_completed_towns(content: Content) -> None:
+    from deadwood_knock.trail import TRAIL_VERSION, reconcile
+
+    v1 = _v1_towns()
+    # A version-1 player who had won every v1 table of San Antonio and Fort Worth, one of
+    # Fort Griffin's, and a table that no longer exists.
+    won = v1["san-antonio"] + v1["fort-worth"] + v1["fort-griffin"][:1]
+    saved = {"tables_won": won, "posters_collected": ["curly-bill"], "matches": 9}
+    progress = TrailProgress.from_json(saved)
+    assert progress.version == 1
+    now = reconcile(content, progress)
+    assert now.version == TRAIL_VERSION and now.matches == 9
+    # Completed towns stay completed, whatever tables they hold now.
+    for town in ("san-antonio", "fort-worth"):
+        assert town_status(content, now, town) == "completed"
+    # Retired ids and posters are dropped rather than kept as phantom wins.
+    assert set(now.tables_won) <= set(content.venue_by_id)
+    assert now.posters_collected == ()
+    # A table carried by id counts; the player goes on from the first table not won.
+    current = current_table(content, now)
+    assert current is not None and current.town == "fort-griffin"
+    # Reconciling again changes nothing.
+    assert reconcile(content, now) == now
+
+
+def test_a_renamed_table_counts_under_its_former_id(content: Content) -> None:
+    from deadwood_knock.trail import reconcile
+
+    renamed = [v for v in content.venues if v.former_ids]
+    assert renamed, "the Moreland House correction keeps its old id as an alias"
+    venue = renamed[0]
+    old = venue.former_ids[0]
+    progress = TrailProgress(tables_won=(old,))
+    assert reconcile(content, progress).tables_won == (venue.id,)
+    # A match started at the old id before the change still records for the venue.
+    assert entry_of(content, old) == Entry("table", venue.id)
+
+
+def test_a_fresh_record_is_current_and_untouched(content: Content) -> None:
+    from deadwood_knock.trail import TRAIL_VERSION, reconcile
+
+    assert TrailProgress.from_json({}).version == TRAIL_VERSION
+    first = content.trail_venues()[0]
+    progress = TrailProgress(tables_won=(first.id,))
+    assert reconcile(content, progress) == progress
+
+
+def test_opening_a_town_with_notes_prints_local_news(content: Content) -> None:
+    town = next(t for t in content.trail[1:] if t.notes)
+    before = []
+    for t in content.trail:
+        if t.id == town.id:
+            break
+        before.extend(v.id for v in content.venues_in(t.id))
+    progress = TrailProgress(tables_won=tuple(before[:-1]))
+    update = play(content, progress, Lifetime(), Entry("table", before[-1]), WIN)
+    assert update.summary.town_opened == town.id
+    news = [i for i in update.items if i.event == "town_news"]
+    assert len(news) == 1
+    assert any(n.text in news[0].item for n in town.notes)
+    assert town.name.upper() in news[0].headline
+
+
+def test_trail_view_carries_the_map_the_markers_and_the_terms(content: Content) -> None:
+    view = trail_view(content, TrailProgress())
+    for town in view["towns"]:
+        assert isinstance(town["latitude"], float) and isinstance(town["longitude"], float)
+        assert town["sources"] and all(s["title"] for s in town["sources"])
+        assert town["region"]
+        for table in town["tables"]:
+            assert table["sources"] and isinstance(table["legends"], bool)
+            assert table["era"]["start"] <= table["era"]["end"]
+            if table["legends"]:
+                assert table["legends_note"].startswith("A legends table: ")
+            else:
+                assert table["legends_note"] is None
+        for poster in town["wanted"]:
+            terms = poster["terms"]
+            assert terms["reward"] == poster["reward"]
+            assert terms["score_to_beat"] == poster["gunfight"]["score_to_beat"]
+            assert terms["rounds"] == poster["gunfight"]["rounds"]
+            assert poster["offered_by"] and poster["offered"] and poster["sources"]
+    assert view["towns"][0]["arrival"] is None
+    assert all(t["arrival"] for t in view["towns"][1:])
+    legends = [t for town in view["towns"] for t in town["tables"] if t["legends"]]
+    assert legends and "died in" in " ".join(t["legends_note"] for t in legends)

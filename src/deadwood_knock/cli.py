@@ -123,13 +123,22 @@ def _cmd_hand(args: argparse.Namespace, out: TextIO) -> int:
 def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     from deadwood_knock.server import serve
 
+    trusted = [p.strip() for item in args.trusted_proxies or () for p in item.split(",")]
+    if args.proxy_headers:
+        trusted += list(LOOPBACK_PROXIES)
     serve(
         host=args.host,
         port=args.port,
         data_dir=Path(args.data_dir),
         database_url=args.database_url,
+        trusted_proxies=tuple(p for p in trusted if p) or None,
+        log_level=args.log_level,
     )
     return 0
+
+
+#: ``--proxy-headers``: a reverse proxy on this machine.
+LOOPBACK_PROXIES = ("127.0.0.1", "::1")
 
 
 def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
@@ -186,6 +195,23 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data-dir", default="data", help="SQLite folder (default ./data)")
     serve.add_argument("--database-url", default=None, help="e.g. postgresql+asyncpg://…")
+    serve.add_argument(
+        "--proxy-headers",
+        action="store_true",
+        help="believe X-Forwarded-For from a reverse proxy on this machine (127.0.0.1, ::1)",
+    )
+    serve.add_argument(
+        "--trusted-proxies",
+        action="append",
+        metavar="ADDRS",
+        help="comma-separated proxy addresses or networks whose X-Forwarded-For is believed",
+    )
+    serve.add_argument(
+        "--log-level",
+        default="info",
+        choices=("trace", "debug", "info", "warning", "error"),
+        help="log level (no token, card or code is logged at any level)",
+    )
     serve.set_defaults(func=_cmd_serve)
 
     bench = sub.add_parser("bench", help="measure engine speed (--quick --json: ours only)")

@@ -7,6 +7,7 @@ import asyncio
 import multiprocessing
 import os
 import socket
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -93,12 +94,28 @@ def free_port() -> int:
 
 
 class SmtpInbox:
+    """Collects messages. Mail goes out after the API's answer, so tests wait for it."""
+
     def __init__(self) -> None:
         self.messages: list[Any] = []
+        self.arrived = threading.Condition()
+        #: An aiosmtpd reply for DATA instead of accepting ("550 ..." makes delivery fail).
+        self.refuse: str | None = None
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.messages.append(envelope)
+        if self.refuse is not None:
+            return self.refuse
+        with self.arrived:
+            self.messages.append(envelope)
+            self.arrived.notify_all()
         return "250 OK"
+
+    def wait_for(self, count: int, timeout: float = 15.0) -> list[Any]:
+        """The first ``count`` messages, once that many have arrived."""
+        with self.arrived:
+            arrived = self.arrived.wait_for(lambda: len(self.messages) >= count, timeout)
+        assert arrived, f"expected {count} messages, got {len(self.messages)}"
+        return self.messages[:count]
 
 
 @pytest.fixture
@@ -114,3 +131,21 @@ def smtp_server() -> Iterator[tuple[int, SmtpInbox]]:
         yield port, inbox
     finally:
         controller.stop()
+
+
+def with_smtp(settings: Settings, port: int) -> Settings:
+    """``settings`` mailing through the local SMTP server on ``port`` (no TLS)."""
+    return settings.model_copy(
+        update={"smtp_host": "127.0.0.1", "smtp_port": port, "smtp_security": "none"}
+    )
+
+
+@pytest.fixture
+def mail_client(
+    make_client: Callable[[Settings], TestClient],
+    settings: Settings,
+    smtp_server: tuple[int, SmtpInbox],
+) -> tuple[TestClient, SmtpInbox]:
+    """A client of a server that mails through :func:`smtp_server`, and its inbox."""
+    port, inbox = smtp_server
+    return make_client(with_smtp(settings, port)), inbox

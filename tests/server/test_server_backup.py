@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -17,21 +18,9 @@ from deadwood_knock.server.ratelimit import MemoryRateLimiter, RedisRateLimiter
 CODE = re.compile(r"\b(\d{6})\b")
 
 
-@pytest.fixture
-def mail_client(
-    make_client: Callable[[Settings], TestClient],
-    settings: Settings,
-    smtp_server: tuple[int, Any],
-) -> tuple[TestClient, Any]:
-    port, inbox = smtp_server
-    configured = settings.model_copy(
-        update={"smtp_host": "127.0.0.1", "smtp_port": port, "smtp_security": "none"}
-    )
-    return make_client(configured), inbox
-
-
-def _last_code(inbox: Any, address: str) -> str:
-    envelope = inbox.messages[-1]
+def _last_code(inbox: Any, address: str, count: int = 1) -> str:
+    """The code in message number ``count`` (waiting for it: mail follows the answer)."""
+    envelope = inbox.wait_for(count)[count - 1]
     assert envelope.rcpt_tos == [address]
     match = CODE.search(envelope.content.decode())
     assert match is not None
@@ -60,12 +49,13 @@ def test_link_then_restore_on_another_device(mail_client: tuple[TestClient, Any]
     )
     assert reused.status_code == 400
 
-    # Another device: no token, just the address.
+    # Another device: no token, just the address (and the request's id from the answer).
     asked = client.post("/api/backup/restore", json={"email": "belle@example.org"})
     assert asked.status_code == 202
-    code = _last_code(inbox, "belle@example.org")
+    code = _last_code(inbox, "belle@example.org", 2)
     restored = client.post(
-        "/api/backup/restore/verify", json={"email": "belle@example.org", "code": code}
+        "/api/backup/restore/verify",
+        json={"email": "belle@example.org", "code": code, "request_id": asked.json()["request_id"]},
     )
     assert restored.status_code == 200, restored.text
     device = {"Authorization": f"Bearer {restored.json()['token']}"}
@@ -135,9 +125,10 @@ def test_sending_is_rate_limited_per_address(mail_client: tuple[TestClient, Any]
     assert [s.status_code for s in statuses] == [202, 202, 202, 429]
     assert statuses[-1].json()["code"] == "rate_limited"
     assert int(statuses[-1].headers["retry-after"]) > 0
+    inbox.wait_for(3)  # mail follows the answers
     assert len(inbox.messages) == 3
-    # Only the newest code counts.
-    newest = _last_code(inbox, "x@example.org")
+    # The newest code works (a newer request never cancels an older code either).
+    newest = _last_code(inbox, "x@example.org", 3)
     ok = client.post(
         "/api/backup/link/verify",
         json={"email": "x@example.org", "code": newest},
@@ -174,7 +165,11 @@ def test_console_mail_by_default(client: TestClient, capsys: pytest.CaptureFixtu
     headers = new_player(client)
     sent = client.post("/api/backup/link", json={"email": "c@example.org"}, headers=headers)
     assert sent.status_code == 202
-    printed = capsys.readouterr().out
+    printed = ""
+    deadline = time.monotonic() + 15
+    while not CODE.search(printed) and time.monotonic() < deadline:
+        time.sleep(0.01)  # printed after the answer
+        printed += capsys.readouterr().out
     assert "c@example.org" in printed and CODE.search(printed)
 
 

@@ -31,17 +31,22 @@ class ServerProcess:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = data_dir.parent / "server.log"
 
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            str(HERE / "dkserver_run.py"),
+            str(self.port),
+            str(self.data_dir),
+            self.database_url,
+        ]
+
+    def environment(self) -> dict[str, str]:
+        return {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), *sys.path])}
+
     def start(self) -> None:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), *sys.path])}
         self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                str(HERE / "dkserver_run.py"),
-                str(self.port),
-                str(self.data_dir),
-                self.database_url,
-            ],
-            env=env,
+            self.command(),
+            env=self.environment(),
             stdout=subprocess.DEVNULL,
             stderr=self.log.open("ab"),
             start_new_session=True,

@@ -177,3 +177,68 @@ def test_restart_needs_confirming_and_keeps_lifetime_records(
     me = client.get("/api/players/me", headers=headers).json()
     assert me["name"] == "Kit" and me["stats"]["matches"] == 1
     assert len(client.get("/api/gazette", headers=headers).json()["items"]) == 1
+
+
+def test_trail_api_serves_coordinates_sources_legends_and_poster_terms(
+    make_client: Client, settings: Settings
+) -> None:
+    client = make_client(settings)
+    headers = new_player(client, "Kit")
+    content = load_content()
+    trail = client.get("/api/trail", headers=headers).json()
+    towns = {t["id"]: t for t in trail["towns"]}
+    deadwood = towns["deadwood"]
+    assert (deadwood["latitude"], deadwood["longitude"]) == (
+        content.town_by_id["deadwood"].latitude,
+        content.town_by_id["deadwood"].longitude,
+    )
+    assert deadwood["arrival"] and deadwood["sources"][0]["title"]
+    tables = [t for town in trail["towns"] for t in town["tables"]]
+    legends = [t for t in tables if t["legends"]]
+    assert legends and all(t["legends_note"] for t in legends)
+    assert all(t["sources"] and "url" in t["sources"][0] for t in tables)
+    posters = [p for town in trail["towns"] for p in town["wanted"]]
+    assert {p["id"] for p in posters} == {w.id for w in content.wanted}
+    for p in posters:
+        poster = content.wanted_by_id[p["id"]]
+        assert p["terms"] == {
+            "reward": poster.reward,
+            "score_to_beat": poster.gunfight.score_to_beat,
+            "rounds": poster.gunfight.rounds,
+            "stakes": poster.gunfight.stakes,
+            "game": poster.gunfight.game.value,
+        }
+        assert p["offered"] == poster.offered and p["offered_by"] == poster.offered_by
+    one = client.get("/api/characters/wong-fee-lee").json()
+    assert one["sources"] and one["sources"][0]["title"] and "black_hills" in one["regions"]
+
+
+def test_progress_saved_before_the_content_change_carries_over(
+    make_client: Client, settings: Settings
+) -> None:
+    import json
+    from pathlib import Path
+
+    import deadwood_knock.trail as trail_pkg
+
+    client = make_client(settings)
+    headers = new_player(client, "Kit")
+    v1 = json.loads(Path(trail_pkg.__file__).with_name("trail_v1.json").read_text())["towns"]
+    player_id = client.get("/api/players/me", headers=headers).json()["player_id"]
+    db = client.app.state.services.db  # type: ignore[attr-defined]
+    # As saved by the old trail: no version, old table ids, a retired poster.
+    saved = {"tables_won": v1["san-antonio"], "posters_collected": ["soapy-smith"], "matches": 6}
+
+    async def write() -> None:
+        async with db.sessions() as session, session.begin():
+            player = await session.scalar(select(Player).where(Player.id == player_id))
+            player.progress = saved
+
+    client.portal.call(write)  # type: ignore[union-attr]
+    content = load_content()
+    trail = client.get("/api/trail", headers=headers).json()
+    assert trail["towns"][0]["status"] == "completed"
+    assert trail["current_table"] == content.venues_in(content.trail[1].id)[0].id
+    records = client.get("/api/records", headers=headers).json()["trail"]
+    assert records["tables_won"] == len(content.venues_in("san-antonio"))
+    assert records["posters_collected"] == 0 and records["matches"] == 6

@@ -166,3 +166,38 @@ def test_trail_map_and_a_trail_table(server_url: str, new_page: Any, console: Co
     page.get_by_role("img", name=f"Portrait of {opponents[0]}").wait_for()
     shot(page, "trail-table-phone")
     assert console.errors == []
+
+
+def test_trail_shows_what_each_place_is_its_sources_legends_and_poster_terms(
+    server_url: str, new_page: Any, console: Console
+):
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Kit")
+    trail = page.evaluate(
+        "async () => { const t = JSON.parse(localStorage.getItem('dk.settings.v1')).token;"
+        " const r = await fetch('/api/trail', {headers: {Authorization: 'Bearer ' + t}});"
+        " return r.json(); }"
+    )
+    town = next(t for t in trail["towns"] if t["id"] == trail["current_town"])
+    first = town["tables"][0]
+    # Each table says what the place was, and its citations open under it.
+    page.get_by_text(first["description"]).wait_for()
+    card = page.locator(".tables > li").first
+    card.locator("summary", has_text="Sources").click()
+    source = first["sources"][0]
+    card.get_by_text(source["title"]).wait_for()
+    # The poster shows its reward, who offered it and the terms of the gunfight.
+    poster = next(w for t in trail["towns"] if t["status"] != "locked" for w in t["wanted"])
+    page.get_by_text(f"Reward ${poster['reward']:,}").wait_for()
+    page.get_by_text(f"Offered by {poster['offered_by']}, {poster['offered']}").wait_for()
+    terms = poster["terms"]
+    page.get_by_text(f"Beat {terms['score_to_beat']} points in {terms['rounds']} rounds").wait_for()
+    # Towns ahead with a legends table are marked before the player gets there.
+    page.get_by_role("button", name=re.compile(r"^Show the \d+ towns ahead$")).click()
+    legends = [t["name"] for t in trail["towns"] if any(x.get("legends") for x in t["tables"])]
+    ahead = page.locator("ol.ahead > li", has=page.locator(".legends-badge"))
+    assert ahead.count() == len(legends) > 0
+    for name in legends:
+        assert ahead.filter(has_text=name).count() == 1
+    shot(page, "trail-sources-legends-phone")
+    assert console.errors == []

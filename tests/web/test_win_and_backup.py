@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from .conftest import _free_port, run_server
-from .helpers import DESKTOP, PHONE, Console, shot, sign_in
+from .helpers import DESKTOP, PHONE, Console, shot, sign_in, wait_until
 
 PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
 
@@ -246,4 +246,25 @@ def test_cloud_backup_links_and_restores_on_a_fresh_browser(
         for p in (page, other)
     ]
     assert ids[0] == ids[1]
+
+    # Device one sees both devices and signs the other one out.
+    page.reload()
+    devices = page.locator(".devices li")
+    page.get_by_role("heading", name="Signed-in Devices").wait_for()
+    wait_until(page, "document.querySelectorAll('.devices li').length === 2")
+    assert devices.filter(has_text="(this device)").count() == 1
+    assert page.get_by_role("button", name=re.compile(r"^Sign out .*signed in")).count() == 1
+    shot(page, "devices-phone")
+    page.get_by_role("button", name="Sign out other devices").click()
+    page.get_by_role("status").filter(has_text="Signed out 1 device.").wait_for()
+    wait_until(page, "document.querySelectorAll('.devices li').length === 1")
     assert console.errors == []
+    # The other browser's token no longer opens the profile.
+    status = other.evaluate(
+        """async () => {
+          const { token } = JSON.parse(localStorage.getItem('dk.settings.v1'));
+          const auth = { Authorization: 'Bearer ' + token };
+          return (await fetch('/api/players/me', { headers: auth })).status;
+        }"""
+    )
+    assert status == 401

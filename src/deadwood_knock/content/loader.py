@@ -2,7 +2,9 @@
 
 ``load_content()`` reads every data file once (cached), validates each against
 its schema model, then checks what one file alone cannot: ids are unique, every
-reference resolves, and every art path points at a shipped SVG.
+reference resolves, every art path points at a shipped SVG, every town lies where its
+state does, and every table seats only people who were alive and nearby during its
+era (or says it is a legends table).
 """
 
 from __future__ import annotations
@@ -24,15 +26,60 @@ from deadwood_knock.content.schema import (
     GazetteTemplate,
     Likeness,
     LikenessesFile,
+    Region,
+    Source,
+    SourcesFile,
     Town,
     TownsFile,
     Venue,
     VenuesFile,
     WantedFile,
     WantedPoster,
+    year_span,
 )
 
-__all__ = ["CONTENT_DIR", "Content", "ContentError", "load_content", "read_content"]
+__all__ = [
+    "CONTENT_DIR",
+    "STATE_BOUNDS",
+    "Content",
+    "ContentError",
+    "Misfit",
+    "load_content",
+    "read_content",
+]
+
+# Rough bounding boxes (south, north, west, east; degrees) of the modern states and
+# territories the trail visits: a town's coordinates must fall inside its own.
+STATE_BOUNDS: dict[str, tuple[float, float, float, float]] = {
+    "Texas": (25.8, 36.5, -106.7, -93.5),
+    "Kansas": (37.0, 40.0, -102.1, -94.6),
+    "Oklahoma": (33.6, 37.0, -103.0, -94.4),
+    "Nebraska": (40.0, 43.0, -104.1, -95.3),
+    "Wyoming": (41.0, 45.0, -111.1, -104.0),
+    "Colorado": (37.0, 41.0, -109.1, -102.0),
+    "New Mexico": (31.3, 37.0, -109.1, -103.0),
+    "Arizona": (31.3, 37.0, -114.9, -109.0),
+    "California": (32.5, 42.0, -124.5, -114.1),
+    "Nevada": (35.0, 42.0, -120.0, -114.0),
+    "Montana": (44.3, 49.0, -116.1, -104.0),
+    "South Dakota": (42.4, 46.0, -104.1, -96.4),
+    "Alaska": (51.2, 71.5, -179.2, -129.9),
+    "Yukon (Canada)": (60.0, 69.7, -141.1, -123.8),
+}
+
+# A figure counts as a plausible opponent from this age until death.
+ADULT_AGE = 16
+# A figure known only from the years it was seen is granted this many years either side.
+SEEN_SLACK = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Misfit:
+    """Why a figure could not have sat at a table: ``dead``, ``unborn`` or ``elsewhere``."""
+
+    figure: str
+    reason: str
+
 
 CONTENT_DIR = Path(__file__).parent
 
@@ -45,6 +92,7 @@ class ContentError(ValueError):
 class Content:
     """Every content record, in file order, with lookups by id."""
 
+    sources: tuple[Source, ...]
     towns: tuple[Town, ...]
     venues: tuple[Venue, ...]
     figures: tuple[Figure, ...]
@@ -53,12 +101,15 @@ class Content:
     likenesses: tuple[Likeness, ...]
     gazette_empty: str
     gazette: tuple[GazetteTemplate, ...]
+    source_by_id: Mapping[str, Source]
     town_by_id: Mapping[str, Town]
     venue_by_id: Mapping[str, Venue]
     figure_by_id: Mapping[str, Figure]
     wanted_by_id: Mapping[str, WantedPoster]
     card_back_by_id: Mapping[str, CardBack]
     likeness_by_id: Mapping[str, Likeness]
+    # A venue's former ids -> its id, so saved progress naming an old id still counts.
+    venue_alias: Mapping[str, str]
     root: Path
 
     @property
@@ -78,6 +129,41 @@ class Content:
         """A table is as hard as its hardest opponent (ladder rank 0-5)."""
         return max(self.figure_by_id[f].difficulty.rank for f in venue.table.opponents)
 
+    def table_era(self, venue: Venue) -> tuple[int, int]:
+        """The years a table is set in: the venue's own years if given, else its town's boom."""
+        return year_span(venue.years) if venue.years else self.town_by_id[venue.town].boom
+
+    def figure_regions(self, figure: Figure) -> frozenset[Region]:
+        """Where a figure lived or worked: the regions of its towns and any it names."""
+        return frozenset({self.town_by_id[t].region for t in figure.towns} | set(figure.regions))
+
+    def misfits(self, venue: Venue) -> tuple[Misfit, ...]:
+        """The opponents who could not have sat at this table in its era.
+
+        Dead before the era began, not yet grown by its end, or never in the town's
+        region. A figure with neither birth nor death on record is held to the years
+        it was seen, give or take ``SEEN_SLACK``.
+        """
+        start, end = self.table_era(venue)
+        region = self.town_by_id[venue.town].region
+        out = []
+        for figure_id in venue.table.opponents:
+            f = self.figure_by_id[figure_id]
+            died, born = f.died, f.born
+            if died is None and born is None and f.seen is not None:
+                first, last = year_span(f.seen)
+                born, died = first - SEEN_SLACK - ADULT_AGE, last + SEEN_SLACK
+            if died is not None and died < start:
+                out.append(Misfit(f.id, "dead"))
+            elif born is not None and born + ADULT_AGE > end:
+                out.append(Misfit(f.id, "unborn"))
+            elif region not in self.figure_regions(f):
+                out.append(Misfit(f.id, "elsewhere"))
+        return tuple(out)
+
+    def cited(self, ids: Iterable[str]) -> tuple[Source, ...]:
+        return tuple(self.source_by_id[s] for s in ids)
+
     def gazette_for(self, event: GazetteEvent | str) -> tuple[GazetteTemplate, ...]:
         kind = GazetteEvent(event)
         return tuple(t for t in self.gazette if t.event is kind)
@@ -87,7 +173,7 @@ class Content:
         return self.root / relative
 
 
-_R = TypeVar("_R", Town, Venue, Figure, WantedPoster, CardBack, Likeness)
+_R = TypeVar("_R", Source, Town, Venue, Figure, WantedPoster, CardBack, Likeness)
 
 
 def _index(kind: str, records: Iterable[_R]) -> Mapping[str, _R]:
@@ -111,6 +197,7 @@ def read_content(root: Path = CONTENT_DIR) -> Content:
     def read(stem: str) -> str:
         return (data / f"{stem}.json").read_text(encoding="utf-8")
 
+    sources = SourcesFile.model_validate_json(read("sources")).sources
     towns = TownsFile.model_validate_json(read("towns")).towns
     venues = VenuesFile.model_validate_json(read("venues")).venues
     figures = FiguresFile.model_validate_json(read("figures")).figures
@@ -120,6 +207,7 @@ def read_content(root: Path = CONTENT_DIR) -> Content:
     gazette = GazetteFile.model_validate_json(read("gazette"))
 
     content = Content(
+        sources=tuple(sources),
         towns=tuple(towns),
         venues=tuple(venues),
         figures=tuple(figures),
@@ -128,24 +216,61 @@ def read_content(root: Path = CONTENT_DIR) -> Content:
         likenesses=tuple(likenesses),
         gazette_empty=gazette.empty,
         gazette=tuple(gazette.templates),
+        source_by_id=_index("source", sources),
         town_by_id=_index("town", towns),
         venue_by_id=_index("venue", venues),
         figure_by_id=_index("figure", figures),
         wanted_by_id=_index("wanted poster", wanted),
         card_back_by_id=_index("card back", backs),
         likeness_by_id=_index("likeness", likenesses),
+        venue_alias=_aliases(venues),
         root=root,
     )
     _cross_check(content)
     return content
 
 
-def _cross_check(c: Content) -> None:
+def _aliases(venues: Iterable[Venue]) -> Mapping[str, str]:
+    venues = list(venues)
+    current = {v.id for v in venues}
+    out: dict[str, str] = {}
+    for v in venues:
+        for old in v.former_ids:
+            _need(old not in current, f"venue {v.id}: former id {old!r} is a current venue id")
+            _need(old not in out, f"former venue id {old!r} claimed twice")
+            out[old] = v.id
+    return MappingProxyType(out)
+
+
+def _check_citations(c: Content, what: str, ids: Iterable[str]) -> None:
+    for s in ids:
+        _need(s in c.source_by_id, f"{what}: unknown source {s!r}")
+
+
+def _check_towns(c: Content) -> None:
     orders = [t.order for t in c.towns]
     _need(len(set(orders)) == len(orders), "two towns share an order index")
     places = [(t.name, t.state_or_territory) for t in c.towns]
     _need(len(set(places)) == len(places), "a town is listed twice under different ids")
     _need(c.trail[-1].id == "deadwood", "the trail must end in Deadwood")
+    for i, t in enumerate(c.trail):
+        _check_citations(c, f"town {t.id}", t.sources)
+        for note in t.notes:
+            _check_citations(c, f"town {t.id} note", note.sources)
+        bounds = STATE_BOUNDS.get(t.modern_state)
+        _need(bounds is not None, f"town {t.id}: no bounds known for {t.modern_state!r}")
+        assert bounds is not None
+        south, north, west, east = bounds
+        _need(
+            south <= t.latitude <= north and west <= t.longitude <= east,
+            f"town {t.id}: ({t.latitude}, {t.longitude}) is not in {t.modern_state}",
+        )
+        # The journey is told as a route: every leg after the first says how it is made.
+        _need((t.arrival is None) == (i == 0), f"town {t.id}: arrival text only after the first")
+
+
+def _cross_check(c: Content) -> None:
+    _check_towns(c)
 
     seen_venues: set[tuple[str, str]] = set()
     seen_slots: set[tuple[str, int]] = set()
@@ -158,6 +283,7 @@ def _cross_check(c: Content) -> None:
         seen_venues.add(key)
         _need((v.town, v.order) not in seen_slots, f"venue {v.id}: order taken in {v.town}")
         seen_slots.add((v.town, v.order))
+        _check_citations(c, f"venue {v.id}", v.sources)
 
     names = [f.name for f in c.figures]
     _need(len(set(names)) == len(names), "a figure is listed twice")
@@ -165,11 +291,31 @@ def _cross_check(c: Content) -> None:
         for t in f.towns:
             _need(t in c.town_by_id, f"figure {f.id}: unknown town {t!r}")
         _need(c.art_path(f.portrait).is_file(), f"figure {f.id}: no portrait {f.portrait}")
+        _check_citations(c, f"figure {f.id}", f.sources)
+
+    # Living opponents: only a table marked as a legends table may seat the dead, the
+    # unborn or the far away, and a table so marked must actually seat one.
+    for v in c.venues:
+        misfits = c.misfits(v)
+        if v.table.legends:
+            _need(bool(misfits), f"venue {v.id}: a legends table that seats no legend")
+        else:
+            _need(
+                not misfits,
+                f"venue {v.id}: "
+                + ", ".join(f"{m.figure} ({m.reason})" for m in misfits)
+                + " could not have sat here; seat others or mark a legends table",
+            )
 
     for w in c.wanted:
         _need(w.town in c.town_by_id, f"poster {w.id}: unknown town {w.town!r}")
+        _check_citations(c, f"poster {w.id}", w.sources)
+        start, end = c.town_by_id[w.town].boom
+        _need(start <= w.offered <= end, f"poster {w.id}: offered outside {w.town}'s boom")
         if w.figure is not None:
             _need(w.figure in c.figure_by_id, f"poster {w.id}: unknown figure {w.figure!r}")
+            died = c.figure_by_id[w.figure].died
+            _need(died is None or died >= w.offered, f"poster {w.id}: offered after a death")
 
     defaults = [b for b in c.card_backs if b.unlock is None]
     _need(len(defaults) == 1, "exactly one card back is the default (no unlock)")

@@ -37,12 +37,16 @@ __all__ = [
     "Likeness",
     "LikenessesFile",
     "Milestone",
+    "Region",
+    "Source",
+    "SourcesFile",
     "Table",
     "TableGame",
     "TalkLine",
     "TalkSituation",
     "Town",
     "TownKind",
+    "TownNote",
     "TownsFile",
     "Unlock",
     "Venue",
@@ -51,6 +55,7 @@ __all__ = [
     "WantedFile",
     "WantedPoster",
     "export_schemas",
+    "year_span",
 ]
 
 SCHEMA_DIR = Path(__file__).with_name("schema")
@@ -63,6 +68,13 @@ Year = Annotated[int, Field(ge=1700, le=1960)]
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 Prose = Annotated[str, Field(min_length=12, max_length=480)]
 
+# A source's address: a plain web page (no credentials, no spaces).
+WebAddress = Annotated[
+    str, Field(pattern=r"^https?://[A-Za-z0-9.-]+\.[a-z]{2,}(/[^\s]*)?$", max_length=300)
+]
+# Items cite sources by the id of an entry in ``sources.json``; at least one each.
+Citations = Annotated[list[Slug], Field(min_length=1, max_length=6)]
+
 _URLISH = re.compile(r"https?://|www\.|\.(com|org|net|edu|gov)\b", re.IGNORECASE)
 
 
@@ -70,9 +82,9 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
-def _no_links(text: str) -> str:
-    # Content names sources in words; a link in the data is always a mistake.
-    if _URLISH.search(text):
+def _no_links(text: str | None) -> str | None:
+    # Prose names its sources by citation; a link in the prose is always a mistake.
+    if text is not None and _URLISH.search(text):
         raise ValueError("no web addresses in content text")
     return text
 
@@ -104,6 +116,23 @@ class TownKind(StrEnum):
     TRAIL_TOWN = "trail_town"
     PORT_TOWN = "port_town"
     CAPITAL = "capital"
+
+
+class Region(StrEnum):
+    """Where on the map a town lies, coarse enough that a figure who worked one town of a
+    region is plausibly met in another (the living-opponents rule reads it)."""
+
+    TEXAS = "texas"
+    PLAINS = "plains"  # Kansas, Nebraska and the Indian and Oklahoma Territories
+    WYOMING = "wyoming"
+    COLORADO = "colorado"
+    NEW_MEXICO = "new_mexico"
+    ARIZONA = "arizona"
+    CALIFORNIA = "california"
+    NEVADA = "nevada"
+    MONTANA = "montana"
+    BLACK_HILLS = "black_hills"
+    NORTH = "north"  # Alaska and the Yukon
 
 
 class VenueKind(StrEnum):
@@ -164,32 +193,88 @@ class GazetteEvent(StrEnum):
     DECK_UNLOCKED = "deck_unlocked"
     NEW_TOWN = "new_town"
     MATCH_LOST = "match_lost"
+    TOWN_NEWS = "town_news"
 
 
 # Placeholders a gazette template may use; the game fills them with plain text.
-GAZETTE_PLACEHOLDERS = frozenset({"player", "venue", "town", "opponent", "hand", "reward", "deck"})
+GAZETTE_PLACEHOLDERS = frozenset(
+    {"player", "venue", "town", "opponent", "hand", "reward", "deck", "news"}
+)
 _PLACEHOLDER = re.compile(r"\{([a-z_]*)\}")
+
+
+class Source(_Model):
+    """Where a fact comes from: a stable web page, or a book named well enough to find.
+
+    A web page has its address; a book has its author and year (and ``pages`` only when
+    the page is actually known). Items cite a source by its id.
+    """
+
+    id: Slug
+    title: Annotated[str, Field(min_length=3, max_length=200)]
+    publisher: Annotated[str, Field(min_length=2, max_length=120)]
+    author: Annotated[str, Field(min_length=3, max_length=120)] | None = None
+    year: Annotated[int, Field(ge=1850, le=2100)] | None = None
+    url: WebAddress | None = None
+    pages: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+
+    @model_validator(mode="after")
+    def _findable(self) -> Source:
+        if self.url is None and (self.author is None or self.year is None):
+            raise ValueError("a source needs a web address, or an author and a year")
+        return self
+
+
+Years = Annotated[str, Field(pattern=r"^1[78]\d\d(-1[89]\d\d)?$|^19\d\d(-19\d\d)?$")]
+
+
+def year_span(value: str) -> tuple[int, int]:
+    """``"1876-1879"`` -> (1876, 1879); a single year is a span of one."""
+    parts = [int(p) for p in value.split("-")]
+    return parts[0], parts[-1]
+
+
+def _years_forward(value: str | None) -> str | None:
+    if value is not None:
+        start, end = year_span(value)
+        if end < start:
+            raise ValueError("years must run forward")
+    return value
+
+
+class TownNote(_Model):
+    """A sourced item of local news the gazette prints when the player reaches the town."""
+
+    text: Annotated[str, Field(min_length=30, max_length=240)]
+    sources: Citations
+
+    _links = field_validator("text")(_no_links)
 
 
 class Town(_Model):
     id: Slug
     name: Annotated[str, Field(min_length=2, max_length=60)]
-    state_or_territory: Annotated[str, Field(min_length=4, max_length=60)]
+    state_or_territory: Annotated[str, Field(min_length=4, max_length=90)]
     modern_state: Annotated[str, Field(min_length=4, max_length=60)]
     kind: TownKind
-    boom_years: Annotated[str, Field(pattern=r"^1[78]\d\d(-1[89]\d\d)?$|^19\d\d(-19\d\d)?$")]
+    region: Region
+    boom_years: Years
+    # WGS84 degrees of the town site, for the trail map.
+    latitude: Annotated[float, Field(ge=-90.0, le=90.0)]
+    longitude: Annotated[float, Field(ge=-180.0, le=180.0)]
     description: Prose
+    # How the traveller gets here from the town before (every town but the first).
+    arrival: Prose | None = None
     order: Annotated[int, Field(ge=0)]
+    sources: Citations
+    notes: Annotated[list[TownNote], Field(max_length=4)] = Field(default_factory=list)
 
-    _links = field_validator("description")(_no_links)
+    _links = field_validator("description", "arrival")(_no_links)
+    _years = field_validator("boom_years")(_years_forward)
 
-    @field_validator("boom_years")
-    @classmethod
-    def _years_ascend(cls, value: str) -> str:
-        parts = [int(p) for p in value.split("-")]
-        if parts != sorted(parts):
-            raise ValueError("boom_years must run forward")
-        return value
+    @property
+    def boom(self) -> tuple[int, int]:
+        return year_span(self.boom_years)
 
 
 class Table(_Model):
@@ -199,6 +284,9 @@ class Table(_Model):
     stakes: Annotated[int, Field(ge=1, le=1000)]
     game: TableGame = TableGame.DEADWOOD_KNOCK
     rounds: Annotated[int, Field(ge=1, le=30)] = 10
+    # A legends table seats someone who could not have been there (dead, unborn or far
+    # away); the game says so. Every other table seats only the living and nearby.
+    legends: bool = False
 
     @model_validator(mode="after")
     def _seats_fit_game(self) -> Table:
@@ -217,8 +305,15 @@ class Venue(_Model):
     description: Prose
     order: Annotated[int, Field(ge=0)]
     table: Table
+    sources: Citations
+    # When the house ran, where known and not the town's boom (the table's era if given).
+    years: Years | None = None
+    # Ids this venue was saved under before (renamed or corrected); saved progress that
+    # names one of them counts for this venue.
+    former_ids: Annotated[list[Slug], Field(max_length=4)] = Field(default_factory=list)
 
     _links = field_validator("description")(_no_links)
+    _years = field_validator("years")(_years_forward)
 
 
 class TalkLine(_Model):
@@ -234,7 +329,8 @@ class Figure(_Model):
     born: Year | None = None
     died: Year | None = None
     bio: Annotated[str, Field(min_length=40, max_length=600)]
-    towns: Annotated[list[Slug], Field(min_length=1)]
+    # Trail towns the figure is documented in (may be empty when only ``regions`` apply).
+    towns: list[Slug]
     portrait: ArtPath
     portrait_note: Annotated[str, Field(min_length=10, max_length=160)]
     difficulty: Difficulty
@@ -245,7 +341,11 @@ class Figure(_Model):
     palm_rate: Unit
     discard_reading: Unit
     table_talk: Annotated[list[TalkLine], Field(min_length=4, max_length=8)]
-    sources: Annotated[list[Annotated[str, Field(min_length=3)]], Field(default_factory=list)]
+    sources: Citations
+    # Regions the figure lived or worked in beyond those of the trail towns in ``towns``.
+    regions: Annotated[list[Region], Field(max_length=6)] = Field(default_factory=list)
+    # Years the record places the figure, for someone whose birth and death are unknown.
+    seen: Years | None = None
 
     _links = field_validator("bio")(_no_links)
 
@@ -258,8 +358,12 @@ class Figure(_Model):
         missing = {TalkSituation.GREETING, TalkSituation.WIN, TalkSituation.LOSE} - said
         if missing:
             raise ValueError(f"table_talk lacks {sorted(m.value for m in missing)}")
-        for source in self.sources:
-            _no_links(source)
+        if self.born is None and self.died is None and self.seen is None:
+            raise ValueError("a figure needs born, died or the years it was seen")
+        if not self.towns and not self.regions:
+            raise ValueError("a figure needs a town or a region")
+        if self.seen is not None:
+            _years_forward(self.seen)
         return self
 
 
@@ -273,15 +377,24 @@ class Gunfight(_Model):
 
 
 class WantedPoster(_Model):
+    """A reward notice as it was offered: the crime, the sum, who offered it and when.
+
+    ``town`` is the trail town where the notice hangs; ``offered`` (a year) falls in
+    that town's boom, and the gunfight's terms are the game's own.
+    """
+
     id: Slug
     outlaw: Annotated[str, Field(min_length=3, max_length=60)]
     figure: Slug | None = None
     crime: Annotated[str, Field(min_length=12, max_length=240)]
     reward: Annotated[int, Field(ge=1, le=100000)]
+    offered_by: Annotated[str, Field(min_length=4, max_length=120)]
+    offered: Year
     town: Slug
     gunfight: Gunfight
+    sources: Citations
 
-    _links = field_validator("crime")(_no_links)
+    _links = field_validator("crime", "offered_by")(_no_links)
 
 
 class Unlock(_Model):
@@ -316,6 +429,10 @@ class GazetteTemplate(_Model):
             if unknown:
                 raise ValueError(f"unknown placeholders {sorted(unknown)} in {text!r}")
         return self
+
+
+class SourcesFile(_Model):
+    sources: Annotated[list[Source], Field(min_length=1)]
 
 
 class TownsFile(_Model):
@@ -356,6 +473,7 @@ class GazetteFile(_Model):
 
 # File stem -> model of that file; the loader and the schema export both walk this.
 FILE_MODELS: dict[str, type[_Model]] = {
+    "sources": SourcesFile,
     "towns": TownsFile,
     "venues": VenuesFile,
     "figures": FiguresFile,

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, make_url
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -66,6 +67,23 @@ def quiet_driver_logs() -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
+def private_sqlite_file(url: str) -> None:
+    """Make the SQLite file (it holds emails) readable by its owner only: created 0600
+    before SQLite opens it (its -wal and -shm files take the same mode), and tightened
+    if an older start left it wider."""
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    if not path.parent.is_dir():
+        return  # SQLite will say so when it opens
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if file.exists() and file.stat().st_mode & 0o077:
+            file.chmod(0o600)
+
+
 class Database:
     """One async engine plus a session factory."""
 
@@ -73,6 +91,8 @@ class Database:
         quiet_driver_logs()
         self.url = normalise_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
+        if self.is_sqlite:
+            private_sqlite_file(self.url)
         # Bound parameters hold match actions (cards): never put them in a log or an error.
         kwargs: dict[str, Any] = {"hide_parameters": True}
         if self.is_sqlite:

@@ -43,15 +43,23 @@ class Player(Base):
 
 
 class Device(Base):
-    """One bearer token of a player; only its SHA-256 is stored."""
+    """One bearer token of a player; only its SHA-256 is stored.
+
+    ``id`` is the device's public handle (listing and revoking), unrelated to the token.
+    """
 
     __tablename__ = "devices"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    id: Mapped[str] = mapped_column(String(32), unique=True)
     player_id: Mapped[str] = mapped_column(
         String(32), ForeignKey("players.id", ondelete="CASCADE"), index=True
     )
+    #: What the device said it was when the token was made ("Firefox on Android").
+    label: Mapped[str] = mapped_column(String(80), default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    #: Epoch seconds of the last request with this token (kept to the hour).
+    last_used_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class Match(Base):
@@ -116,6 +124,9 @@ class OtpCode(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     email: Mapped[str] = mapped_column(String(254), index=True)
     purpose: Mapped[str] = mapped_column(String(16))
+    #: Handed to whoever asked for the code; a restore guess must name it, so nobody
+    #: else's guesses can use up this code's tries.
+    request_id: Mapped[str | None] = mapped_column(String(32), unique=True, nullable=True)
     code_hash: Mapped[str] = mapped_column(String(64))
     player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     # Epoch seconds: avoids time-zone differences between SQLite and PostgreSQL.

@@ -31,23 +31,35 @@ def serve(
     port: int = 8000,
     data_dir: str | Path = "data",
     database_url: str | None = None,
+    trusted_proxies: tuple[str, ...] | None = None,
+    log_level: str = "info",
 ) -> None:
     """Run the server with uvicorn until interrupted."""
     import logging
 
     import uvicorn
 
+    from deadwood_knock.server.logsafe import escape_all_handlers
+
     settings = Settings.from_env(
-        host=host, port=port, data_dir=Path(data_dir), database_url=database_url
+        host=host,
+        port=port,
+        data_dir=Path(data_dir),
+        database_url=database_url,
+        trusted_proxies=trusted_proxies,
     )
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    level = logging.DEBUG if log_level == "trace" else getattr(logging, log_level.upper())
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    escape_all_handlers()  # one event, one line: control characters are escaped
     uvicorn.run(
         create_app(settings),
         host=settings.host,
         port=settings.port,
+        log_level=log_level,
         # Our own middleware logs method, path, status and duration; uvicorn's line
         # would add query strings.
         access_log=False,
         ws_max_size=settings.max_socket_message_bytes,
+        # Rate limits read X-Forwarded-For themselves, from trusted_proxies only.
         proxy_headers=False,
     )

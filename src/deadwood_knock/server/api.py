@@ -3,31 +3,47 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
+import logging
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, BackgroundTasks, Depends, Request, WebSocket
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select, update
 
 from deadwood_knock import __version__
 from deadwood_knock.bots.base import bot_names
-from deadwood_knock.persistence import Database, Device, Player
+from deadwood_knock.persistence import Database, Player
+from deadwood_knock.server.devices import add_device, authenticate, new_token
 from deadwood_knock.server.errors import ApiError
+from deadwood_knock.server.frames import SocketClosed, close_safely, read_message, send_safely
 from deadwood_knock.server.games import game_names
 from deadwood_knock.server.hub import Hub
 from deadwood_knock.server.matches import MatchService
-from deadwood_knock.server.otp import LINK, RESTORE, OtpService
+from deadwood_knock.server.otp import (
+    CODE_PATTERN,
+    EMAIL_PATTERN,
+    LINK,
+    REQUEST_ID_PATTERN,
+    RESTORE,
+    OtpService,
+)
+from deadwood_knock.server.proxies import client_address
 from deadwood_knock.server.ratelimit import RateLimiter
 from deadwood_knock.server.settings import Settings
+
+log = logging.getLogger("deadwood_knock.server.api")
 
 router = APIRouter(prefix="/api")
 
 _SLUG = r"^[A-Za-z0-9_-]{1,40}$"
 _CLIENT_ID = r"^[A-Za-z0-9_.:-]{1,64}$"
+#: A name: no control, format or surrogate characters, and something visible.
+_NAME_CHAR = r"[^\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ud800-\udfff]"
+NAME_PATTERN = rf"^{_NAME_CHAR}*(?!\s){_NAME_CHAR}{_NAME_CHAR}*$"
 
 
 @dataclass
@@ -48,44 +64,42 @@ def services(request: Request) -> Services:
 Svc = Annotated[Services, Depends(services)]
 
 
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
 async def player_for_token(svc: Services, token: str | None) -> Player:
-    if not token or len(token) > 128:
-        raise ApiError(401, "unauthorized", "a bearer token is required (POST /api/players)")
-    async with svc.db.sessions() as session:
-        player = await session.scalar(
-            select(Player)
-            .join(Device, Device.player_id == Player.id)
-            .where(Device.token_hash == token_hash(token))
-        )
-    if player is None:
-        raise ApiError(401, "unauthorized", "unknown token")
+    player, _device = await authenticate(svc.db, token, svc.settings.token_idle_days)
     return player
 
 
-async def current_player(svc: Svc, authorization: Annotated[str | None, Header()] = None) -> Player:
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer":
+#: The OpenAPI document's bearer scheme; our own 401 answers a missing or bad token.
+bearer = HTTPBearer(auto_error=False, description="the token from POST /api/players")
+
+
+async def current_player(
+    svc: Svc,
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Player:
+    if credentials is None:
         raise ApiError(401, "unauthorized", "send Authorization: Bearer <token>")
-    return await player_for_token(svc, token.strip())
+    player, device_id = await authenticate(
+        svc.db, credentials.credentials.strip(), svc.settings.token_idle_days
+    )
+    request.state.device_id = device_id  # the device list marks "this device"
+    return player
 
 
 Me = Annotated[Player, Depends(current_player)]
 
 
 def client_key(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    """The client's address, through trusted proxies only (rate limits key on it)."""
+    peer = request.client.host if request.client else None
+    forwarded = request.headers.getlist("x-forwarded-for")
+    return client_address(peer, forwarded, services(request).settings.trusted_proxies)
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: JSON true/false only for booleans ("yes" is not true), whole numbers only.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # ----- health and catalogue ---------------------------------------------------------------
@@ -104,8 +118,15 @@ async def games(svc: Svc) -> dict[str, list[str]]:
 # ----- players ------------------------------------------------------------------------------
 
 
+def _name_field() -> Any:
+    # The pattern is documented and checked by _clean_name (a 422 "bad_name").
+    return Field(
+        default=None, min_length=1, max_length=40, json_schema_extra={"pattern": NAME_PATTERN}
+    )
+
+
 class NewPlayer(Strict):
-    name: str | None = Field(default=None, min_length=1, max_length=40)
+    name: str | None = _name_field()
 
 
 def profile(player: Player) -> dict[str, Any]:
@@ -124,7 +145,7 @@ def profile(player: Player) -> dict[str, Any]:
 
 def _clean_name(name: str) -> str:
     cleaned = " ".join(name.split())
-    if not cleaned or not cleaned.isprintable():
+    if not cleaned or not re.fullmatch(NAME_PATTERN, name):
         raise ApiError(422, "bad_name", "a name needs visible characters and no control characters")
     return cleaned
 
@@ -142,6 +163,7 @@ async def create_player(
     token = new_token()
     player_id = secrets.token_hex(16)
     name = _clean_name(body.name) if body and body.name else ""
+    user_agent = request.headers.get("user-agent")
     async with svc.db.sessions() as session, session.begin():
         session.add(
             Player(
@@ -156,12 +178,12 @@ async def create_player(
             )
         )
         await session.flush()
-        session.add(Device(token_hash=token_hash(token), player_id=player_id))
+        add_device(session, player_id, token, user_agent)
     return {"player_id": player_id, "token": token}
 
 
 class ProfileUpdate(Strict):
-    name: str | None = Field(default=None, min_length=1, max_length=40)
+    name: str | None = _name_field()
     likeness: str | None = Field(default=None, pattern=_SLUG)
     card_back: str | None = Field(default=None, pattern=_SLUG)
     large_print: bool | None = None
@@ -204,27 +226,68 @@ async def restart_progress(svc: Svc, me: Me) -> dict[str, Any]:
 # ----- cloud backup -----------------------------------------------------------------------
 
 
+# Patterns are documented and checked by the OTP service (422 "bad_email" / "bad_code").
+def _email_field() -> Any:
+    return Field(min_length=3, max_length=254, json_schema_extra={"pattern": EMAIL_PATTERN})
+
+
+def _code_field() -> Any:
+    return Field(min_length=1, max_length=12, json_schema_extra={"pattern": CODE_PATTERN})
+
+
 class EmailBody(Strict):
-    email: str = Field(min_length=3, max_length=254)
+    email: str = _email_field()
 
 
-class CodeBody(Strict):
-    email: str = Field(min_length=3, max_length=254)
-    code: str = Field(min_length=1, max_length=12)
+class LinkCodeBody(Strict):
+    email: str = _email_field()
+    code: str = _code_field()
+    #: From the link request's answer; without it, any of this profile's codes for the
+    #: address may match.
+    request_id: str | None = Field(default=None, pattern=REQUEST_ID_PATTERN)
+
+
+class RestoreCodeBody(Strict):
+    email: str = _email_field()
+    code: str = _code_field()
+    #: From the restore request's answer: guesses count only against that request's code.
+    request_id: str = Field(pattern=REQUEST_ID_PATTERN)
+
+
+async def _send_code(
+    svc: Services,
+    request: Request,
+    background: BackgroundTasks,
+    address: str,
+    purpose: str,
+    owner: str | None,
+    deliver: bool,
+) -> dict[str, Any]:
+    request_id, after_answer = await svc.otp.send(
+        address, purpose, client_key(request), owner, deliver=deliver
+    )
+    background.add_task(after_answer)  # the mail goes out after the answer
+    return {"sent": True, "expires_in": svc.settings.otp_ttl_seconds, "request_id": request_id}
 
 
 @router.post("/backup/link", status_code=202)
-async def link_request(svc: Svc, me: Me, request: Request, body: EmailBody) -> dict[str, Any]:
+async def link_request(
+    svc: Svc, me: Me, request: Request, body: EmailBody, background: BackgroundTasks
+) -> dict[str, Any]:
     """Mail a code to the address; verifying it links this profile to the address."""
-    await svc.otp.send(body.email, LINK, client_key(request), me.id)
-    return {"sent": True, "expires_in": svc.settings.otp_ttl_seconds}
+    return await _send_code(svc, request, background, body.email, LINK, me.id, True)
 
 
 @router.post("/backup/link/verify")
-async def link_verify(svc: Svc, me: Me, request: Request, body: CodeBody) -> dict[str, Any]:
-    row = await svc.otp.verify(body.email, LINK, body.code, client_key(request))
-    if row.player_id != me.id:
-        raise ApiError(400, "wrong_code", "that code was sent for another profile")
+async def link_verify(svc: Svc, me: Me, request: Request, body: LinkCodeBody) -> dict[str, Any]:
+    row = await svc.otp.verify(
+        body.email,
+        LINK,
+        body.code,
+        client_key(request),
+        request_id=body.request_id,
+        player_id=me.id,
+    )
     async with svc.db.sessions() as session, session.begin():
         # One address backs up one profile: linking moves it from any older profile.
         await session.execute(
@@ -237,27 +300,32 @@ async def link_verify(svc: Svc, me: Me, request: Request, body: CodeBody) -> dic
 
 
 @router.post("/backup/restore", status_code=202)
-async def restore_request(svc: Svc, request: Request, body: EmailBody) -> dict[str, Any]:
-    """Mail a code if a profile is linked to the address (the answer is the same either way)."""
+async def restore_request(
+    svc: Svc, request: Request, body: EmailBody, background: BackgroundTasks
+) -> dict[str, Any]:
+    """Mail a code if a profile is linked to the address. The answer, and the time it
+    takes, are the same either way; the mail goes out after it."""
     from deadwood_knock.server.otp import normalise_email
 
     address = normalise_email(body.email)
     async with svc.db.sessions() as session:
         owner = await session.scalar(select(Player.id).where(Player.email == address))
-    await svc.otp.send(address, RESTORE, client_key(request), owner, deliver=owner is not None)
-    return {"sent": True, "expires_in": svc.settings.otp_ttl_seconds}
+    return await _send_code(svc, request, background, address, RESTORE, owner, owner is not None)
 
 
 @router.post("/backup/restore/verify")
-async def restore_verify(svc: Svc, request: Request, body: CodeBody) -> dict[str, str]:
+async def restore_verify(svc: Svc, request: Request, body: RestoreCodeBody) -> dict[str, str]:
     """A new device token for the profile linked to the address."""
-    row = await svc.otp.verify(body.email, RESTORE, body.code, client_key(request))
+    row = await svc.otp.verify(
+        body.email, RESTORE, body.code, client_key(request), request_id=body.request_id
+    )
     token = new_token()
+    user_agent = request.headers.get("user-agent")
     async with svc.db.sessions() as session, session.begin():
         player = await session.scalar(select(Player).where(Player.email == row.email))
         if player is None:
             raise ApiError(400, "not_linked", "no profile is linked to that address")
-        session.add(Device(token_hash=token_hash(token), player_id=player.id))
+        add_device(session, player.id, token, user_agent)
     return {"player_id": player.id, "token": token}
 
 
@@ -347,50 +415,53 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     Then the server sends ``view``; after every change, one ``event`` per event the seat
     may see and the new ``view``. The client may send ``{"type": "action", "action": …,
     "client_action_id": …, "version": …}`` (answered by ``ack`` or ``error``) and ``ping``.
+    A frame that is not a JSON object (binary, too large, too deep) is answered with an
+    ``error``; before authentication it also closes the socket.
     """
     svc: Services = websocket.app.state.services
     limit = svc.settings.max_socket_message_bytes
     await websocket.accept()
     try:
-        raw = await asyncio.wait_for(websocket.receive_text(), AUTH_TIMEOUT)
-        message = json.loads(raw) if len(raw) <= limit else None
-        if not isinstance(message, dict) or message.get("type") != "auth":
+        message = await asyncio.wait_for(read_message(websocket, limit), AUTH_TIMEOUT)
+        if message.get("type") != "auth":
             raise ApiError(401, "unauthorized", 'first send {"type": "auth", "token": …}')
         token = message.get("token")
         player = await player_for_token(svc, token if isinstance(token, str) else None)
         live, seat = await svc.matches.get_for(player, match_id)
-    except (TimeoutError, WebSocketDisconnect, json.JSONDecodeError, ApiError) as exc:
+    except (TimeoutError, SocketClosed, ApiError) as exc:
         if isinstance(exc, ApiError):
-            await websocket.send_json(_socket_error(exc))
-        if not isinstance(exc, WebSocketDisconnect):
-            await websocket.close(code=4401 if not isinstance(exc, ApiError) else 4000 + exc.status)
+            await send_safely(websocket, _socket_error(exc))
+        if not isinstance(exc, SocketClosed):
+            code = 4000 + exc.status if isinstance(exc, ApiError) else 4408
+            await close_safely(websocket, code)
         return
 
     sub = svc.hub.subscribe(match_id, seat)
 
+    def answer(item: dict[str, Any]) -> None:
+        try:
+            sub.queue.put_nowait(item)
+        except asyncio.QueueFull:
+            sub.overflowed = True  # the pump closes a reader this far behind
+
     async def pump() -> None:
         while True:
             item = await sub.queue.get()
-            await websocket.send_json(item)
+            if not await send_safely(websocket, item):
+                return
             if sub.overflowed and sub.queue.empty():
-                await websocket.close(code=4008)
+                await close_safely(websocket, 4008)
                 return
 
-    sub.queue.put_nowait({"type": "view", "view": svc.matches.view(live, seat)})
+    answer({"type": "view", "view": svc.matches.view(live, seat)})
     sender = asyncio.create_task(pump())
     try:
         while True:
-            raw = await websocket.receive_text()
             try:
-                if len(raw) > limit:
-                    raise ApiError(413, "too_large", f"message over {limit} bytes")
-                try:
-                    message = json.loads(raw)
-                except json.JSONDecodeError:
-                    raise ApiError(400, "bad_json", "messages are JSON objects") from None
-                kind = message.get("type") if isinstance(message, dict) else None
+                message = await read_message(websocket, limit)
+                kind = message.get("type")
                 if kind == "ping":
-                    sub.queue.put_nowait({"type": "pong"})
+                    answer({"type": "pong"})
                 elif kind == "action":
                     body = PostAction.model_validate(
                         {k: v for k, v in message.items() if k != "type"}
@@ -399,7 +470,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                     view = await svc.matches.act(
                         live, seat, body.action, body.client_action_id, body.version
                     )
-                    sub.queue.put_nowait(
+                    answer(
                         {
                             "type": "ack",
                             "client_action_id": body.client_action_id,
@@ -409,13 +480,15 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                 else:
                     raise ApiError(400, "bad_message", 'type must be "action" or "ping"')
             except ApiError as exc:
-                sub.queue.put_nowait(_socket_error(exc))
+                answer(_socket_error(exc))
             except ValueError as exc:  # pydantic's ValidationError
-                sub.queue.put_nowait(
-                    _socket_error(ApiError(422, "invalid_request", _short_validation(exc)))
-                )
-    except WebSocketDisconnect:
+                answer(_socket_error(ApiError(422, "invalid_request", _short_validation(exc))))
+    except SocketClosed:
         pass
+    except Exception as exc:
+        # Never a traceback that could quote a frame; the type is enough to investigate.
+        log.error("match socket failed: %s", type(exc).__name__)
+        await close_safely(websocket, 1011)
     finally:
         svc.hub.unsubscribe(match_id, sub)
         sender.cancel()

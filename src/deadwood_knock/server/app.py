@@ -18,16 +18,22 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
+from starlette.types import Scope
 
 from deadwood_knock import __version__
 from deadwood_knock.persistence import Database
 from deadwood_knock.server import botpool
 from deadwood_knock.server.api import Services, router
+from deadwood_knock.server.apidocs import install_docs
+from deadwood_knock.server.device_api import device_router
 from deadwood_knock.server.errors import ApiError
 from deadwood_knock.server.hub import Hub
+from deadwood_knock.server.logsafe import cap_secret_loggers
 from deadwood_knock.server.mail import make_mailer
 from deadwood_knock.server.matches import MatchService
 from deadwood_knock.server.middleware import AccessLog, BodyLimit, SecurityHeaders
+from deadwood_knock.server.openapi import install_openapi
 from deadwood_knock.server.otp import OtpService
 from deadwood_knock.server.ratelimit import make_rate_limiter
 from deadwood_knock.server.settings import Settings
@@ -73,10 +79,37 @@ def server_secret(settings: Settings) -> bytes:
         return key
 
 
+def private_data_dir(path: Path) -> None:
+    """The data folder (SQLite file with emails, the secret key) for its owner only."""
+    if not path.is_dir():
+        path.mkdir(mode=0o700, parents=True)
+
+
+#: The methods a 405's Allow header may name.
+HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def allowed_methods(app: FastAPI, scope: Scope) -> list[str]:
+    """Every method the app's routes answer at this path. Starlette's 405 names only the
+    first route that matched the path, or the web client's catch-all mount (GET)."""
+    allowed = []
+    for method in HTTP_METHODS:
+        probe = {**scope, "method": method}
+        for route in app.router.routes:
+            if isinstance(route, Mount):
+                continue  # the static mounts match every path
+            if route.matches(probe)[0] is Match.FULL:
+                allowed.append(method)
+                break
+    return allowed
+
+
 def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        # Again at start: a host (uvicorn) may have set up logging since the app was made.
+        cap_secret_loggers()
+        private_data_dir(settings.data_dir)
         db = Database(settings.effective_database_url)
         await db.migrate()
         pool = executor or make_bot_executor(settings.bot_workers)
@@ -93,20 +126,28 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await otp.close()
             await matches.close()
             if executor is None:
                 pool.shutdown(wait=False, cancel_futures=True)
             await limiter.close()
             await db.dispose()
 
+    cap_secret_loggers()
     app = FastAPI(
         title="Deadwood Knock server",
         version=__version__,
         description="Authoritative API for Deadwood Knock, Knock Rummy and Gin.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
     app.include_router(router)
+    app.include_router(device_router)
     install_trail(app)  # trail routes and /art, ahead of the web client's catch-all mount
+    install_openapi(app)
+    if settings.api_docs:
+        install_docs(app, NODE_MODULES / "swagger-ui-dist")
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -128,13 +169,21 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         return JSONResponse(body, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        headers = dict(getattr(exc, "headers", None) or {})
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(allowed_methods(app, request.scope)) or "GET, HEAD"
         return JSONResponse(
             {"detail": str(exc.detail), "code": code},
             status_code=exc.status_code,
-            headers=getattr(exc, "headers", None),
+            headers=headers or None,
         )
+
+    @app.exception_handler(Exception)
+    async def server_error(_request: Request, exc: Exception) -> JSONResponse:
+        # Still a bug to fix (the server logs its traceback), but a JSON answer.
+        return JSONResponse({"detail": "internal server error", "code": "internal_error"}, 500)
 
     if WEB_DIR.is_dir():
         from fastapi.staticfiles import StaticFiles
@@ -153,11 +202,13 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         app.add_middleware(
             CORSMiddleware,
             allow_origins=list(settings.cors_origins),
-            allow_methods=["GET", "POST", "PATCH"],
+            allow_methods=["GET", "POST", "PATCH", "DELETE"],
             allow_headers=["Authorization", "Content-Type"],
             max_age=600,
         )
     app.add_middleware(SecurityHeaders, script_hashes=inline_script_hashes(WEB_DIR / "index.html"))
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit, limit=settings.max_body_bytes, timeout=settings.body_timeout_seconds
+    )
     app.add_middleware(AccessLog)
     return app

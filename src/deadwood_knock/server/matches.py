@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import secrets
 import time
 from collections import OrderedDict, deque
@@ -40,6 +41,8 @@ FINISHED = "finished"
 MAX_LIVE = 2000
 #: Hints remembered per (match, seat, version), so a repeated request costs no search.
 HINT_CACHE = 256
+#: What a match id can look like (ours are 32 hex digits).
+_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,8 +233,8 @@ class MatchService:
 
     async def get_for(self, player: Player, match_id: str) -> tuple[LiveMatch, int]:
         """The match and the player's seat; a match without the player is "not found"."""
-        if len(match_id) > 64:
-            raise not_found()
+        if not _MATCH_ID.fullmatch(match_id):
+            raise not_found()  # never a query with a NUL or worse (PostgreSQL refuses NUL)
         live = await self.get(match_id)
         seat = None if live is None else live.seat_of(player.id)
         if live is None or seat is None:

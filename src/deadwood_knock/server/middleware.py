@@ -1,7 +1,9 @@
-"""Pure ASGI middleware: access log without bodies, request size limit, security headers."""
+"""Pure ASGI middleware: access log without bodies, request size and time limits,
+security headers."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -9,11 +11,21 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from deadwood_knock.server.logsafe import escape_controls
+
 access_log = logging.getLogger("deadwood_knock.server.access")
+
+#: Logged for a client that left before an answer was sent (nginx's "client closed request").
+CLIENT_CLOSED = 499
 
 
 class AccessLog:
-    """One line per request: method, path, status, milliseconds. Never bodies or queries."""
+    """One line per request: method, path, status, milliseconds. Never bodies or queries.
+
+    The path is escaped, so a ``%0a`` cannot start a forged line. A client that went
+    away before its answer is logged as 499, not as a server error; 500 means the app
+    raised or answered nothing.
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -24,6 +36,14 @@ class AccessLog:
             return
         started = time.perf_counter()
         status = 0
+        gone = False
+
+        async def receive_wrapper() -> Message:
+            nonlocal gone
+            message = await receive()
+            if message["type"] in ("http.disconnect", "websocket.disconnect"):
+                gone = True
+            return message
 
         async def send_wrapper(message: Message) -> None:
             nonlocal status
@@ -31,38 +51,44 @@ class AccessLog:
                 status = message["status"]
             elif message["type"] == "websocket.accept":
                 status = 101
+            elif message["type"] == "websocket.close" and not status:
+                status = 403  # refused before the handshake completed
             await send(message)
 
+        failed = True
         try:
-            await self.app(scope, receive, send_wrapper)
+            await self.app(scope, receive_wrapper, send_wrapper)
+            failed = False
         finally:
+            if not status:
+                status = CLIENT_CLOSED if gone and not failed else 500
             method = scope.get("method", "WS")
-            path = scope.get("path", "")[:200]
+            path = escape_controls(scope.get("path", "")[:200])
             took = (time.perf_counter() - started) * 1000
-            access_log.info("%s %s %s %.1fms", method, path, status or 500, took)
+            access_log.info("%s %s %s %.1fms", method, path, status, took)
 
 
-async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
+async def _send_json(send: Send, status: int, body: dict[str, Any], close: bool = False) -> None:
     payload = json.dumps(body).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(payload)).encode()),
-            ],
-        }
-    )
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+    ]
+    if close:
+        headers.append((b"connection", b"close"))  # the rest of the body is not awaited
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes (413), declared or streamed."""
+    """Refuse request bodies over ``limit`` bytes (413), declared or streamed, and bodies
+    that take longer than ``timeout`` seconds to arrive (408), so a slow client cannot
+    hold a connection open."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, timeout: float = 10.0) -> None:
         self.app = app
         self.limit = limit
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -86,16 +112,26 @@ class BodyLimit:
         chunks: list[bytes] = []
         received = 0
         more = scope.get("method") not in ("GET", "HEAD", "OPTIONS", "DELETE")
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            received += len(message.get("body", b""))
-            if received > self.limit:
-                await _send_json(send, 413, too_large)
-                return
-            chunks.append(message.get("body", b""))
-            more = message.get("more_body", False)
+        gone: Message | None = None
+        try:
+            async with asyncio.timeout(self.timeout if more else None):
+                while more:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        gone = message  # the client went away
+                        break
+                    received += len(message.get("body", b""))
+                    if received > self.limit:
+                        await _send_json(send, 413, too_large)
+                        return
+                    chunks.append(message.get("body", b""))
+                    more = message.get("more_body", False)
+        except TimeoutError:
+            slow = {"detail": f"request body not sent within {self.timeout:g} s", "code": "timeout"}
+            await _send_json(send, 408, slow, close=True)
+            return
+        if gone is not None:
+            return
         replayed = False
 
         async def replay() -> Message:
@@ -110,7 +146,7 @@ class BodyLimit:
 
 _CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-    "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
 
 
@@ -137,10 +173,8 @@ class SecurityHeaders:
                     (b"cross-origin-opener-policy", b"same-origin"),
                     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
                 ]
-                # The interactive API docs load their script from a CDN; everything else
-                # is served from here.
-                if not path.startswith(("/docs", "/redoc")):
-                    headers.append((b"content-security-policy", self.csp))
+                # Everything, the API docs included, is served from here.
+                headers.append((b"content-security-policy", self.csp))
                 if path.startswith("/api/"):
                     headers.append((b"cache-control", b"no-store"))
                 message = {**message, "headers": headers}

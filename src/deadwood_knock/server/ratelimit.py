@@ -11,6 +11,11 @@ class RateLimiter(Protocol):
         """Count one use of ``key``; ``None`` if allowed, else seconds until it is."""
         ...
 
+    async def refund(self, key: str, window: int) -> None:
+        """Take back one use of ``key`` in the current window (a request that failed on
+        our side, such as a mail outage, should cost the client nothing)."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -32,8 +37,21 @@ class MemoryRateLimiter:
             self._windows = {k: v for k, v in self._windows.items() if v[0] >= start - 86_400}
         return None
 
+    async def refund(self, key: str, window: int) -> None:
+        now = int(time.time())
+        stored = self._windows.get(key)
+        if stored is not None and stored[0] == now - now % window and stored[1] > 0:
+            self._windows[key] = (stored[0], stored[1] - 1)
+
     async def close(self) -> None:
         return None
+
+
+_REFUND = """
+local n = redis.call('GET', KEYS[1])
+if n and tonumber(n) > 0 then return redis.call('DECR', KEYS[1]) end
+return 0
+"""
 
 
 class RedisRateLimiter:
@@ -54,6 +72,12 @@ class RedisRateLimiter:
         if int(count) > limit:
             return start + window - now or 1
         return None
+
+    async def refund(self, key: str, window: int) -> None:
+        now = int(time.time())
+        name = f"{self._prefix}{key}:{now - now % window}"
+        # Never below zero, and never recreate a window that has expired.
+        await self._redis.eval(_REFUND, 1, name)
 
     async def close(self) -> None:
         await self._redis.aclose()

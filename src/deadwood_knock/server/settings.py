@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 ENV_PREFIX = "DEADWOOD_"
 
@@ -18,7 +19,7 @@ class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     host: str = "127.0.0.1"
-    port: int = 8000
+    port: int = Field(default=8000, ge=0, le=65535)
     data_dir: Path = Path("data")
     #: ``None``: an SQLite file in ``data_dir``.
     database_url: str | None = None
@@ -27,33 +28,46 @@ class Settings(BaseModel):
     #: ``None``: in-memory rate limits (one process). Otherwise a Redis URL.
     redis_url: str | None = None
     cors_origins: tuple[str, ...] = ()
-    max_body_bytes: int = 16_384
-    max_socket_message_bytes: int = 16_384
+    #: Addresses or networks (``10.0.0.0/8``) of reverse proxies whose ``X-Forwarded-For``
+    #: is believed: rate limits then key on the client the proxy names. Empty: the peer.
+    trusted_proxies: tuple[str, ...] = ()
+    max_body_bytes: int = Field(default=16_384, ge=1_024, le=1_048_576)
+    #: Seconds a client may take to send a request body (a slow body gets 408).
+    body_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
+    max_socket_message_bytes: int = Field(default=16_384, ge=1_024, le=1_048_576)
+    #: Interactive API docs at ``/docs`` (Swagger UI from the npm-installed package).
+    api_docs: bool = True
+    #: Days a device token may go unused before it stops working (0: never; an anonymous
+    #: profile has no other way back in, so expiry is opt-in).
+    token_idle_days: int = Field(default=0, ge=0, le=3650)
 
     #: Seconds a bot "thinks" before its move is applied (0: at once); jittered ±40%.
-    bot_pacing: float = 0.0
-    bot_workers: int = Field(default=2, ge=1)
+    bot_pacing: float = Field(default=0.0, ge=0, le=30)
+    bot_workers: int = Field(default=2, ge=1, le=64)
     #: Wall-clock budget passed to a bot for one decision.
-    bot_seconds: float = 1.0
+    bot_seconds: float = Field(default=1.0, gt=0, le=60)
     #: Wall-clock budget for one Hand Focus hint (the strong bot's search for a person).
     hint_seconds: float = Field(default=0.25, gt=0, le=2.0)
     #: Bot actions in a row (no person acting between them) after which the server stops
     #: driving that match's bots; a safety net against a position bots could cycle in forever.
     max_bot_streak: int = Field(default=5000, ge=1)
-    recent_events: int = Field(default=30, ge=0)
+    recent_events: int = Field(default=30, ge=0, le=1000)
 
     #: ``None``: mail is printed to the console.
     smtp_host: str | None = None
-    smtp_port: int = 587
+    smtp_port: int = Field(default=587, ge=1, le=65535)
     smtp_username: str | None = None
     smtp_password: str | None = None
     #: "starttls", "tls" (implicit) or "none".
-    smtp_security: str = "starttls"
+    smtp_security: Literal["starttls", "tls", "none"] = "starttls"
+    #: Seconds for reaching the mail server and for each SMTP exchange.
+    smtp_timeout_seconds: float = Field(default=10.0, gt=0, le=120)
     mail_from: str = "Deadwood Knock <no-reply@localhost>"
 
-    otp_ttl_seconds: int = 600
-    otp_max_attempts: int = 5
-    #: (codes, window seconds) an address may be sent.
+    otp_ttl_seconds: int = Field(default=600, ge=60, le=86_400)
+    otp_max_attempts: int = Field(default=5, ge=1, le=20)
+    #: (codes, window seconds) an address may be sent, counted apart for linking and
+    #: restoring so neither can use up the other.
     otp_address_limit: tuple[int, int] = (3, 600)
     #: (requests, window seconds) one client may make (sends and verifications).
     otp_client_limit: tuple[int, int] = (20, 3600)
@@ -72,7 +86,7 @@ class Settings(BaseModel):
             raw = source.get(ENV_PREFIX + name.upper())
             if raw is None or raw == "":
                 continue
-            if name == "cors_origins":
+            if name in ("cors_origins", "trusted_proxies"):
                 values[name] = tuple(o.strip() for o in raw.split(",") if o.strip())
             elif field.annotation == tuple[int, int]:
                 first, _, second = raw.partition(",")
@@ -81,6 +95,13 @@ class Settings(BaseModel):
                 values[name] = raw
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.model_validate(values)
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for item in value:
+            ipaddress.ip_network(item, strict=False)  # a ValueError names the bad entry
+        return value
 
     @property
     def effective_database_url(self) -> str:

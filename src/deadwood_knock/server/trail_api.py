@@ -34,6 +34,7 @@ from deadwood_knock.trail import (
     entry_of,
     facts_from_events,
     poster_status,
+    reconcile,
     restart,
     table_id_of,
     table_status,
@@ -42,7 +43,7 @@ from deadwood_knock.trail.figure_bots import figure_bot_name, register_figure_bo
 from deadwood_knock.trail.views import (
     art_url,
     card_backs_view,
-    character_detail,
+    character_sources,
     character_summary,
     gazette_view,
     records_view,
@@ -62,7 +63,8 @@ def _content() -> Content:
 
 
 def _progress(player: Player) -> TrailProgress:
-    return TrailProgress.from_json(player.progress or {})
+    # Saved progress is read against today's content (renamed, added or retired tables).
+    return reconcile(_content(), TrailProgress.from_json(player.progress or {}))
 
 
 def _lifetime(player: Player) -> Lifetime:
@@ -98,7 +100,7 @@ async def get_character(figure_id: str) -> dict[str, Any]:
     figure = _content().figure_by_id.get(figure_id)
     if figure is None:
         raise ApiError(404, "not_found", f"no character {figure_id[:48]!r}")
-    return character_detail(figure)
+    return character_sources(_content(), figure)
 
 
 @trail_router.get("/gazette")

@@ -11,6 +11,7 @@ from deadwood_knock.trail.facts import MatchFacts, RoundFacts, facts_from_events
 from deadwood_knock.trail.gazette import GazetteItem
 from deadwood_knock.trail.progress import (
     BIG_HAND_POINTS,
+    TRAIL_VERSION,
     WANTED_PREFIX,
     Entry,
     GunfighterRecord,
@@ -25,6 +26,7 @@ from deadwood_knock.trail.progress import (
     gunfight_won,
     milestone_count,
     poster_status,
+    reconcile,
     restart,
     table_id_of,
     table_status,
@@ -33,6 +35,7 @@ from deadwood_knock.trail.progress import (
 
 __all__ = [
     "BIG_HAND_POINTS",
+    "TRAIL_VERSION",
     "WANTED_PREFIX",
     "Entry",
     "GazetteItem",
@@ -51,6 +54,7 @@ __all__ = [
     "gunfight_won",
     "milestone_count",
     "poster_status",
+    "reconcile",
     "restart",
     "table_id_of",
     "table_status",

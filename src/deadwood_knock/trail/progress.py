@@ -19,8 +19,11 @@ match but changes nothing else.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
 from typing import Any, Literal
 
 from deadwood_knock.content.loader import Content
@@ -52,6 +55,7 @@ __all__ = [
     "gunfight_won",
     "milestone_count",
     "poster_status",
+    "reconcile",
     "restart",
     "table_id_of",
     "table_status",
@@ -65,6 +69,10 @@ GAZETTE_KEEP = 100
 SUMMARIES_KEEP = 20
 #: ``matches.table_id`` holds a venue id for a table match, this prefix + poster id for a gunfight.
 WANTED_PREFIX = "wanted:"
+#: The trail's content revision that saved progress refers to. Version 1 is the trail before
+#: the sourced-content rework (issue 18); ``trail_v1.json`` keeps its towns and tables so
+#: progress saved against it can be carried over (see :func:`reconcile`).
+TRAIL_VERSION = 2
 
 TableStatus = Literal["locked", "open", "won"]
 TownStatus = Literal["locked", "open", "completed"]
@@ -96,6 +104,7 @@ class TrailProgress:
     posters_collected: tuple[str, ...] = ()
     matches: int = 0
     best_score: int | None = None
+    version: int = TRAIL_VERSION
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -103,16 +112,20 @@ class TrailProgress:
             "posters_collected": list(self.posters_collected),
             "matches": self.matches,
             "best_score": self.best_score,
+            "version": self.version,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> TrailProgress:
         data = data or {}
+        # A record with no version was saved before versions existed: trail version 1.
+        default = TRAIL_VERSION if not data else 1
         return cls(
             tables_won=_str_tuple(data.get("tables_won")),
             posters_collected=_str_tuple(data.get("posters_collected")),
             matches=_int(data.get("matches")),
             best_score=_opt_int(data.get("best_score")),
+            version=_int(data.get("version"), default),
         )
 
 
@@ -264,6 +277,44 @@ class Lifetime:
         )
 
 
+# ----- saved progress against changed content -------------------------------------------
+
+
+@cache
+def _trail_v1() -> Mapping[str, tuple[str, ...]]:
+    """Trail version 1: each town's tables in play order, as they were."""
+    raw = json.loads(Path(__file__).with_name("trail_v1.json").read_text(encoding="utf-8"))
+    return {str(t): tuple(str(v) for v in vs) for t, vs in raw["towns"].items()}
+
+
+def reconcile(content: Content, progress: TrailProgress) -> TrailProgress:
+    """Progress read back against the current content, so a content change costs nothing won.
+
+    * A town completed on trail version 1 stays completed: every table it has now counts
+      as won, so a player is never sent back to a town for tables added since.
+    * A table saved under a former id (``Venue.former_ids``) counts for the venue now.
+    * Tables and posters that are gone are dropped; they no longer open or count.
+    """
+    won = list(progress.tables_won)
+    if progress.version < 2:
+        before = set(won)
+        for town_id, old_tables in _trail_v1().items():
+            if old_tables and town_id in content.town_by_id and before.issuperset(old_tables):
+                won.extend(v.id for v in content.venues_in(town_id))
+    tables: list[str] = []
+    for table_id in won:
+        current = content.venue_alias.get(table_id, table_id)
+        if current in content.venue_by_id and current not in tables:
+            tables.append(current)
+    posters = [p for p in dict.fromkeys(progress.posters_collected) if p in content.wanted_by_id]
+    return replace(
+        progress,
+        tables_won=tuple(tables),
+        posters_collected=tuple(posters),
+        version=TRAIL_VERSION,
+    )
+
+
 # ----- where the player stands ---------------------------------------------------------
 
 
@@ -334,6 +385,8 @@ def entry_of(content: Content, table_id: str | None) -> Entry | None:
     if table_id.startswith(WANTED_PREFIX):
         poster = table_id[len(WANTED_PREFIX) :]
         return Entry("gunfight", poster) if poster in content.wanted_by_id else None
+    # A match started at a table that has since been renamed still counts for it.
+    table_id = content.venue_alias.get(table_id, table_id)
     return Entry("table", table_id) if table_id in content.venue_by_id else None
 
 
@@ -488,6 +541,12 @@ def apply_match(
                     town_opened = nxt.town
                     new_town = content.town_by_id[nxt.town]
                     stories.append(Story(GazetteEvent.NEW_TOWN, {**where, "town": new_town.name}))
+                    if new_town.notes:
+                        # Local news from the content's sourced notes, varied by sequence.
+                        pick = (lifetime.next_seq + len(stories)) % len(new_town.notes)
+                        note = new_town.notes[pick]
+                        words = {**where, "town": new_town.name, "news": note.text}
+                        stories.append(Story(GazetteEvent.TOWN_NEWS, words))
                     if new_town.id == content.trail[-1].id:
                         deadwood_reached = 1
         elif not facts.won:

@@ -6,10 +6,11 @@ Art paths in the content (``art/portraits/x.svg``) are served by the server at
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from deadwood_knock.content.loader import Content
-from deadwood_knock.content.schema import Figure, Venue, WantedPoster
+from deadwood_knock.content.loader import Content, Misfit
+from deadwood_knock.content.schema import Figure, Source, Venue, WantedPoster
 from deadwood_knock.trail.figure_bots import figure_bot_name
 from deadwood_knock.trail.progress import (
     Lifetime,
@@ -23,15 +24,49 @@ __all__ = [
     "art_url",
     "card_backs_view",
     "character_detail",
+    "character_sources",
     "character_summary",
     "gazette_view",
+    "legends_note",
     "records_view",
+    "source_view",
     "trail_view",
 ]
 
 
 def art_url(relative: str) -> str:
     return "/" + relative.lstrip("/")
+
+
+def source_view(source: Source) -> dict[str, Any]:
+    """A citation as the client shows it: title, who published it, and where to find it."""
+    return {
+        "id": source.id,
+        "title": source.title,
+        "publisher": source.publisher,
+        "author": source.author,
+        "year": source.year,
+        "url": source.url,
+        "pages": source.pages,
+    }
+
+
+def _sources(content: Content, ids: Iterable[str]) -> list[dict[str, Any]]:
+    return [source_view(s) for s in content.cited(ids)]
+
+
+_WHY = {"dead": "died in {year}", "unborn": "was born in {year}", "elsewhere": "was never here"}
+
+
+def legends_note(content: Content, misfits: Iterable[Misfit]) -> str:
+    """Why a legends table is one, in plain words: who sits here out of time or place."""
+    parts = []
+    for m in misfits:
+        f = content.figure_by_id[m.figure]
+        year = f.died if m.reason == "dead" else f.born
+        why = _WHY[m.reason].format(year=year) if year is not None else "was never here"
+        parts.append(f"{f.name} {why}")
+    return "A legends table: " + "; ".join(parts) + "."
 
 
 def character_summary(figure: Figure) -> dict[str, Any]:
@@ -63,7 +98,16 @@ def character_detail(figure: Figure) -> dict[str, Any]:
             "discard_reading": figure.discard_reading,
         },
         "table_talk": [{"situation": t.situation.value, "line": t.line} for t in figure.table_talk],
-        "sources": list(figure.sources),
+    }
+
+
+def character_sources(content: Content, figure: Figure) -> dict[str, Any]:
+    """The detail view plus the figure's citations and where it is placed in time and space."""
+    return {
+        **character_detail(figure),
+        "regions": sorted(r.value for r in content.figure_regions(figure)),
+        "seen": figure.seen,
+        "sources": _sources(content, figure.sources),
     }
 
 
@@ -74,6 +118,8 @@ def _opponent(content: Content, figure_id: str) -> dict[str, Any]:
 
 def _table(content: Content, venue: Venue, status: str) -> dict[str, Any]:
     difficulty = content.table_difficulty(venue)
+    misfits = content.misfits(venue)
+    start, end = content.table_era(venue)
     return {
         "id": venue.id,
         "name": venue.name,
@@ -86,6 +132,10 @@ def _table(content: Content, venue: Venue, status: str) -> dict[str, Any]:
         "difficulty": difficulty,
         "opponents": [_opponent(content, f) for f in venue.table.opponents],
         "status": status,
+        "era": {"start": start, "end": end},
+        "legends": venue.table.legends,
+        "legends_note": legends_note(content, misfits) if venue.table.legends else None,
+        "sources": _sources(content, venue.sources),
     }
 
 
@@ -99,13 +149,24 @@ def _poster(content: Content, poster: WantedPoster, status: str) -> dict[str, An
         "town": poster.town,
         "figure": poster.figure,
         "portrait_url": art_url(figure.portrait) if figure else None,
+        "offered_by": poster.offered_by,
+        "offered": poster.offered,
         "gunfight": {
             "game": poster.gunfight.game.value,
             "rounds": poster.gunfight.rounds,
             "score_to_beat": poster.gunfight.score_to_beat,
             "stakes": poster.gunfight.stakes,
         },
+        # The terms the screen prints on the poster, in one place.
+        "terms": {
+            "reward": poster.reward,
+            "score_to_beat": poster.gunfight.score_to_beat,
+            "rounds": poster.gunfight.rounds,
+            "stakes": poster.gunfight.stakes,
+            "game": poster.gunfight.game.value,
+        },
         "status": status,
+        "sources": _sources(content, poster.sources),
     }
 
 
@@ -141,9 +202,14 @@ def trail_view(content: Content, progress: TrailProgress) -> dict[str, Any]:
                 "state_or_territory": town.state_or_territory,
                 "modern_state": town.modern_state,
                 "kind": town.kind.value,
+                "region": town.region.value,
                 "boom_years": town.boom_years,
+                "latitude": town.latitude,
+                "longitude": town.longitude,
                 "description": town.description,
+                "arrival": town.arrival,
                 "order": town.order,
+                "sources": _sources(content, town.sources),
                 "status": status,
                 "tables_won": sum(1 for t in tables if t["status"] == "won"),
                 "tables": tables,

@@ -252,6 +252,8 @@ FEMALE_FIGURES = frozenset(
         "kitty-leroy",
         "poker-alice",
         "calamity-jane",
+        "china-mary",
+        "nellie-cashman",
     }
 )
 

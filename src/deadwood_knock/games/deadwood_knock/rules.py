@@ -90,6 +90,8 @@ HAND_SIZE: Final = 8
 POT_ANTE: Final = 10
 SUSPICION: Final = -5
 PALM_MIN_DISCARDS: Final = 3
+#: A match long enough for anyone, short enough to finish (the tables play 10).
+MAX_ROUNDS: Final = 100
 PHASES: Final = ("play", "final", "call", "reveal", "over")
 SOURCES: Final = ("stock", "discard", "palm")
 
@@ -110,8 +112,10 @@ class DeadwoodKnockOptions:
     def __post_init__(self) -> None:
         if type(self.players) is not int or not 2 <= self.players <= 6:
             raise GameError(f"players must be a whole number from 2 to 6, not {self.players!r}")
-        if type(self.rounds) is not int or self.rounds < 1:
-            raise GameError(f"rounds must be a whole number of at least 1, not {self.rounds!r}")
+        if type(self.rounds) is not int or not 1 <= self.rounds <= MAX_ROUNDS:
+            raise GameError(
+                f"rounds must be a whole number from 1 to {MAX_ROUNDS}, not {self.rounds!r}"
+            )
         for name in ("sleight_of_hand", "manual_split"):
             if type(getattr(self, name)) is not bool:
                 raise GameError(f"{name} must be true or false, not {getattr(self, name)!r}")

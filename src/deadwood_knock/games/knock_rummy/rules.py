@@ -262,6 +262,7 @@ class HandResult:
     ``outcome``: ``knock`` / ``rummy`` (Knock Rummy), ``knock`` / ``undercut`` / ``gin``
     (Gin), or ``void``. ``ender`` is the knocker or the player who went rummy.
     ``arrangements`` are the hands as laid down (for the Gin defender: after lay-offs).
+    ``hands`` of a void hand hold only the cards the table saw (a dead hand is not shown).
     """
 
     hand_number: int
@@ -632,7 +633,10 @@ def _discard(
 def _void_hand(
     state: KnockRummyState, events: tuple[Event, ...], reason: str
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    """KR7/KR8: no score; the same dealer deals again."""
+    """KR7/KR8: no score; the same dealer deals again.
+
+    A dead hand is thrown in unseen, so the result's ``hands`` hold only what the table
+    saw of each hand (its ``known`` cards), never the rest."""
     n = state.options.players
     void = Event("void", None, {"reason": reason})
     result = HandResult(
@@ -643,7 +647,7 @@ def _void_hand(
         counts=(0,) * n,
         scores=(0,) * n,
         totals=state.totals,
-        hands=state.hands,
+        hands=state.known,
         arrangements=(),
     )
     hr = Event("hand_result", None, _result_summary(result))

@@ -111,8 +111,27 @@ function TableCard({ table, onPlay }) {
       <span class="table-terms">${GAME_SHORT[table.game] || table.game}${
         table.rounds && table.game === "deadwood-knock" ? ` · ${table.rounds} rounds` : ""}${
         table.stakes ? ` · stakes ${table.stakes}` : ""}</span>
+      ${table.legends
+        ? html`<span class="legends-badge" title=${table.legends_note || ""}>Legends table</span>`
+        : null}
       <span class="table-status">${locked ? "Locked" : won ? "Won ✓" : "Open"}</span>
-    </button></li>`;
+    </button>
+    ${table.description ? html`<p class="venue-note">${table.description}</p>` : null}
+    ${table.legends && table.legends_note
+      ? html`<p class="legends-note">${table.legends_note}</p>`
+      : null}
+    <${Sources} list=${table.sources} /></li>`;
+}
+
+// Where a fact comes from: the titles, with a link where the source has one.
+function Sources({ list }) {
+  if (!list || !list.length) return null;
+  return html`<details class="sources"><summary>Sources</summary><ul>
+    ${list.map((s) => html`<li key=${s.id}>${s.url
+      ? html`<a href=${s.url} target="_blank" rel="noopener noreferrer">${s.title}</a>`
+      : html`<cite>${s.title}</cite>`}${s.author ? ` · ${s.author}` : ""}${
+      s.publisher ? ` · ${s.publisher}` : ""}${s.year ? ` (${s.year})` : ""}</li>`)}
+  </ul></details>`;
 }
 
 function Poster({ poster, onPlay }) {
@@ -123,7 +142,15 @@ function Poster({ poster, onPlay }) {
     <${Portrait} name=${poster.outlaw} character=${poster} size=${64} />
     <strong>${poster.outlaw}</strong>
     <span class="poster-for">${poster.crime}</span>
-    <span class="poster-reward">Reward $${poster.reward}</span>
+    <span class="poster-reward">Reward $${Number(poster.reward).toLocaleString("en-US")}</span>
+    ${poster.offered_by
+      ? html`<span class="poster-offered">Offered by ${poster.offered_by}, ${poster.offered}</span>`
+      : null}
+    ${poster.terms
+      ? html`<span class="poster-terms">Beat ${poster.terms.score_to_beat} points in ${
+          poster.terms.rounds} rounds and outscore the outlaw</span>`
+      : null}
+    <${Sources} list=${poster.sources} />
     <button class="btn small" disabled=${locked || collected} onClick=${onPlay}
       aria-label=${`Challenge ${poster.outlaw}`}>
       ${collected ? "Collected" : locked ? "Locked" : "Challenge"}</button>
@@ -149,7 +176,9 @@ export function Trail() {
   const posters = reached.flatMap((t) => t.wanted || []);
   const townBlock = (town) => html`<li class="town" key=${town.id}>
     <h2>${town.name} <small>${town.state_or_territory || ""}${town.boom_years ? ` · ${town.boom_years}` : ""}</small></h2>
+    ${town.arrival ? html`<p class="arrival"><em>${town.arrival}</em></p>` : null}
     ${town.description ? html`<p class="hint">${town.description}</p>` : null}
+    <${Sources} list=${town.sources} />
     <ul class="tables">
       ${(town.tables || []).map((t) => html`<${TableCard} key=${t.id} table=${t}
         onPlay=${() => startTable({ table_id: t.id, options: {} , game: t.game }, setError)} />`)}
@@ -188,8 +217,9 @@ export function Trail() {
         <button class="btn small ghost" aria-expanded=${showAll}
           onClick=${() => setShowAll(!showAll)}>${showAll ? "Hide" : "Show"} the ${locked.length} towns ahead</button>
         ${showAll
-          ? html`<ol class="ahead">${locked.map((t) => html`<li key=${t.id}>${t.name}
-              <small>${t.state_or_territory}</small></li>`)}</ol>`
+          ? html`<ol class="ahead">${locked.map((t) => html`<li key=${t.id}>${t.name}${" "}<small>${t.state_or_territory}</small>${(t.tables || []).some((x) => x.legends)
+                ? html` <span class="legends-badge">Legends table</span>`
+                : null}</li>`)}</ol>`
           : null}`
       : null}
     <h2>Quick tables</h2>
@@ -210,6 +240,8 @@ export function Profile() {
   const [email, setEmail] = useState(s.backupEmail || "");
   const [code, setCode] = useState("");
   const [codeSent, setCodeSent] = useState(false);
+  // The id of the code request this browser made: guesses count only against its code.
+  const [requestId, setRequestId] = useState(null);
   const [backs, setBacks] = useState(null);
   useEffect(() => {
     optional("/api/card-backs")
@@ -232,9 +264,11 @@ export function Profile() {
   async function sendCode() {
     setMsg("");
     try {
-      if (mode === "link") await withPlayer(() => api.post("/api/backup/link", { email }));
-      else await api.post("/api/backup/restore", { email });
+      const sent = mode === "link"
+        ? await withPlayer(() => api.post("/api/backup/link", { email }))
+        : await api.post("/api/backup/restore", { email });
       update({ backupEmail: email });
+      setRequestId(sent && sent.request_id);
       setCodeSent(true);
       setMsg("Code sent. Check your email.");
     } catch (err) {
@@ -244,10 +278,11 @@ export function Profile() {
   async function verify() {
     try {
       if (mode === "link") {
-        await withPlayer(() => api.post("/api/backup/link/verify", { email, code }));
+        await withPlayer(() =>
+          api.post("/api/backup/link/verify", { email, code, request_id: requestId || undefined }));
         setMsg("Backed up. This profile is now linked to your email.");
       } else {
-        const got = await api.post("/api/backup/restore/verify", { email, code });
+        const got = await api.post("/api/backup/restore/verify", { email, code, request_id: requestId });
         update({ playerId: got.player_id, token: got.token });
         const me = await api.get("/api/players/me");
         setS(update(fromServerProfile(me)));
@@ -328,6 +363,7 @@ export function Profile() {
         : null}
       ${msg ? html`<p class="notice" role="status">${msg}</p>` : null}
     </div>
+    <${Devices} />
     <div class="card-panel">
       <h2>Progress</h2>
       <p class="hint">Start the trail again from the first town. Completed tables are cleared.</p>
@@ -340,6 +376,51 @@ export function Profile() {
           onConfirm=${restart} />`
       : null}
   </section>`;
+}
+
+function day(iso) {
+  return iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" }) : "";
+}
+
+// Every browser signed in to this profile; sign out one, or every other one.
+function Devices() {
+  const [list, setList] = useState(null);
+  const [note, setNote] = useState("");
+  const load = () =>
+    api.get("/api/players/me/devices").then((d) => setList(d.devices)).catch(() => setList(null));
+  useEffect(() => {
+    if (settings().token) load();
+  }, []);
+  async function signOut(device) {
+    try {
+      const r = device
+        ? await api.del(`/api/players/me/devices/${encodeURIComponent(device.id)}`)
+        : await api.post("/api/players/me/devices/sign-out-others");
+      setNote(r.revoked === 1 ? "Signed out 1 device." : `Signed out ${r.revoked} devices.`);
+    } catch (err) {
+      setNote(err.message);
+    }
+    load();
+  }
+  if (!list) return null;
+  return html`<div class="card-panel">
+    <h2>Signed-in Devices</h2>
+    <p class="hint">Every browser using this profile. Sign out any you don't recognise.</p>
+    <ul class="devices">
+      ${list.map((d) => html`<li key=${d.id}>
+        <span><strong>${d.label}</strong>${d.current ? " (this device)" : ""}<br/>
+          <small>Signed in ${day(d.created_at)}${d.last_used_at ? `, last used ${day(d.last_used_at)}` : ""}</small></span>
+        ${d.current
+          ? null
+          : html`<button class="btn small ghost" onClick=${() => signOut(d)}
+              aria-label=${`Sign out ${d.label}, signed in ${day(d.created_at)}`}>Sign out</button>`}
+      </li>`)}
+    </ul>
+    ${list.length > 1
+      ? html`<button class="btn small" onClick=${() => signOut(null)}>Sign out other devices</button>`
+      : null}
+    ${note ? html`<p class="notice" role="status">${note}</p>` : null}
+  </div>`;
 }
 
 export function fromServerProfile(p) {

@@ -1,0 +1,71 @@
+"""Signed-in devices of a profile: list them, sign one out, or sign out all the others."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+from sqlalchemy import delete, select
+
+from deadwood_knock.persistence import Device
+from deadwood_knock.server.api import Me, Svc
+from deadwood_knock.server.devices import DEVICE_ID_PATTERN, iso_time
+from deadwood_knock.server.errors import ApiError
+
+device_router = APIRouter(prefix="/api/players/me/devices")
+
+DeviceId = Annotated[str, Path(pattern=DEVICE_ID_PATTERN)]
+
+
+@device_router.get("")
+async def list_devices(svc: Svc, me: Me, request: Request) -> dict[str, Any]:
+    """The devices signed in to this profile, newest first; ``current`` is this one."""
+    current = getattr(request.state, "device_id", None)
+    async with svc.db.sessions() as session:
+        rows = (
+            await session.execute(
+                select(Device)
+                .where(Device.player_id == me.id)
+                .order_by(Device.created_at.desc(), Device.id)
+            )
+        ).scalars()
+        devices = [
+            {
+                "id": d.id,
+                "label": d.label or "Unknown device",
+                "created_at": iso_time(d.created_at),
+                "last_used_at": iso_time(d.last_used_at),
+                "current": d.id == current,
+            }
+            for d in rows
+        ]
+    return {"devices": devices}
+
+
+@device_router.delete("/{device_id}")
+async def revoke_device(svc: Svc, me: Me, device_id: DeviceId) -> dict[str, int]:
+    """Sign one device out (this one too: its token stops working at once)."""
+    async with svc.db.sessions() as session, session.begin():
+        gone = await session.execute(
+            delete(Device)
+            .where(Device.player_id == me.id, Device.id == device_id)
+            .returning(Device.id)
+        )
+        revoked = len(gone.all())
+    if not revoked:
+        raise ApiError(404, "not_found", "no such device on this profile")
+    return {"revoked": revoked}
+
+
+@device_router.post("/sign-out-others")
+async def sign_out_others(svc: Svc, me: Me, request: Request) -> dict[str, int]:
+    """Every other device's token stops working; this one stays signed in."""
+    current = getattr(request.state, "device_id", None)
+    async with svc.db.sessions() as session, session.begin():
+        gone = await session.execute(
+            delete(Device)
+            .where(Device.player_id == me.id, Device.id != current)
+            .returning(Device.id)
+        )
+        revoked = len(gone.all())
+    return {"revoked": revoked}

@@ -1,0 +1,123 @@
+"""Device tokens: made, checked, listed and revoked ("sign out other devices").
+
+A bearer token is stored only as its SHA-256. Each token is one device with a public
+``id`` (for listing and revoking, unrelated to the token), a label from the browser's
+User-Agent, and when it was last used (kept to the hour, so checking a token is not a
+write per request). ``token_idle_days`` makes unused tokens stop working; it is off by
+default because an anonymous profile has no other way back in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deadwood_knock.persistence import Database, Device, Player
+from deadwood_knock.server.errors import ApiError
+
+#: Seconds between two writes of a device's ``last_used_at``.
+TOUCH_EVERY = 3600
+DEVICE_ID_PATTERN = r"^[0-9a-f]{32}$"
+
+_BROWSERS = (
+    ("Edg/", "Edge"),
+    ("OPR/", "Opera"),
+    ("SamsungBrowser/", "Samsung Internet"),
+    ("Firefox/", "Firefox"),
+    ("Chrome/", "Chrome"),
+    ("Safari/", "Safari"),
+)
+_SYSTEMS = (
+    ("Android", "Android"),
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "macOS"),
+    ("CrOS", "ChromeOS"),
+    ("Linux", "Linux"),
+)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def device_label(user_agent: str | None) -> str:
+    """A few words a person recognises ("Firefox on Android"), never the raw header."""
+    ua = user_agent or ""
+    browser = next((name for key, name in _BROWSERS if key in ua), None)
+    system = next((name for key, name in _SYSTEMS if key in ua), None)
+    if browser and system:
+        return f"{browser} on {system}"
+    if browser or system:
+        return browser or system or ""
+    # Not a browser: the product token ("python-httpx/0.27" -> "python-httpx").
+    product = ua.split("/", 1)[0].strip()
+    product = "".join(ch for ch in product if ch.isalnum() or ch in "-_. ")[:40]
+    return product or "Unknown device"
+
+
+def add_device(session: AsyncSession, player_id: str, token: str, user_agent: str | None) -> None:
+    """Register ``token`` as a new device of the player (inside the caller's transaction)."""
+    session.add(
+        Device(
+            token_hash=token_hash(token),
+            id=secrets.token_hex(16),
+            player_id=player_id,
+            label=device_label(user_agent),
+            last_used_at=int(time.time()),
+        )
+    )
+
+
+def iso_time(value: datetime | int | None) -> str | None:
+    """ISO 8601 in UTC, from a timestamp column or epoch seconds."""
+    if value is None:
+        return None
+    if isinstance(value, int):
+        value = datetime.fromtimestamp(value, UTC)
+    elif value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)  # SQLite hands back UTC without a zone
+    return value.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def _unauthorized(detail: str, code: str = "unauthorized") -> ApiError:
+    return ApiError(401, code, detail)
+
+
+async def authenticate(db: Database, token: str | None, idle_days: int) -> tuple[Player, str]:
+    """The player and device id of a bearer token; 401 if it is unknown, revoked or idle."""
+    if not token or len(token) > 128 or not token.isascii():
+        raise _unauthorized("a bearer token is required (POST /api/players)")
+    hashed = token_hash(token)
+    async with db.sessions() as session:
+        row = (
+            await session.execute(
+                select(Player, Device.id, Device.last_used_at)
+                .join(Device, Device.player_id == Player.id)
+                .where(Device.token_hash == hashed)
+            )
+        ).first()
+    if row is None:
+        raise _unauthorized("unknown token")
+    player, device_id, last_used = row
+    now = int(time.time())
+    if idle_days and last_used is not None and now - last_used > idle_days * 86_400:
+        async with db.sessions() as session, session.begin():
+            await session.execute(delete(Device).where(Device.token_hash == hashed))
+        raise _unauthorized("this sign-in expired; restore your profile by email", "token_expired")
+    if last_used is None or now - last_used >= TOUCH_EVERY:
+        async with db.sessions() as session, session.begin():
+            await session.execute(
+                update(Device).where(Device.token_hash == hashed).values(last_used_at=now)
+            )
+    return player, device_id
