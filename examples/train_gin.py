@@ -2,12 +2,12 @@
 trained policy in the arena against ``random`` and ``greedy``.
 
     pip install -e '.[train]'          # gymnasium, pettingzoo, sb3-contrib, torch (CPU), matplotlib
-    nice python examples/train_gin.py --timesteps 300000 --out runs/gin
+    nice python examples/train_gin.py --timesteps 400000 --max-minutes 40 --out runs/gin
 
 Writes into ``--out``: ``model.zip`` (the policy), ``curve.png`` (the learning curve:
-the margin per hand against greedy, my points less its points, a rolling mean), ``monitor.csv`` (every
-training hand) and ``summary.json`` (settings, time taken, arena figures with 95%
-intervals). ``--smoke`` is a run of a few hundred steps that checks the whole pipeline
+the margin per hand against greedy, my points less its points, a rolling mean), the
+monitors' CSV files (every training hand) and ``summary.json`` (settings, time taken,
+arena figures with 95% intervals). ``--smoke`` is a run of a few hundred steps that checks the whole pipeline
 (the test suite runs it). See docs/rl.md for what a full run takes here and reaches.
 
 The environment is ``Gin-v0`` with one hand per episode and the ``margin`` reward (my
