@@ -7,8 +7,9 @@ trained policy in the arena against ``random`` and ``greedy``.
 Writes into ``--out``: ``model.zip`` (the policy), ``curve.png`` (the learning curve:
 the margin per hand against greedy, my points less its points, a rolling mean), the
 monitors' CSV files (every training hand) and ``summary.json`` (settings, time taken,
-arena figures with 95% intervals). ``--smoke`` is a run of a few hundred steps that checks the whole pipeline
-(the test suite runs it). See docs/rl.md for what a full run takes here and reaches.
+arena figures with 95% intervals). ``--smoke`` is a run of a few hundred steps that
+checks the whole pipeline (the test suite runs it). See docs/rl.md for what a full run
+takes here and reaches.
 
 The environment is ``Gin-v0`` with one hand per episode and the ``margin`` reward (my
 points less the opponent's, so a lost hand costs as much as a won one pays), divided by
