@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+TRAIN_STAMP := $(VENV)/.train-installed
 BENCH_STAMP := bench/.venv/.installed
 
 .PHONY: run test lint typecheck unit bench install clean web-deps
@@ -14,6 +15,13 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# The [train] extra (sb3-contrib, torch, matplotlib) for examples/train_gin.py, whose smoke
+# run is part of the tests. torch is pinned to 2.13.0, the CPU build (about 30 s to install
+# from the local wheel; anything unpinned pulls a multi-GB CUDA build).
+$(TRAIN_STAMP): $(STAMP)
+	$(PY) -m pip install --disable-pip-version-check -q -e '.[test,train]'
+	touch $(TRAIN_STAMP)
 
 # The web client's Preact and htm, from the npm registry as locked in package-lock.json.
 node_modules/.package-lock.json: package.json package-lock.json
@@ -30,13 +38,13 @@ run: $(STAMP) node_modules/.package-lock.json
 	$(VENV)/bin/deadwood-knock serve
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests
-	$(VENV)/bin/ruff format --check src tests
+	$(VENV)/bin/ruff check src tests examples bench
+	$(VENV)/bin/ruff format --check src tests examples bench
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-unit: $(STAMP) web-deps $(BENCH_STAMP)
+unit: $(STAMP) $(TRAIN_STAMP) web-deps $(BENCH_STAMP)
 	$(VENV)/bin/pytest
 
 test: lint typecheck unit
@@ -45,7 +53,7 @@ test: lint typecheck unit
 # The tests use it too: they check our evaluators agree with the peers on the same hands.
 $(BENCH_STAMP): pyproject.toml bench/requirements.txt
 	test -x bench/.venv/bin/python || $(PYTHON) -m venv bench/.venv
-	bench/.venv/bin/python -m pip install --disable-pip-version-check -q -e . -r bench/requirements.txt
+	bench/.venv/bin/python -m pip install --disable-pip-version-check -q -e '.[rl]' -r bench/requirements.txt
 	touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)

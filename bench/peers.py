@@ -204,6 +204,35 @@ class OpenSpiel:
         for deck in decks:
             self.random_hand(deck, rng)
 
+    # -- the reinforcement-learning environment --
+
+    def env_runner(self, seed: int) -> Callable[[int, random.Random], None]:
+        """``run(steps, rng)``: steps of OpenSpiel's Python RL environment on gin_rummy
+        (``rl_environment.Environment``: each step one player action, the chance nodes
+        sampled inside, observation tensors and legal actions built), a uniformly
+        random legal action each; episodes reset as they end."""
+        from open_spiel.python import rl_environment  # type: ignore[import-not-found]
+
+        env = rl_environment.Environment(
+            "gin_rummy", chance_event_sampler=rl_environment.ChanceEventSampler(seed)
+        )
+        box = {"ts": env.reset()}
+
+        def run(steps: int, rng: random.Random) -> None:
+            ts = box["ts"]
+            choice = rng.choice
+            done = 0
+            while done < steps:
+                if ts.last():
+                    ts = env.reset()
+                    continue
+                obs = ts.observations
+                ts = env.step([choice(obs["legal_actions"][obs["current_player"]])])
+                done += 1
+            box["ts"] = ts
+
+        return run
+
 
 class RLCard:
     """RLCard's pure-Python gin rummy melding, used the way its own judge uses it."""
@@ -251,6 +280,29 @@ class RLCard:
             return best
 
         return count
+
+    def env_runner(self, seed: int) -> Callable[[int, random.Random], None]:
+        """``run(steps, rng)``: steps of RLCard's ``gin-rummy`` environment (``env.step``:
+        one player action, its state dict with the observation array and legal actions),
+        a uniformly random legal action each; episodes reset as they end."""
+        import rlcard  # type: ignore[import-not-found]
+
+        env = rlcard.make("gin-rummy", config={"seed": seed})
+        box = {"state": env.reset()[0]}
+
+        def run(steps: int, rng: random.Random) -> None:
+            state = box["state"]
+            choice = rng.choice
+            done = 0
+            while done < steps:
+                if env.is_over():
+                    state = env.reset()[0]
+                    continue
+                state, _ = env.step(choice(list(state["legal_actions"])))
+                done += 1
+            box["state"] = state
+
+        return run
 
     def results(self, prepared: list[list[Any]]) -> list[int]:
         func = self.count10() if len(prepared[0]) == 10 else self.best_discard11()

@@ -118,6 +118,22 @@ class Bench:
 
         return step
 
+    def peer_env_step(self, name: str, steps: int = 500) -> ours.Step | None:
+        """A peer's gin RL environment, ``steps`` random legal actions per timing."""
+        adapter = self.adapters.get(name)
+        if adapter is None:
+            return None
+        run = adapter.env_runner(self.seed)
+        rng = random.Random(self.seed)
+
+        def step() -> tuple[int, float]:
+            now = ours.clock()
+            start = now()
+            run(steps, rng)
+            return steps, now() - start
+
+        return step
+
     def openspiel_mean_actions(self, games: int = 100) -> float:
         adapter = self.adapters["OpenSpiel"]
         rng = random.Random(self.seed + 1)
@@ -267,6 +283,45 @@ def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
                 or f"{rules}; {actions[key]:.0f} actions/hand (OpenSpiel "
                 f"{actions.get('OpenSpiel', 0):.0f}); actions/s "
                 f"{ours.fmt(rates[key] * actions[key])}{os_per_action}",
+            )
+        )
+
+    log("learning environments: ours, RLCard's and OpenSpiel's gin")
+    env_steps: dict[str, ours.Step | None] = {
+        label: ours.env_step(kind, settings, seed) for label, kind, settings in ours.ENV_WORKLOADS
+    }
+    env_steps["RLCard"] = bench.peer_env_step("RLCard")
+    env_steps["OpenSpiel"] = bench.peer_env_step("OpenSpiel")
+    rates = bench.rates(_present(env_steps))
+    for name in ("OpenSpiel", "RLCard"):
+        label = {
+            "OpenSpiel": "OpenSpiel rl_environment gin_rummy",
+            "RLCard": "RLCard gin-rummy env",
+        }
+        rows.append(
+            Row(
+                f"{label[name]} (peer alone)",
+                "steps/s",
+                rates.get(name),
+                note=bench.peer_note(name) or "random legal actions, episodes reset as they end",
+            )
+        )
+    for label, kind, _settings in ours.ENV_WORKLOADS:
+        gin = label.startswith("Gin")
+        rows.append(
+            Row(
+                f"{label} env",
+                "steps/s",
+                rates[label],
+                "OpenSpiel rl_environment gin_rummy" if gin else None,
+                rates.get("OpenSpiel") if gin else None,
+                5.0 if label == "Gin, PettingZoo AEC" else None,
+                "random legal index from the mask; "
+                + (
+                    "one step = one seat's action"
+                    if kind == "aec"
+                    else "one step = the learner's action and the bots' replies"
+                ),
             )
         )
 

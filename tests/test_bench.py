@@ -255,3 +255,21 @@ def test_import_cost_counts_the_shipped_table_even_from_a_big_parent() -> None:
     seconds, megabytes = bench.import_cost(bench.DK_HAND_MODULE)
     assert seconds > 0
     assert 10 < megabytes < 100
+
+
+# --- the learning environments' step rates -----------------------------------------------
+
+
+@pytest.mark.parametrize(("label", "kind", "settings"), bench.ENV_WORKLOADS)
+def test_env_steps_take_random_legal_actions(
+    label: str, kind: str, settings: dict[str, object]
+) -> None:
+    step = bench.env_step(kind, settings, seed=3, steps=40)
+    for _ in range(3):  # episodes reset as they end, inside the timing
+        done, seconds = step()
+        assert done == 40 and seconds > 0
+
+
+def test_env_step_rejects_an_unknown_kind() -> None:
+    with pytest.raises(ValueError, match="kind must be"):
+        bench.env_step("parallel", {"game": "gin"}, seed=1)

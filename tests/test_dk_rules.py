@@ -721,6 +721,24 @@ def test_position_json_round_trip() -> None:
     assert back == state
 
 
+def test_position_json_round_trip_with_a_known_joker_in_a_later_hand() -> None:
+    """JSON writes both jokers as JK and a rebuilt position numbers them by place, so a
+    known JK means the joker of that seat's own hand, whichever index it gets."""
+    hands = [C("3s Jh Qh Td Kd 7c Qc JK"), C("As 6s 9s 7h Ad 5d 7d Kc"), C("Ks 4h 8d 2c 3c 6c 8c")]
+    hands[2] = (*hands[2], CARDS[53])
+    used = {c for h in hands for c in h}
+    data = {
+        "options": {"players": 3},
+        "hands": [[str(c) for c in h] for h in hands],
+        "discard": ["2s"],
+        "stock": [str(c) for c in DECK_54 if c not in used and str(c) != "2s"],
+        "known": [["3s"], [], ["4h", "JK"]],
+    }
+    state = position_from_json(data)
+    assert CARDS[53] in state.known[2] and CARDS[53] in state.hands[2]
+    assert position_to_json(position_from_json(position_to_json(state))) == position_to_json(state)
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

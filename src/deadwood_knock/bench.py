@@ -40,6 +40,7 @@ __all__ = [
     "best_rate",
     "chunks",
     "clock",
+    "env_step",
     "hand_stream",
     "import_cost",
     "interleaved_rates",
@@ -293,6 +294,85 @@ def sim_playout_step(game_name: str, seed: int, games: int, players: int) -> Ste
         return games, now() - start
 
     return step
+
+
+#: The learning environments the full bench times: (label, kind, env settings).
+ENV_WORKLOADS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("Gin, PettingZoo AEC", "aec", {"game": "gin"}),
+    ("Gin, Gymnasium vs random", "gym", {"game": "gin", "opponents": "random"}),
+    ("Gin, Gymnasium vs greedy", "gym", {"game": "gin", "opponents": "greedy"}),
+    ("Knock Rummy 2p, PettingZoo AEC", "aec", {"game": "knock-rummy"}),
+    ("Knock Rummy 4p, PettingZoo AEC", "aec", {"game": "knock-rummy", "players": 4}),
+    ("Deadwood Knock 4p, PettingZoo AEC", "aec", {"game": "deadwood-knock", "players": 4}),
+    (
+        "Deadwood Knock 6p Sleight of Hand, PettingZoo AEC",
+        "aec",
+        {"game": "deadwood-knock", "players": 6, "sleight_of_hand": True},
+    ),
+    (
+        "Deadwood Knock 4p, Gymnasium vs random",
+        "gym",
+        {"game": "deadwood-knock", "players": 4, "opponents": "random"},
+    ),
+)
+
+
+def env_step(kind: str, settings: dict[str, Any], seed: int, steps: int = 500) -> Step:
+    """Times ``steps`` environment steps per timing: a uniformly random legal index from
+    each observation's action mask (drawing it is timed, as for the peers). ``kind`` is
+    ``aec`` (PettingZoo: every seat one step) or ``gym`` (one learner; the bots' moves
+    between its steps are part of its step). Episodes reset as they end (timed too)."""
+    import random
+
+    import numpy as np
+
+    from deadwood_knock import rl
+    from deadwood_knock.rl import aec
+
+    opts = dict(settings)
+    game = opts.pop("game")
+    rng = random.Random(seed)
+    choice = rng.choice
+    flat = np.flatnonzero
+    if kind == "aec":
+        env = aec.raw_env(game, **opts)
+        env.reset(seed=seed)
+
+        def aec_step() -> tuple[int, float]:
+            now = clock()
+            start = now()
+            last, step = env.last, env.step
+            done = 0
+            while done < steps:
+                obs, _, terminated, truncated, _ = last()
+                if terminated or truncated:
+                    env.reset()  # the dead agents' None steps are skipped: a new match
+                    continue
+                step(int(choice(flat(obs["action_mask"]))))
+                done += 1
+            return steps, now() - start
+
+        return aec_step
+    if kind != "gym":
+        raise ValueError(f"kind must be aec or gym, not {kind!r}")
+    import gymnasium
+
+    env_id = next(k for k, v in rl.ENV_IDS.items() if v == game)
+    genv = gymnasium.make(env_id, **opts).unwrapped
+    state = {"obs": genv.reset(seed=seed)[0]}
+
+    def gym_step() -> tuple[int, float]:
+        now = clock()
+        start = now()
+        obs = state["obs"]
+        for _ in range(steps):
+            obs, _, terminated, truncated, _ = genv.step(int(choice(flat(obs["action_mask"]))))
+            if terminated or truncated:
+                obs = genv.reset()[0]
+        state["obs"] = obs
+        return steps, now() - start
+
+    return gym_step
 
 
 def import_cost(module: str) -> tuple[float, float]:

@@ -1045,6 +1045,12 @@ def _jokers(groups: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
     return out
 
 
+def _own_jokers(cards: Sequence[Card], hand: Sequence[Card]) -> list[Card]:
+    """A known "JK" is the joker that hand holds (either index; JSON writes both as JK)."""
+    jokers = iter([c for c in hand if c.is_joker])
+    return [next(jokers, c) if c.is_joker else c for c in cards]
+
+
 def _seat_list(data: Mapping[str, Any], key: str, n: int, default: Any) -> list[Any]:
     raw = data.get(key)
     if raw is None:
@@ -1150,7 +1156,10 @@ def position_from_json(data: Mapping[str, Any]) -> DeadwoodKnockState:
         None if r is None else tuple(sorted(cards_from_json(r, "reveals"))) for r in reveals_raw
     )
     known_raw = _seat_list(data, "known", n, [])
-    known = tuple(frozenset(cards_from_json(k, "known")) for k in known_raw)
+    known = tuple(
+        frozenset(_own_jokers(cards_from_json(k, "known"), hands[s]))
+        for s, k in enumerate(known_raw)
+    )
     for s in range(n):
         if not known[s] <= set(hands[s]):
             raise PositionError(f"seat {s}'s known cards must be in its hand")

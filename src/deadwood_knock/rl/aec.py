@@ -1,0 +1,213 @@
+"""PettingZoo AEC environments: every seat is an agent (``player_0`` ... ``player_{n-1}``).
+
+>>> from deadwood_knock.rl import pettingzoo_env
+>>> env = pettingzoo_env("gin")
+>>> env.reset(seed=42)
+>>> for agent in env.agent_iter(max_iter=30):
+...     obs, reward, terminated, truncated, info = env.last()
+...     action = None if terminated or truncated else (
+...         env.action_space(agent).sample(obs["action_mask"]))
+...     env.step(action)
+>>> env.close()
+
+Each observation is ``{"observation": float32 vector, "action_mask": int8 vector}`` (the
+convention of PettingZoo's classic games); the acting agent's ``info["observation"]`` is
+the engine's own observation of its seat. Rewards go to every seat when the score moves
+(see :mod:`deadwood_knock.rl`). An illegal action ends the episode: the agent that made
+it gets ``illegal_reward``, the others 0, and ``info["illegal_action"]`` says why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from deadwood_knock.rl.actions import IllegalIndexError
+from deadwood_knock.rl.driver import EnvSettings, Table, render_text, settings_from
+
+__all__ = ["CardGameAEC", "env", "raw_env"]
+
+
+class CardGameAEC(AECEnv):  # type: ignore[misc]
+    """One of the three games, every seat an agent. Build it with :func:`env`."""
+
+    # An instance attribute in the base class, so no ClassVar.
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": ["human", "ansi"],
+        "name": "deadwood_knock_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, settings: EnvSettings, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.settings = settings
+        self.render_mode = render_mode
+        self.table = Table(settings)
+        self.metadata = {**self.metadata, "name": f"{settings.game.replace('-', '_')}_v0"}
+        n = self.table.players
+        self.possible_agents = [f"player_{s}" for s in range(n)]
+        self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
+        low, high = self.table.encoder.bounds()
+        size = self.table.codec.size
+        # One space object per agent, so that seeding one agent's space touches no other.
+        self._observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(low, high, dtype=low.dtype),
+                    "action_mask": spaces.Box(0, 1, (size,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self._action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
+        self._names = [f"player_{s}" for s in range(n)]
+        self._seed_rng: Any = None
+        self._current: tuple[int, Any] | None = None  # (seat, its engine observation)
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_spaces[agent]
+
+    # -- the cycle ------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new match. ``reset(seed=s)`` deals exactly ``new_game(options, s)``; without a
+        seed the next deal comes from the last seed given (or the OS's entropy).
+        ``options`` is accepted for the API; the game's options are fixed at creation."""
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            if self._seed_rng is None:
+                self._seed_rng = np.random.default_rng()
+            game_seed = int(self._seed_rng.integers(0, 2**62))
+        self.table.deal(game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        self._select()
+
+    def _select(self) -> None:
+        """Point ``agent_selection`` at the seat to act, with its engine observation."""
+        seat = self.table.to_act
+        assert seat is not None
+        observation = self.table.observe(seat)
+        self._current = (seat, observation)
+        self.agent_selection = self.possible_agents[seat]
+        self.infos[self.agent_selection] = {"observation": observation}
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        current = self._current
+        observation = current[1] if current is not None and current[0] == seat else None
+        if observation is None:
+            observation = self.table.observe(seat)
+        return self.table.tensors(observation)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self._current is not None
+        seat, observation = self._current
+        self._cumulative_rewards[agent] = 0.0
+        for other in self.agents:
+            self.infos[other] = {}
+        try:
+            engine_action = self.table.decode(action, observation)
+        except IllegalIndexError as exc:
+            rewards = self.table.illegal_rewards(seat)
+            self.infos[agent] = {"illegal_action": str(exc)}
+            self._finish(rewards, terminated=True, next_seat=(seat + 1) % self.table.players)
+            return
+        events = self.table.apply(engine_action)
+        rewards = self.table.rewards()
+        if self.table.episode_over(events) or self.table.truncated():
+            self._finish(
+                rewards,
+                terminated=self.table.episode_over(events),
+                next_seat=(seat + 1) % self.table.players,
+            )
+            return
+        for other, reward in zip(self.possible_agents, rewards, strict=True):
+            self.rewards[other] = reward
+        self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self, rewards: list[float], terminated: bool, next_seat: int) -> None:
+        """The episode ends: everyone's last reward, final observations in ``info``."""
+        for other, reward in zip(self.possible_agents, rewards, strict=True):
+            self.rewards[other] = reward
+            if terminated:
+                self.terminations[other] = True
+            else:
+                self.truncations[other] = True
+            info = self.infos[other]
+            info.setdefault("observation", self.table.observe(self._seat[other]))
+        self._current = None
+        self.agent_selection = self.possible_agents[next_seat]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # -- rendering ------------------------------------------------------------------------
+
+    def render(self) -> str | None:
+        """The table in text, as the seat to act (or, at the end, seat 0) sees it."""
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode (human or ansi)")
+            return None
+        seat = self._current[0] if self._current is not None else 0
+        text = render_text(self.table.game, self.table.observe(seat), self._names)
+        if self.render_mode == "ansi":
+            return text
+        print(text + "\n")
+        return None
+
+    def close(self) -> None:
+        self._current = None
+
+
+def raw_env(
+    game: str = "deadwood-knock",
+    *,
+    players: int | None = None,
+    reward: str = "score",
+    episode: str = "match",
+    illegal_reward: float | None = None,
+    max_steps: int | None = None,
+    render_mode: str | None = None,
+    **game_options: Any,
+) -> CardGameAEC:
+    """The environment without PettingZoo's order-enforcing wrapper. ``game_options`` are
+    the game's own (``sleight_of_hand``, ``rounds``, ``manual_split``; ``knock_limit``,
+    ``high_aces``, ``target``); bad ones raise the engine's error."""
+    settings = settings_from(
+        game, players, reward, episode, illegal_reward, max_steps, game_options
+    )
+    return CardGameAEC(settings, render_mode=render_mode)
+
+
+def env(game: str = "deadwood-knock", **kwargs: Any) -> Any:
+    """The AEC environment of ``game`` (options as :func:`raw_env`), wrapped the way
+    PettingZoo wraps its classic games (calls out of order are errors)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(game, **kwargs))

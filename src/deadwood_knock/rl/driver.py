@@ -1,0 +1,245 @@
+"""What the PettingZoo and Gymnasium environments share: the engine behind one table.
+
+A :class:`Table` holds the game, its parsed options, the action codec, the observation
+encoder and the current immutable state. It turns seat observations into tensors and
+masks, applies decoded actions, and works out the rewards and the end of an episode.
+The environments only add their API (agents, opponents) on top.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import numpy as np
+
+from deadwood_knock.arena import ROUND_END_KINDS
+from deadwood_knock.cards import sort_key
+from deadwood_knock.games import GAME_NAMES, get_game
+from deadwood_knock.games.base import Event, Game, GameError, IllegalActionError
+from deadwood_knock.rl.actions import ActionCodec, IllegalIndexError, Mask, action_codec
+from deadwood_knock.rl.observations import ObservationEncoder, Vector, observation_encoder
+
+__all__ = [
+    "EPISODES",
+    "REWARDS",
+    "EnvSettings",
+    "Table",
+    "render_text",
+    "settings_from",
+]
+
+RewardMode = Literal["score", "margin", "outcome"]
+EpisodeMode = Literal["match", "round"]
+REWARDS: Final = ("score", "margin", "outcome")
+EPISODES: Final = ("match", "round")
+#: The default penalty for an illegal action: a loss (outcome) or a whole target's worth
+#: of points (score, margin), so that breaking a rule never pays.
+ILLEGAL_OUTCOME: Final = -1.0
+ILLEGAL_POINTS: Final = -100.0
+
+
+@dataclass(frozen=True, slots=True)
+class EnvSettings:
+    """An environment's settings, checked: the game and its options, the reward, what
+    one episode is, the illegal-action penalty and an optional step limit."""
+
+    game: str
+    options: Mapping[str, Any]
+    reward: RewardMode = "score"
+    episode: EpisodeMode = "match"
+    illegal_reward: float = ILLEGAL_POINTS
+    max_steps: int | None = None
+
+
+def settings_from(
+    game: str,
+    players: int | None,
+    reward: str,
+    episode: str,
+    illegal_reward: float | None,
+    max_steps: int | None,
+    game_options: Mapping[str, Any],
+) -> EnvSettings:
+    """Checks every setting; anything wrong raises :class:`GameError` saying what."""
+    if game not in GAME_NAMES:
+        raise GameError(f"unknown game {game!r}; choose one of: {', '.join(GAME_NAMES)}")
+    if reward not in REWARDS:
+        raise GameError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+    if episode not in EPISODES:
+        raise GameError(f"episode must be one of {', '.join(EPISODES)}, not {episode!r}")
+    if reward == "outcome" and episode != "match":
+        raise GameError("the outcome reward needs whole-match episodes (episode='match')")
+    if max_steps is not None and (type(max_steps) is not int or max_steps < 1):
+        raise GameError(f"max_steps must be a positive whole number or None, not {max_steps!r}")
+    options = dict(game_options)
+    if players is not None:
+        options["players"] = players
+    get_game(game).options_from_json(options)  # the engine's own errors for bad options
+    if illegal_reward is None:
+        illegal_reward = ILLEGAL_OUTCOME if reward == "outcome" else ILLEGAL_POINTS
+    return EnvSettings(
+        game=game,
+        options=options,
+        reward=reward,  # type: ignore[arg-type]
+        episode=episode,  # type: ignore[arg-type]
+        illegal_reward=float(illegal_reward),
+        max_steps=max_steps,
+    )
+
+
+class Table:
+    """One game in progress, seen one seat at a time."""
+
+    def __init__(self, settings: EnvSettings) -> None:
+        self.settings = settings
+        self.game: Game[Any, Any] = get_game(settings.game)
+        self.options = self.game.options_from_json(settings.options)
+        self.players = int(self.options.players)
+        self.codec: ActionCodec = action_codec(settings.game)
+        self.encoder: ObservationEncoder = observation_encoder(settings.game, self.options)
+        self.state: Any = None
+        self.seed = 0
+        self.totals: tuple[int, ...] = (0,) * self.players
+        self.steps = 0
+
+    # -- the game --------------------------------------------------------------------
+
+    def deal(self, seed: int) -> None:
+        """A new match from ``seed``: the deal of ``new_game(options, seed)``, exactly."""
+        self.seed = int(seed)
+        self.state = self.game.new_game(self.options, self.seed)
+        self.totals = tuple(self.game.scores(self.state))
+        self.steps = 0
+
+    @property
+    def over(self) -> bool:
+        return bool(self.game.is_over(self.state))
+
+    @property
+    def to_act(self) -> int | None:
+        seat = self.game.to_act(self.state)
+        return None if seat is None or self.over else int(seat)
+
+    def observe(self, seat: int) -> Any:
+        return self.game.observe(self.state, seat)
+
+    def vector(self, observation: Any) -> Vector:
+        return self.encoder.encode(observation)
+
+    def mask(self, observation: Any) -> Mask:
+        return self.codec.mask(observation)
+
+    def tensors(self, observation: Any) -> dict[str, Any]:
+        """The PettingZoo-classic observation: the vector and the action mask."""
+        return {"observation": self.vector(observation), "action_mask": self.mask(observation)}
+
+    def decode(self, index: Any, observation: Any) -> Any:
+        """The engine action of a legal index; anything else raises
+        :class:`IllegalIndexError` saying why."""
+        try:
+            i = int(index)
+        except (TypeError, ValueError):
+            raise IllegalIndexError(f"an action is an index, not {index!r}") from None
+        if i != index:
+            raise IllegalIndexError(f"an action is a whole number, not {index!r}")
+        action = self.codec.decode(i, observation)
+        if action not in observation.legal_actions:
+            raise IllegalIndexError(
+                f"action {i} ({self.codec.label(i)}) is not legal now; "
+                f"legal: {sorted(self.codec.legal_indices(observation))}"
+            )
+        return action
+
+    def apply(self, action: Any) -> tuple[Event, ...]:
+        try:
+            self.state, events = self.game.apply(self.state, action)
+        except IllegalActionError as exc:  # decode checked legality; this is a bug
+            raise IllegalIndexError(str(exc)) from exc
+        self.steps += 1
+        return tuple(events)
+
+    # -- rewards and episodes ----------------------------------------------------------
+
+    def round_ended(self, events: Iterable[Event]) -> bool:
+        return any(e.kind in ROUND_END_KINDS for e in events)
+
+    def episode_over(self, events: Iterable[Event]) -> bool:
+        if self.over:
+            return True
+        return self.settings.episode == "round" and self.round_ended(events)
+
+    def truncated(self) -> bool:
+        limit = self.settings.max_steps
+        return limit is not None and self.steps >= limit
+
+    def rewards(self) -> list[float]:
+        """Every seat's reward since the last call (score changes are counted once)."""
+        now = tuple(self.game.scores(self.state))
+        delta = [b - a for a, b in zip(self.totals, now, strict=True)]
+        self.totals = now
+        mode = self.settings.reward
+        n = self.players
+        if mode == "score":
+            return [float(d) for d in delta]
+        if mode == "margin":
+            whole = sum(delta)
+            return [d - (whole - d) / (n - 1) for d in delta]
+        if not self.over:
+            return [0.0] * n
+        return outcome(now)
+
+    def illegal_rewards(self, seat: int) -> list[float]:
+        out = [0.0] * self.players
+        out[seat] = self.settings.illegal_reward
+        return out
+
+
+def outcome(totals: Sequence[int]) -> list[float]:
+    """+1 for the sole best total, 0 for a shared best, -1 for everyone else."""
+    best = max(totals)
+    tied = sum(1 for t in totals if t == best)
+    return [(1.0 if tied == 1 else 0.0) if t == best else -1.0 for t in totals]
+
+
+# --- text rendering ----------------------------------------------------------------------
+
+
+def render_text(game: Game[Any, Any], observation: Any, names: Sequence[str]) -> str:
+    """The table as one seat sees it, in plain words (no other hidden card)."""
+    from deadwood_knock.tui.words import cards_text, describe_event, evaluation_lines
+
+    obs = observation
+    seat = obs.seat
+    names = [("You" if s == seat else name) for s, name in enumerate(names)]
+    dk = game.name == "deadwood-knock"
+    number = obs.round if dk else obs.hand_number
+    unit = f"round {number} of {obs.options.rounds}" if dk else f"hand {number}"
+    totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(obs.totals))
+    turn = "over" if obs.to_act is None else f"{names[obs.to_act]} to act ({obs.phase})"
+    lines = [f"{game.title}, {unit}: {turn}. Totals: {totals}."]
+    hand = sorted(obs.hand, key=sort_key)
+    lines.append(f"Your hand: {cards_text(hand)}")
+    lines += ["  " + line for line in evaluation_lines(game.name, obs)]
+    pile = obs.discard_pile
+    size = "1 card" if len(pile) == 1 else f"{len(pile)} cards"
+    lines.append(f"Pile: {cards_text(pile[-1:])} on top ({size}); stock {obs.stock_size}.")
+    for s, cards in enumerate(obs.known_cards):
+        if s != seat and cards:
+            lines.append(f"{names[s]} is known to hold {cards_text(cards)}.")
+    said = [describe_event(e, names, seat) for e in obs.events[-8:]]
+    lines += [line for line in said if line]
+    return "\n".join(lines)
+
+
+def bot_rngs(seed: int, players: int) -> list[random.Random]:
+    """Each seat's bot RNG for a match: from the deal seed, apart from the deal streams."""
+    from deadwood_knock.games.base import derive_rng
+
+    return [random.Random(derive_rng(seed, 0xB07, s).getrandbits(64)) for s in range(players)]
+
+
+def zero_mask(size: int) -> Mask:
+    return np.zeros(size, dtype=np.int8)
