@@ -276,3 +276,39 @@ def test_cloud_backup_links_and_restores_on_a_fresh_browser(
         }"""
     )
     assert status == 401
+
+
+def test_restore_from_the_welcome_screen(
+    mail_server: tuple[str, _Inbox], new_page: Any, console: Console
+) -> None:
+    base, inbox = mail_server
+    address = "belle@example.org"
+    page = new_page(PHONE)
+    sign_in(page, base, "Belle Starr")
+    page.get_by_role("link", name="Profile").click()
+    page.get_by_label("Back up this profile").check()
+    page.get_by_label("Email", exact=True).fill(address)
+    seen = len(inbox.messages)
+    page.get_by_role("button", name="Send code").click()
+    page.get_by_label("Code", exact=True).fill(_code_for(page, inbox, address, seen))
+    page.get_by_role("button", name="Verify").click()
+    page.get_by_role("status").filter(has_text="now linked to your email").wait_for()
+
+    # A fresh browser restores on the welcome screen, with no player of its own made first.
+    other = new_page(PHONE)
+    other.goto(base + "/")
+    other.get_by_role("button", name="Restore from backup").click()
+    other.get_by_label("Email", exact=True).fill(address)
+    seen = len(inbox.messages)
+    other.get_by_role("button", name="Send code").click()
+    other.get_by_role("status").filter(has_text="Code sent").wait_for()
+    other.get_by_label("Code", exact=True).fill(_code_for(other, inbox, address, seen))
+    other.get_by_role("button", name="Restore").click()
+    other.get_by_role("heading", name="The Trail", exact=True).wait_for()
+    assert other.get_by_text("Howdy, Belle Starr").is_visible()
+    ids = [
+        p.evaluate("JSON.parse(localStorage.getItem('dk.settings.v1')).playerId")
+        for p in (page, other)
+    ]
+    assert ids[0] == ids[1]
+    assert console.errors == []

@@ -47,6 +47,7 @@ from deadwood_knock.trail.views import (
     character_summary,
     gazette_view,
     records_view,
+    summary_view,
     trail_view,
 )
 
@@ -118,7 +119,7 @@ async def get_records(me: Me) -> dict[str, Any]:
 async def get_summary(me: Me, match_id: str) -> dict[str, Any]:
     for summary in _lifetime(me).summaries:
         if summary.match_id == match_id:
-            return summary.to_json()
+            return summary_view(_content(), summary)
     raise ApiError(404, "not_found", "no trail summary for that match")
 
 

@@ -6,6 +6,7 @@ Art paths in the content (``art/portraits/x.svg``) are served by the server at
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -14,6 +15,7 @@ from deadwood_knock.content.schema import Figure, Source, Venue, WantedPoster
 from deadwood_knock.trail.figure_bots import figure_bot_name
 from deadwood_knock.trail.progress import (
     Lifetime,
+    MatchSummary,
     TrailProgress,
     current_table,
     milestone_count,
@@ -30,6 +32,7 @@ __all__ = [
     "legends_note",
     "records_view",
     "source_view",
+    "summary_view",
     "trail_view",
 ]
 
@@ -292,3 +295,74 @@ def card_backs_view(
             }
         )
     return {"card_backs": backs, "announce": list(announce)}
+
+
+def _town_name(content: Content, town_id: str | None) -> str | None:
+    if town_id is None:
+        return None
+    town = content.town_by_id.get(town_id)
+    return town.name if town else None
+
+
+def the(venue_name: str) -> str:
+    """'the Vaudeville Theater', but 'Rowdy Joe's' and 'The Long Branch' as they are."""
+    first = venue_name.split(" ", 1)[0]
+    if first.lower() == "the" or re.search(r"['\u2019]s\b", venue_name):
+        return venue_name
+    return "the " + venue_name
+
+
+def summary_view(content: Content, summary: MatchSummary) -> dict[str, Any]:
+    """A match summary as the player reads it: names instead of ids, and one wording per
+    kind of result (a table, a gunfight, a town cleared), each line from the summary's facts."""
+    out = summary.to_json()
+    town = _town_name(content, summary.town) or summary.town
+    backs = {b.id: b.name for b in content.card_backs}
+    unlocked = [{"id": b, "name": backs.get(b, b)} for b in summary.unlocked]
+    out["town_name"] = town
+    out["town_completed_name"] = _town_name(content, summary.town_completed)
+    out["town_opened_name"] = _town_name(content, summary.town_opened)
+    out["unlocked_backs"] = unlocked
+    lines: list[str] = []
+    if summary.kind == "gunfight":
+        poster = content.wanted_by_id.get(summary.target)
+        to_beat = poster.gunfight.score_to_beat if poster else None
+        if summary.outcome == "won" and summary.reward:
+            verdict = f"You outdrew {summary.title} in {town}."
+            lines.append(f"Reward collected: ${summary.reward:,}.")
+        elif summary.outcome == "won":
+            verdict = f"You outdrew {summary.title} again; that reward was paid already."
+        elif summary.outcome == "forfeit":
+            verdict = f"You walked away from {summary.title}: a forfeit counts as a loss."
+        elif to_beat is not None and summary.score < to_beat:
+            verdict = (
+                f"{summary.title} got away: you scored {summary.score}, "
+                f"short of the {to_beat} the poster asks."
+            )
+        else:
+            verdict = f"{summary.title} got away this time."
+    else:
+        if summary.outcome == "won":
+            verdict = f"You took the table at {the(summary.title)}, {town}."
+        elif summary.outcome == "shared":
+            verdict = f"You shared the honours at {the(summary.title)}, {town}."
+        elif summary.outcome == "forfeit":
+            verdict = f"You left {the(summary.title)}: a forfeit counts as a loss."
+        else:
+            place = the(summary.title)
+            verdict = f"{place[0].upper()}{place[1:]} in {town} was too strong this time."
+        if summary.table_won and not summary.town_completed:
+            lines.append("The next table in town is open.")
+    if summary.town_completed:
+        lines.append(f"Town cleared: every table in {out['town_completed_name']} is yours.")
+    if summary.town_opened:
+        lines.append(f"The trail leads on to {out['town_opened_name']}.")
+    if summary.trail_completed:
+        lines.append("You have cleared the whole trail, all the way to Deadwood.")
+    if summary.big_hand:
+        lines.append(f"Big hand: {summary.big_hand}.")
+    for back in unlocked:
+        lines.append(f"New card back unlocked: {back['name']}. Choose it in your profile.")
+    out["verdict"] = verdict
+    out["lines"] = lines
+    return out

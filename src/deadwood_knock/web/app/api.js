@@ -109,10 +109,15 @@ function serverPaths() {
   return pathsPromise;
 }
 
+// Endpoints anyone may read: asking them never registers a player (the welcome screen makes
+// none until "Ride in").
+const PUBLIC = new Set(["/api/characters", "/api/likenesses"]);
+
 export async function optional(path) {
   const paths = await serverPaths();
   if (paths && !paths.has(path)) return null;
   try {
+    if (PUBLIC.has(path)) return await api.get(path);
     return await withPlayer(() => api.get(path));
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 405 || err.status === 0)) {

@@ -60,13 +60,24 @@ export function Modal({ title, onClose, backdropCloses = false, children, classN
 }
 
 export function LeaveDialog({ onBreak, onStay, onForfeit }) {
+  // Forfeit asks once more: it ends the match for good.
+  const [sure, setSure] = useState(false);
+  if (sure) {
+    return html`<${Modal} title="Forfeit this table?" onClose=${onStay}>
+      <p>The match ends now and counts as a loss. This can't be undone.</p>
+      <div class="stack">
+        <button class="btn gold" onClick=${onStay}>Keep playing</button>
+        <button class="btn danger" onClick=${onForfeit}>Forfeit and take the loss</button>
+      </div>
+    <//>`;
+  }
   return html`<${Modal} title="Leave Table?" onClose=${onStay}>
     <p>Step away for now and pick this hand up later, keep playing, or give up the table and
       take the loss?</p>
     <div class="stack">
       <button class="btn" onClick=${onBreak}>Take a break</button>
       <button class="btn gold" onClick=${onStay}>Stay</button>
-      <button class="btn danger" onClick=${onForfeit}>Forfeit</button>
+      <button class="btn danger" onClick=${() => setSure(true)}>Forfeit…</button>
     </div>
   <//>`;
 }

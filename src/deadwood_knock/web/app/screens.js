@@ -43,6 +43,7 @@ export function Welcome() {
       ${error ? html`<p class="error" role="alert">${error}</p>` : null}
       <button class="btn gold" type="submit">Ride in</button>
     </form>
+    <${RestoreBackup} />
     <ul class="quick-rules">
       <li>You start with 8 cards.</li>
       <li>Each turn: choose a discard, take 1 from the stock or the discard pile.</li>
@@ -51,6 +52,57 @@ export function Welcome() {
       <li>Round score: hand points − deadwood + the pot.</li>
     </ul>
   </section>`;
+}
+
+// "Restore from backup" on the welcome screen: a profile backed up on another device comes
+// here by email and one-time code, without making a new player first.
+function RestoreBackup() {
+  const [open, setOpen] = useState(false);
+  const [email, setEmail] = useState("");
+  const [code, setCode] = useState("");
+  const [requestId, setRequestId] = useState(null);
+  const [msg, setMsg] = useState("");
+  async function send(e) {
+    e.preventDefault();
+    setMsg("");
+    try {
+      const sent = await api.post("/api/backup/restore", { email });
+      setRequestId((sent && sent.request_id) || "");
+      setMsg("Code sent. Check your email.");
+    } catch (err) {
+      setMsg(err.message);
+    }
+  }
+  async function verify(e) {
+    e.preventDefault();
+    try {
+      const got = await api.post("/api/backup/restore/verify", {
+        email, code, request_id: requestId || undefined });
+      update({ playerId: got.player_id, token: got.token, backupEmail: email });
+      const me = await api.get("/api/players/me");
+      update({ ...fromServerProfile(me), name: me.name || settings().name || "Stranger" });
+      navigate("/trail");
+    } catch (err) {
+      setMsg(err.message);
+    }
+  }
+  return html`<div class="card-panel restore">
+    <h2>Played before?</h2>
+    ${open
+      ? html`<form onSubmit=${requestId === null ? send : verify}>
+          <label for="restore-email">Email</label>
+          <input id="restore-email" type="email" autocomplete="email" value=${email}
+            onInput=${(e) => setEmail(e.target.value)} />
+          ${requestId !== null
+            ? html`<label for="restore-code">Code</label>
+              <input id="restore-code" inputmode="numeric" autocomplete="one-time-code" value=${code}
+                onInput=${(e) => setCode(e.target.value)} />
+              <button class="btn" type="submit">Restore</button>`
+            : html`<button class="btn" type="submit" disabled=${!email}>Send code</button>`}
+          ${msg ? html`<p class="notice" role="status">${msg}</p>` : null}
+        </form>`
+      : html`<button class="btn ghost" type="button" onClick=${() => setOpen(true)}>Restore from backup</button>`}
+  </div>`;
 }
 
 function LikenessPicker({ value, onChange }) {
@@ -219,8 +271,10 @@ export function Trail() {
         <button class="btn small ghost" aria-expanded=${showAll}
           onClick=${() => setShowAll(!showAll)}>${showAll ? "Hide" : "Show"} the ${locked.length} towns ahead</button>
         ${showAll
-          ? html`<ol class="ahead">${locked.map((t) => html`<li key=${t.id}>${t.name}${" "}<small>${t.state_or_territory}</small>${(t.tables || []).some((x) => x.legends)
-                ? html` <span class="legends-badge">Legends table</span>`
+          ? html`<ol class="ahead">${locked.map((t) => html`<li key=${t.id}>
+                <span class="ahead-name">${t.name}</span>
+                <small>${t.state_or_territory}</small>${(t.tables || []).some((x) => x.legends)
+                ? html`<span class="legends-badge">Legends table</span>`
                 : null}</li>`)}</ol>`
           : null}`
       : null}
@@ -496,9 +550,13 @@ export function Records() {
 
 export function Gazette() {
   const [items, setItems] = useState(undefined);
+  const [empty, setEmpty] = useState("");
   useEffect(() => {
     optional("/api/gazette")
-      .then((g) => setItems(g ? g.items || [] : []))
+      .then((g) => {
+        setItems(g ? g.items || [] : []);
+        setEmpty((g && g.message) || "");
+      })
       .catch(() => setItems([]));
   }, []);
   return html`<section class="screen gazette">
@@ -508,9 +566,8 @@ export function Gazette() {
       ? html`<ul class="news">${items.map((n, i) => html`<li key=${i}><article class="card-panel">
           <h2>${n.headline || n.title}</h2>
           ${n.dateline || n.town ? html`<p class="hint">${n.dateline || n.town}</p>` : null}
-          <p>${n.body || n.text || n.story}</p></article></li>`)}</ul>`
-      : items ? html`<p class="notice">No news from the trail yet. Win a table or two and the
-          presses will roll.</p>` : null}
+          <p class="story">${n.item}</p></article></li>`)}</ul>`
+      : items ? html`<p class="notice">${empty || "No news from the trail yet. Win a table or two and the presses will roll."}</p>` : null}
   </section>`;
 }
 

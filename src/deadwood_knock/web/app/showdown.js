@@ -225,26 +225,25 @@ export function outcomeFor(obs, result) {
   return totals.filter((t) => t === best).length > 1 ? "tie" : "win";
 }
 
-// The trail's own summary of a table or gunfight: what was won, opened and unlocked.
-function TrailSummary({ matchId }) {
+// The trail's own summary of a table or gunfight: what was won, opened and unlocked, in the
+// server's words (names, never ids; one wording per kind of result).
+function useTrailSummary(matchId, trail) {
   const [sum, setSum] = useState(null);
   useEffect(() => {
+    if (!trail) return;
     api
       .get(`/api/trail/summaries/${encodeURIComponent(matchId)}`)
       .then(setSum)
       .catch(() => setSum(null));
-  }, [matchId]);
+  }, [matchId, trail]);
+  return sum;
+}
+
+function TrailSummary({ sum }) {
   if (!sum) return null;
   return html`<div class="trail-summary">
-    <p><strong>${sum.title}</strong>${sum.town ? `, ${sum.town}` : ""}</p>
     <ul>
-      ${sum.table_won ? html`<li>Table won. The next one is open.</li>` : null}
-      ${sum.town_completed ? html`<li>Every table in ${sum.town_completed} is yours.</li>` : null}
-      ${sum.town_opened ? html`<li>The trail leads on to ${sum.town_opened}.</li>` : null}
-      ${sum.reward ? html`<li>Reward collected: $${sum.reward}.</li>` : null}
-      ${sum.big_hand ? html`<li>Big hand: ${categoryWords(sum.big_hand)}.</li>` : null}
-      ${(sum.unlocked || []).map((u) => html`<li key=${u}><strong>New Deck Unlocked.</strong>
-        A new card back waits in your profile.</li>`)}
+      ${(sum.lines || []).map((l) => html`<li key=${l}>${l}</li>`)}
       ${(sum.headlines || []).map((h) => html`<li key=${h}><em>${h}</em></li>`)}
     </ul>
   </div>`;
@@ -256,12 +255,16 @@ export function MatchComplete({ obs, result, who, onClose, matchId, trail, lastR
   const order = totals.map((t, i) => [t, i]).sort((a, b) => b[0] - a[0]);
   const heading = outcome === "win" ? "Nice win!" : outcome === "tie" ? "A shared win!" : "Match Complete";
   const last = lastResult || obs.last_result;
+  const sum = useTrailSummary(matchId, trail);
+  const forfeit = result && result.forfeited_by != null;
+  const plain = outcome === "win" ? "You took the table." : outcome === "tie" ? "You split the honours."
+    : forfeit ? "You left the table: a forfeit counts as a loss." : "Better luck at the next table.";
   return html`<${Modal} title=${heading} onClose=${onClose} backdropCloses=${true}>
-    <p>${outcome === "win" ? "You took the table." : outcome === "tie" ? "You split the honours." : result && result.forfeited_by != null ? "You left the table: a forfeit counts as a loss." : "Better luck at the next table."}</p>
+    <p class="verdict">${sum && sum.verdict ? sum.verdict : plain}</p>
     <ol class="summary">
       ${order.map(([t, i]) => html`<li key=${i}>${who(i)}: <strong>${num(t)}</strong></li>`)}
     </ol>
-    ${trail ? html`<${TrailSummary} matchId=${matchId} />` : null}
+    <${TrailSummary} sum=${sum} />
     ${last
       ? html`<details class="last-round"><summary>The last ${isDeadwoodResult(last) ? "round" : "hand"}</summary>
           <${Showdown} result=${last} who=${who} />

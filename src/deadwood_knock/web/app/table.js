@@ -427,15 +427,16 @@ export function TableScreen({ matchId, characters }) {
           onStay=${() => setLeaving(false)}
           onForfeit=${async () => {
             try {
-              await api.post(`/api/matches/${encodeURIComponent(matchId)}/forfeit`, {});
-            } catch {
-              // A server without forfeit still counts the loss locally.
+              const answer = await api.post(`/api/matches/${encodeURIComponent(matchId)}/forfeit`, {});
+              store.offer(answer); // the finished view: the result shows here, at the table
+            } catch (err) {
+              setNotice(err.message || "The forfeit didn't reach the server.");
             }
             if (!recorded.current) {
               recorded.current = true;
               recordResult("trail", "loss", matchId);
             }
-            navigate("/trail");
+            setLeaving(false);
           }} />`
       : null}
   </section>`;

@@ -1,0 +1,102 @@
+"""The screens around the table (issue 12): welcome, forfeit, summaries, gazette."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .helpers import PHONE, Console, shot, sign_in, wait_until
+
+
+def _token(page: Any) -> Any:
+    return page.evaluate(
+        "(JSON.parse(localStorage.getItem('dk.settings.v1') || '{}')).token || null"
+    )
+
+
+def test_welcome_creates_no_player_until_ride_in(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    page = new_page(PHONE)
+    posts: list[str] = []
+    page.on(
+        "request",
+        lambda r: posts.append(r.url) if r.method == "POST" and "/api/players" in r.url else None,
+    )
+    page.goto(server_url + "/")
+    page.get_by_role("heading", name="Deadwood Knock").wait_for()
+    page.get_by_role("button", name="Restore from backup").wait_for()
+    # The likenesses (public) have loaded, and still nobody has been registered.
+    wait_until(page, "document.querySelectorAll('.likeness-grid [role=radio]').length > 0")
+    page.wait_for_timeout(500)
+    assert posts == []
+    assert _token(page) is None
+    page.get_by_label("Your name").fill("Lottie")
+    page.get_by_role("button", name="Ride in").click()
+    page.get_by_role("heading", name="The Trail", exact=True).wait_for()
+    wait_until(page, "!!(JSON.parse(localStorage.getItem('dk.settings.v1')).token)")
+    assert len(posts) == 1
+    assert console.errors == []
+
+
+def _start_first_trail_table(page: Any) -> None:
+    wait_until(page, "!document.querySelector('.loading')")
+    page.locator(".towns .table-btn:not([disabled])").first.click()
+    page.locator(".table-screen").wait_for()
+
+
+def test_forfeit_asks_once_then_shows_the_result_and_the_gazette_story(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Kate")
+    _start_first_trail_table(page)
+    page.get_by_role("button", name="Leave table").click()
+    page.get_by_role("button", name="Forfeit…").click()
+    dialog = page.get_by_role("dialog", name="Forfeit this table?")
+    dialog.wait_for()
+    dialog.get_by_role("button", name="Forfeit and take the loss").click()
+    # The result shows at the table, in the trail's words: real names, no ids.
+    done = page.get_by_role("dialog", name="Match Complete")
+    done.wait_for()
+    verdict = done.locator(".verdict")
+    wait_until(page, "document.querySelector('.verdict').textContent.includes('forfeit')")
+    text = verdict.inner_text()
+    assert "forfeit counts as a loss" in text
+    assert not re.search(r"[a-z]+-[a-z]+", text), f"an id in the summary: {text!r}"
+    assert not re.search(r"\.[A-Z]", done.inner_text()), "a sentence runs into the next"
+    shot(page, "forfeit-result-phone")
+    done.get_by_role("button", name="Return to town").click()
+    page.get_by_role("heading", name="The Trail", exact=True).wait_for()
+    # The Gazette prints the story, not only its headline.
+    page.goto(server_url + "/#/gazette")
+    page.get_by_role("heading", name="The Deadwood Knock Gazette").wait_for()
+    story = page.locator(".news .story").first
+    story.wait_for()
+    assert len(story.inner_text().strip()) > 20
+    shot(page, "gazette-story-phone")
+    assert console.errors == []
+
+
+def test_towns_ahead_list_fits_a_phone(server_url: str, new_page: Any, console: Console) -> None:
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Wyatt")
+    wait_until(page, "!document.querySelector('.loading')")
+    page.get_by_role("button", name=re.compile(r"Show the \d+ towns ahead")).click()
+    rows = page.locator(".ahead li")
+    assert rows.count() > 10
+    overlaps = page.evaluate(
+        """() => {
+          const out = [];
+          for (const li of document.querySelectorAll('.ahead li')) {
+            const name = li.querySelector('.ahead-name').getBoundingClientRect();
+            const where = li.querySelector('small').getBoundingClientRect();
+            const apart = where.left >= name.right + 2 || where.top >= name.bottom - 1;
+            if (!apart || li.getBoundingClientRect().right > innerWidth) out.push(li.textContent);
+          }
+          return out;
+        }"""
+    )
+    assert overlaps == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert console.errors == []
