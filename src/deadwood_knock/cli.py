@@ -233,6 +233,33 @@ def _cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
     return run_cli(args, out)
 
 
+def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
+    from deadwood_knock.games.base import GameError, GameRecord
+    from deadwood_knock.replays import replay_steps, replay_text
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
+    except OSError as exc:
+        raise CliError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise CliError(f"{args.file} is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise CliError(f"{args.file}: a GameRecord is a JSON object (game, options, seed, actions)")
+    try:
+        record = GameRecord.from_json(data)
+        names = ["You" if i == args.seat else f"Seat {i + 1}" for i in range(args.seat + 1)]
+        replay = replay_steps(record, names, args.seat)
+    except GameError as exc:
+        raise CliError(f"{args.file}: {exc}") from None
+    for line in replay_text(replay):
+        out.write(line + "\n")
+    return 0
+
+
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     from deadwood_knock.games.base import GameError
     from deadwood_knock.tui import main as tui_main
@@ -358,6 +385,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--pause", type=non_negative_float, default=0.6, help="seconds before each bot move"
     )
     play.set_defaults(func=_cmd_play)
+
+    replay = command("replay", "play back a finished match from its GameRecord JSON")
+    replay.add_argument("file", help="a GameRecord JSON file (exported from Records), or -")
+    replay.add_argument(
+        "--seat", type=non_negative_int, default=0, help="whose view to follow (0 = first seat)"
+    )
+    replay.set_defaults(func=_cmd_replay)
     return parser
 
 

@@ -36,6 +36,7 @@ from deadwood_knock.server.middleware import AccessLog, BodyLimit, SecurityHeade
 from deadwood_knock.server.openapi import install_openapi
 from deadwood_knock.server.otp import OtpService
 from deadwood_knock.server.ratelimit import make_rate_limiter
+from deadwood_knock.server.records_api import records_router
 from deadwood_knock.server.settings import Settings
 from deadwood_knock.server.trail_api import install_trail, record_trail_result
 
@@ -144,6 +145,7 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
     )
     app.include_router(router)
     app.include_router(device_router)
+    app.include_router(records_router)
     install_trail(app)  # trail routes and /art, ahead of the web client's catch-all mount
     install_openapi(app)
     if settings.api_docs:

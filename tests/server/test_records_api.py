@@ -1,0 +1,88 @@
+"""The player's own matches over HTTP: continue the unfinished, replay and export the
+finished, import a record; never a replay of a match still being played."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from dkserver_helpers import new_player, play_http
+from starlette.testclient import TestClient
+
+from deadwood_knock.content import load_content
+from deadwood_knock.server import Settings
+
+Client = Callable[[Settings], TestClient]
+
+
+def _quick_gin(client: TestClient, headers: dict[str, str]) -> str:
+    body = {"game": "gin", "opponents": ["greedy"], "options": {"target": 10}}
+    made = client.post("/api/matches", json=body, headers=headers)
+    assert made.status_code == 201, made.text
+    match_id: str = made.json()["match_id"]
+    return match_id
+
+
+def test_continue_lists_unfinished_matches_in_words(
+    make_client: Client, settings: Settings
+) -> None:
+    client = make_client(settings)
+    headers = new_player(client, "Kit")
+    content = load_content()
+    first = content.trail_venues()[0]
+    table = client.post("/api/matches", json={"table_id": first.id}, headers=headers).json()
+    quick = _quick_gin(client, headers)
+    listed = client.get("/api/continue", headers=headers).json()["matches"]
+    by_id = {m["match_id"]: m for m in listed}
+    assert set(by_id) == {table["match_id"], quick}
+    town = content.town_by_id[first.town].name
+    at_table = by_id[table["match_id"]]
+    assert at_table["town"] == town and at_table["table_id"] == first.id
+    assert at_table["text"].startswith("Continue at ")
+    assert first.name in at_table["text"] and "round 1 of" in at_table["text"]
+    assert "figure:" not in str(listed) and "-" not in at_table["against"]
+    # A replay of an unfinished match would give its deal away.
+    early = client.get(f"/api/replays/{quick}", headers=headers)
+    assert early.status_code == 409 and early.json()["code"] == "match_unfinished"
+    assert client.get(f"/api/replays/{quick}/record", headers=headers).status_code == 409
+    # Another player sees none of it.
+    other = new_player(client, "Ned")
+    assert client.get("/api/continue", headers=other).json()["matches"] == []
+    assert client.get(f"/api/replays/{quick}", headers=other).status_code == 404
+
+
+def test_a_finished_match_replays_exports_and_imports(
+    make_client: Client, settings: Settings
+) -> None:
+    client = make_client(settings)
+    headers = new_player(client, "Kit")
+    match_id = _quick_gin(client, headers)
+    final, _views = play_http(client, headers, match_id, random.Random(3))
+    assert final["status"] == "finished"
+    assert client.get("/api/continue", headers=headers).json()["matches"] == []
+    listed = client.get("/api/replays", headers=headers).json()["replays"]
+    assert [r["match_id"] for r in listed] == [match_id]
+    replay = client.get(f"/api/replays/{match_id}", headers=headers).json()
+    steps = replay["steps"]
+    assert replay["finished"] and replay["names"][0] == "You"
+    assert len(steps) == listed[0]["actions"] + 1
+    assert steps[-1]["totals"] == final["scores"]
+    # Every step shows the player's own hand as the player held it.
+    assert all(s["hand"] == s["hands"][0] for s in steps)
+    assert any(s["lines"] for s in steps[1:])
+    record = client.get(f"/api/replays/{match_id}/record", headers=headers).json()
+    assert set(record) == {"game", "options", "seed", "actions"}
+    imported = client.post("/api/replays/import", json=record, headers=headers)
+    assert imported.status_code == 200, imported.text
+    assert [s["hands"] for s in imported.json()["steps"]] == [s["hands"] for s in steps]
+    bad = dict(record, actions=[*record["actions"][:3], {"type": "knock"}])
+    refused = client.post("/api/replays/import", json=bad, headers=headers)
+    assert refused.status_code == 422 and refused.json()["code"] == "bad_record"
+
+
+def test_offline_lists_every_piece_of_art(make_client: Client, settings: Settings) -> None:
+    client = make_client(settings)
+    art = client.get("/api/offline").json()["art"]
+    content = load_content()
+    assert "/" + content.figures[0].portrait in art
+    assert all(client.get(a).status_code == 200 for a in art[:5])
