@@ -100,3 +100,42 @@ def test_towns_ahead_list_fits_a_phone(server_url: str, new_page: Any, console: 
     assert overlaps == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert console.errors == []
+
+
+def _api(page: Any, path: str) -> Any:
+    return page.evaluate(
+        """async (path) => {
+          const { token } = JSON.parse(localStorage.getItem('dk.settings.v1'));
+          const r = await fetch(path, { headers: { Authorization: 'Bearer ' + token } });
+          return r.json();
+        }""",
+        path,
+    )
+
+
+def test_take_a_break_then_continue_resumes_the_same_match_and_round(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Ike")
+    _start_first_trail_table(page)
+    match_id = page.url.split("#/table/")[1]
+    view = _api(page, f"/api/matches/{match_id}")
+    page.get_by_role("button", name="Leave table").click()
+    page.get_by_role("button", name="Take a break").click()
+    page.get_by_role("heading", name="The Trail", exact=True).wait_for()
+    link = page.get_by_role("link", name=re.compile(r"^Continue at "))
+    link.wait_for()
+    assert f"round {view['round']} of {view['rounds']}" in link.inner_text()
+    shot(page, "continue-phone")
+    link.click()
+    page.locator(".table-screen").wait_for()
+    assert page.url.split("#/table/")[1] == match_id
+    again = _api(page, f"/api/matches/{match_id}")
+    assert again["round"] == view["round"] and again["status"] == "active"
+    # Opening the same table from the trail resumes it too, never a new match at round 1.
+    page.goto(server_url + "/#/trail")
+    _start_first_trail_table(page)
+    assert page.url.split("#/table/")[1] == match_id
+    assert len(_api(page, "/api/continue")["matches"]) == 1
+    assert console.errors == []

@@ -211,15 +211,49 @@ function Poster({ poster, onPlay }) {
   </li>`;
 }
 
+// Unfinished matches, each resumed where it stands ("Continue at the Vaudeville Theater,
+// round 4 of 10"). Opening a table with a match under way resumes that match too.
+function ContinueList({ matches }) {
+  if (!matches || !matches.length) return null;
+  return html`<section class="continue" aria-labelledby="continue-h">
+    <h2 id="continue-h">Unfinished matches</h2>
+    <ul class="continue-list">
+      ${matches.map((m) => html`<li key=${m.match_id}>
+        <a class="btn gold continue-btn" href=${`#/table/${encodeURIComponent(m.match_id)}`}>
+          ${m.text}${m.town && m.kind !== "quick" ? html`<small>${m.town} · ${m.game_title}</small>` : null}</a>
+      </li>`)}
+    </ul>
+  </section>`;
+}
+
+export function useUnfinished() {
+  const [list, setList] = useState(null);
+  useEffect(() => {
+    optional("/api/continue")
+      .then((c) => setList((c && c.matches) || []))
+      .catch(() => setList([]));
+  }, []);
+  return list;
+}
+
 export function Trail() {
   const [trail, setTrail] = useState(undefined);
   const [error, setError] = useState("");
   const [showAll, setShowAll] = useState(false);
+  const unfinished = useUnfinished();
   useEffect(() => {
     optional("/api/trail")
       .then((t) => setTrail(t))
       .catch(() => setTrail(null));
   }, []);
+  // Asks the server again if the list has not come yet, so a quick tap can't start a second match.
+  const resume = async (tableId) => {
+    const list = unfinished
+      || (await optional("/api/continue").then((c) => (c && c.matches) || []).catch(() => []));
+    const m = list.find((u) => u.table_id === tableId);
+    if (m) navigate(`/table/${m.match_id}`);
+    return !!m;
+  };
   const s = settings();
   const towns = (trail && trail.towns) || [];
   const prog = (trail && trail.progress) || null;
@@ -235,13 +269,14 @@ export function Trail() {
     <${Sources} list=${town.sources} />
     <ul class="tables">
       ${(town.tables || []).map((t) => html`<${TableCard} key=${t.id} table=${t}
-        onPlay=${() => startTable({ table_id: t.id, options: {} , game: t.game }, setError)} />`)}
+        onPlay=${async () => (await resume(t.id)) || startTable({ table_id: t.id, options: {} , game: t.game }, setError)} />`)}
     </ul>
   </li>`;
   return html`<section class="screen trail">
     <h1>The Trail</h1>
     <p class="lede">Howdy, ${s.name || "stranger"}. Pick a table and take a seat.</p>
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+    <${ContinueList} matches=${unfinished} />
     ${trail === undefined ? html`<p class="loading">Unrolling the map…</p>` : null}
     ${trail === null
       ? html`<p class="notice" role="status">The trail map hasn't reached this saloon yet. The
@@ -262,7 +297,7 @@ export function Trail() {
     ${posters.length
       ? html`<h2>Wanted</h2><ul class="wanted">
           ${posters.map((w) => html`<${Poster} key=${w.id} poster=${w}
-            onPlay=${() => startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError)} />`)}
+            onPlay=${async () => (await resume(`wanted:${w.id}`)) || startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError)} />`)}
         </ul>`
       : null}
     ${others.length ? html`<h2>Towns behind you</h2><ol class="towns">${others.map(townBlock)}</ol>` : null}
