@@ -38,6 +38,8 @@ def _missing() -> str | None:
         return f"{CHROMIUM} is missing (make test installs Debian's chromium)"
     if not (REPO / "node_modules" / "preact").is_dir():
         return "node_modules is missing (run `npm ci`, which `make` does)"
+    if not (REPO / "node_modules" / "axe-core" / "axe.min.js").is_file():
+        return "axe-core is missing from node_modules (run `npm ci`, which `make` does)"
     try:
         import playwright  # noqa: F401
     except ImportError:

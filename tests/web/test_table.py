@@ -311,7 +311,7 @@ def test_leave_table_flow(server_url: str, new_page: Any, console: Console):
     assert [b.inner_text() for b in dialog.get_by_role("button").all()] == [
         "Take a break",
         "Stay",
-        "Forfeit",
+        "Forfeit…",
     ]
     dialog.get_by_role("button", name="Stay").click()
     assert page.get_by_role("dialog").count() == 0
@@ -329,9 +329,14 @@ def test_leave_table_flow(server_url: str, new_page: Any, console: Console):
     page.goto(table_url)
     page.get_by_role("button", name="Leave table").wait_for()
     assert match_view(page)["status"] == "active"
-    # Forfeit: the match ends as our loss.
+    # Forfeit asks once more, then the match ends as our loss and says so at the table.
     page.get_by_role("button", name="Leave table").click()
-    page.get_by_role("dialog").get_by_role("button", name="Forfeit").click()
+    page.get_by_role("dialog").get_by_role("button", name="Forfeit…").click()
+    page.get_by_role("dialog", name="Forfeit this table?").get_by_role(
+        "button", name="Forfeit and take the loss"
+    ).click()
+    page.get_by_role("dialog", name="Match Complete").wait_for()
+    page.goto(server_url + "/#/trail")
     page.get_by_role("heading", name="The Trail", exact=True).wait_for()
     page.goto(table_url)
     page.get_by_role("button", name="Leave table").wait_for()

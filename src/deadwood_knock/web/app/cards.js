@@ -80,14 +80,26 @@ const PIPS = {
     [L, 68, 1], [R, 68, 1]],
 };
 
+let indexIds = 0;
+
+// Decoration drawn by <use> from <defs>: seen, but not part of the card's text (a button's
+// accessible name must contain all of its visible text).
+function drawnOnly(content) {
+  const id = `ix${(indexIds += 1)}`;
+  return html`<defs><g id=${id}>${content}</g></defs><use href=${`#${id}`} />`;
+}
+
 function cornerIndex(r, sym, colour) {
   // "10" is squeezed into the width of one wide letter; every other rank is one glyph.
   const squeeze = r.length > 1 ? { textLength: "12", lengthAdjust: "spacingAndGlyphs" } : {};
-  const index = html`
+  // Drawn once in <defs> and shown twice by <use>: the card's text is then the rank once, so a
+  // button's name ("Discard 6♥") contains everything the card visibly says.
+  const id = `ix${(indexIds += 1)}`;
+  return html`<defs><g id=${id}>
     <text x="9" y="14" text-anchor="middle" font-size="13" font-weight="800" fill=${colour}
       font-family="Georgia, 'Times New Roman', serif" ...${squeeze}>${r}</text>
-    <text x="9" y="25" text-anchor="middle" font-size="10" fill=${colour}>${sym}</text>`;
-  return html`${index}<g transform="rotate(180 30 42)">${index}</g>`;
+    <text x="9" y="25" text-anchor="middle" font-size="10" fill=${colour}>${sym}</text></g></defs>
+    <use href=${`#${id}`} /><use href=${`#${id}`} transform="rotate(180 30 42)" />`;
 }
 
 function face(c, large) {
@@ -127,12 +139,12 @@ export function CardFace({ card, large = false }) {
   const c = parseCard(card);
   if (!c) return null;
   const inner = c.joker
-    ? html`
+    ? html`${drawnOnly(html`
         <text x="30" y="34" text-anchor="middle" font-size=${large ? 26 : 20}
           fill="var(--joker)">★</text>
+        <text x="30" y="72" text-anchor="middle" font-size="9" fill="var(--joker)">−2</text>`)}
         <text x="30" y="58" text-anchor="middle" font-size=${large ? 13 : 10} font-weight="800"
-          fill="var(--joker)" letter-spacing="1">JOKER</text>
-        <text x="30" y="72" text-anchor="middle" font-size="9" fill="var(--joker)">−2</text>`
+          fill="var(--joker)" letter-spacing="1">JOKER</text>`
     : face(c, large);
   return html`<svg class="card-svg" viewBox="0 0 60 84" aria-hidden="true" focusable="false">
     <rect x="0.75" y="0.75" width="58.5" height="82.5" rx="5" fill="var(--card-face)"
@@ -182,7 +194,7 @@ export function CardBack({ back = "deadwood" }) {
       stroke="var(--card-edge)" stroke-width="1.5"/>
     <rect x="5" y="5" width="50" height="74" rx="3" fill=${`url(#${id})`}/>
     <circle cx="30" cy="42" r="10" fill=${b.a} stroke=${b.b} stroke-width="2"/>
-    <text x="30" y="46.5" text-anchor="middle" font-size="11" font-weight="800" fill=${b.b}
-      font-family="Georgia, serif">DK</text>
+    ${drawnOnly(html`<text x="30" y="46.5" text-anchor="middle" font-size="11" font-weight="800"
+      fill=${b.b} font-family="Georgia, serif">DK</text>`)}
   </svg>`;
 }

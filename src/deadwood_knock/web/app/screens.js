@@ -154,9 +154,7 @@ function TableCard({ table, onPlay }) {
   const who = (table.opponents || []).map((o) => o.name).join(", ");
   return html`<li>
     <button class=${`table-btn${won ? " done" : ""}${locked ? " locked" : ""}`} disabled=${locked}
-      aria-label=${`${table.name}: ${GAME_SHORT[table.game] || table.game} against ${who}${
-        locked ? " (locked)" : won ? " (won)" : ""}`}
-      onClick=${onPlay}>
+      data-table=${table.id} onClick=${onPlay}>
       <strong>${table.name}</strong>
       <span class="opp-faces">${(table.opponents || []).map(
         (o) => html`<${Portrait} name=${o.name} character=${o} size=${28} key=${o.id} />`,

@@ -322,7 +322,7 @@ export function TableScreen({ matchId, characters }) {
     aria-label=${`${title} table`} data-version=${version}>
     <header class="table-head">
       <button class="btn small ghost" onClick=${() => setLeaving(true)} aria-label="Leave table">← Leave</button>
-      <div class="round"><strong>${roundText}</strong><span class="game-name">${subtitle}</span></div>
+      <h1 class="round"><strong>${roundText}</strong><span class="game-name">${subtitle}</span></h1>
       <button class="btn small ghost icon" aria-label="Table settings" aria-expanded=${sheet === "settings" ? "true" : "false"}
         aria-controls="sheet-settings" onClick=${() => toggleSheet("settings")}>⚙</button>
       <div class="my-total">
@@ -491,23 +491,27 @@ function Piles({ obs, back, large, busy, sourceLive, palmLive, onSource, arrivin
   const stockLive = sourceLive("stock");
   const pileLive = sourceLive("discard");
   return html`<div class="piles">
+    <div class="pile-wrap">
     <button class=${`pile stock${stockLive ? " live" : ""}`} disabled=${!stockLive || busy}
       aria-label="Draw from stock" onClick=${() => onSource("stock")}>
       <${CardBack} back=${back} />
-      <span class="pile-label">Stock · ${obs.stock_size ?? "?"}</span>
     </button>
+    <span class="pile-label">Stock · ${obs.stock_size ?? "?"}</span>
+    </div>
+    <div class="pile-wrap">
     <button class=${`pile discard${pileLive ? " live" : ""}`} disabled=${!pileLive || busy}
       aria-label=${top ? `Take discard ${pretty(top)}` : "Discard pile is empty"}
       onClick=${() => onSource("discard")}>
       ${shown ? html`<${CardFace} card=${shown} large=${large} />` : html`<div class="empty-pile"></div>`}
-      <span class="pile-label">Discard · ${pile.length}</span>
     </button>
+    <span class="pile-label">Discard · ${pile.length}</span>
+    </div>
     ${palmLive
-      ? html`<button class="pile palm live" disabled=${busy} aria-label="Palm the buried card"
+      ? html`<div class="pile-wrap"><button class="pile palm live" disabled=${busy} aria-label="Palm the buried card"
           aria-describedby="action-help" title="Palm: take the card under the top discard; the top one is set aside. −5 suspicion if you don't top the round."
           onClick=${() => onSource("palm")}>
           <${CardBack} back=${back} />
-          <span class="pile-label">Palm</span></button>`
+          </button><span class="pile-label">Palm</span></div>`
       : null}
   </div>`;
 }

@@ -138,10 +138,12 @@ export function TableLog({ entries, open, onToggle }) {
         <span class="log-last" aria-hidden="true">${last ? last.text : "The cards are dealt."}</span>
       </button>
     </h2>
-    <ol id="table-log-list" class="log-list" role="log" aria-live="polite" aria-relevant="additions"
-      ref=${list} data-count=${count}>
+    <div id="table-log-list" class="log-list" role="log" aria-live="polite" aria-relevant="additions"
+      aria-label="Table log entries" tabindex="0" ref=${list} data-count=${count}>
+      <ol class="log-items">
       ${entries.map((e) => html`<li key=${e.key} class=${`log-${e.tone}${e.mine ? " mine" : ""}`}
         data-version=${e.version} data-type=${e.type} data-seat=${e.seat ?? ""}>${e.text}</li>`)}
-    </ol>
+      </ol>
+    </div>
   </section>`;
 }
