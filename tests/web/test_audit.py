@@ -35,6 +35,50 @@ def _quiet(page: Any) -> None:
     page.wait_for_timeout(150)
 
 
+class Looker:
+    """Photographs a screen into artifacts/look/ and audits it with axe."""
+
+    def __init__(self, page: Any, label: str, report: dict[str, list[dict[str, Any]]]) -> None:
+        self.page, self.label, self.report = page, label, report
+
+    def __call__(self, name: str, ready: Callable[[], Any] = lambda: None) -> None:
+        page = self.page
+        ready()
+        _quiet(page)
+        page.screenshot(path=str(LOOK / f"{name}-{self.label}.png"), full_page=True)
+        found = _audit(page)
+        # Every screen names itself with one h1 (the table's is its round line).
+        if page.locator("h1").count() != 1:
+            found.append({"id": "one-h1", "impact": "serious", "help": "one h1", "nodes": []})
+        self.report[f"{name}-{self.label}"] = found
+
+
+ROUTES = (
+    ("profile", "Profile & Settings"),
+    ("records", "Records"),
+    ("gazette", "The Deadwood Knock Gazette"),
+    ("rules", "Rules"),
+    ("scoring", "Hand Scoring"),
+)
+
+
+def _visit_all(page: Any, base: str, look: Looker) -> None:
+    page.goto(base + "/")
+    look("welcome", page.get_by_role("button", name="Ride in").wait_for)
+    sign_in(page, base, "Audit")
+    look("trail")
+    for route, heading in ROUTES:
+        page.goto(f"{base}/#/{route}")
+        look(route, page.get_by_role("heading", name=heading, exact=True).wait_for)
+    page.goto(base + "/#/trail")
+    first = page.locator(".towns .table-btn:not([disabled])").first
+    first.wait_for()
+    first.click()
+    look("table", page.locator(".hand button.card").first.wait_for)
+    page.get_by_role("button", name="Leave table").click()
+    look("leave", page.get_by_role("dialog").wait_for)
+
+
 def test_every_screen_passes_axe_at_both_sizes(
     server_url: str, browser: Any, console: Console
 ) -> None:
@@ -46,37 +90,10 @@ def test_every_screen_passes_axe_at_both_sizes(
         page = ctx.new_page()
         page.set_default_timeout(20000)
         console.watch(page)
-
-        def look(name: str, ready: Callable[[], None] = lambda: None) -> None:
-            ready()
-            _quiet(page)
-            page.screenshot(path=str(LOOK / f"{name}-{label}.png"), full_page=True)
-            found = _audit(page)
-            # Every screen names itself with one h1 (the table's is its round line).
-            if page.locator("h1").count() != 1:
-                found.append({"id": "one-h1", "impact": "serious", "help": "one h1", "nodes": []})
-            report[f"{name}-{label}"] = found
-
-        page.goto(server_url + "/")
-        look("welcome", lambda: page.get_by_role("button", name="Ride in").wait_for())
-        sign_in(page, server_url, "Audit")
-        look("trail")
-        for route, heading in (
-            ("profile", "Profile & Settings"),
-            ("records", "Records"),
-            ("gazette", "The Deadwood Knock Gazette"),
-            ("rules", "Rules"),
-            ("scoring", "Hand Scoring"),
-        ):
-            page.goto(f"{server_url}/#/{route}")
-            look(route, lambda h=heading: page.get_by_role("heading", name=h, exact=True).wait_for())
-        page.goto(server_url + "/#/trail")
-        page.locator(".towns .table-btn:not([disabled])").first.wait_for()
-        page.locator(".towns .table-btn:not([disabled])").first.click()
-        look("table", lambda: page.locator(".hand button.card").first.wait_for())
-        page.get_by_role("button", name="Leave table").click()
-        look("leave", lambda: page.get_by_role("dialog").wait_for())
-        ctx.close()
+        try:
+            _visit_all(page, server_url, Looker(page, label, report))
+        finally:
+            ctx.close()
     (LOOK / "axe.json").write_text(json.dumps(report, indent=1))
     bad = {k: v for k, v in report.items() if v}
     assert bad == {}, json.dumps(bad, indent=1)
