@@ -139,3 +139,66 @@ def test_take_a_break_then_continue_resumes_the_same_match_and_round(
     assert page.url.split("#/table/")[1] == match_id
     assert len(_api(page, "/api/continue")["matches"]) == 1
     assert console.errors == []
+
+
+def test_arrow_keys_move_in_the_hand_and_focus_never_falls_to_body(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Bat")
+    page.get_by_role("button", name="Deadwood Knock Three at the table").click()
+    page.locator(".hand button.card:not([disabled])").first.wait_for()
+    # One card of the hand in the Tab order; the arrows walk the rest.
+    assert page.locator(".hand button.card[tabindex='0']").count() == 1
+    page.locator(".hand button.card[tabindex='0']").focus()
+    names = page.evaluate(
+        "[...document.querySelectorAll('.hand button.card:not([disabled])')]"
+        ".map((b) => b.getAttribute('aria-label'))"
+    )
+    active = "document.activeElement.getAttribute('aria-label')"
+    page.keyboard.press("Home")
+    assert page.evaluate(active) == names[0]
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(active) == names[1]
+    page.keyboard.press("End")
+    assert page.evaluate(active) == names[-1]
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(active) == names[-2]
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
+    # Focused and selected at once, and both show: a sky ring for focus, gold for selection.
+    ring = page.evaluate(
+        "(() => { const s = getComputedStyle(document.activeElement);"
+        " return [s.outlineStyle, s.outlineColor, s.boxShadow]; })()"
+    )
+    assert ring[0] == "dashed" and ring[1] == "rgb(143, 211, 255)", ring
+    assert "rgb(217, 164, 65)" in ring[2], ring
+    for _ in range(6):
+        page.keyboard.press("Shift+Tab")
+        if page.evaluate(active) == "Draw from stock":
+            break
+    page.keyboard.press("Enter")
+    # The stock is disabled while the move goes through, and the turn passes: focus stays
+    # on the table, never on <body>.
+    for _ in range(20):
+        page.wait_for_timeout(100)
+        tag = page.evaluate("document.activeElement && document.activeElement.tagName")
+        assert tag not in (None, "BODY"), "focus fell to <body>"
+    assert console.errors == []
+
+
+def test_form_controls_are_themed(server_url: str, new_page: Any, console: Console) -> None:
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Doc")
+    page.goto(server_url + "/#/profile")
+    box = page.get_by_label("Large-Print Cards")
+    box.check()
+    radio = page.get_by_label("Back up this profile")
+    radio.check()
+    for control in (box, radio):
+        look = control.evaluate(
+            "(el) => { const s = getComputedStyle(el); return [s.appearance, s.backgroundColor]; }"
+        )
+        # Drawn by the stylesheet in the saloon's gold, never the browser's blue.
+        assert look == ["none", "rgb(217, 164, 65)"], look
+    assert console.errors == []

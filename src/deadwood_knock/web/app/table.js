@@ -107,6 +107,58 @@ function useTable(matchId, hooks) {
   return ref.current;
 }
 
+// Focus never falls to <body> at the table: when the focused control goes away or is disabled
+// (a drawn card, a pressed pile, a closed dialog), it moves to the selected or first playable
+// card, else to the round heading.
+function useKeptFocus() {
+  useEffect(() => {
+    let timer = null;
+    let letGo = false; // the player clicked on nothing focusable: leave focus where it went
+    const rescue = () => {
+      timer = null;
+      if (letGo) return;
+      const active = document.activeElement;
+      if (active && active !== document.body && document.contains(active) && !active.disabled) return;
+      if (document.querySelector(".modal")) return; // a dialog places its own focus
+      const target = document.querySelector(".hand button.card[tabindex='0']:not([disabled])")
+        || document.querySelector(".hand button.card:not([disabled])")
+        || document.querySelector(".table-head h1");
+      if (!target) return;
+      if (target.tagName === "H1") target.setAttribute("tabindex", "-1");
+      target.focus({ preventScroll: true });
+    };
+    const later = () => {
+      if (timer === null) timer = setTimeout(rescue, 30);
+    };
+    const onOut = (e) => {
+      if (!e.relatedTarget) later();
+    };
+    // A focused button that becomes disabled loses focus without any event in some browsers.
+    const watch = new MutationObserver(() => {
+      const a = document.activeElement;
+      if (!a || a === document.body || a.disabled) later();
+    });
+    const onIn = () => {
+      letGo = false;
+    };
+    const onDown = (e) => {
+      letGo = !(e.target.closest && e.target.closest("button, a, input, select, textarea, [tabindex]"));
+    };
+    const root = document.getElementById("main") || document.body;
+    root.addEventListener("focusout", onOut);
+    document.addEventListener("focusin", onIn);
+    document.addEventListener("pointerdown", onDown, true);
+    watch.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled"] });
+    return () => {
+      root.removeEventListener("focusout", onOut);
+      document.removeEventListener("focusin", onIn);
+      document.removeEventListener("pointerdown", onDown, true);
+      watch.disconnect();
+      if (timer !== null) clearTimeout(timer);
+    };
+  }, []);
+}
+
 export function TableScreen({ matchId, characters }) {
   const hooks = useRef({});
   const { store, playback } = useTable(matchId, hooks);
@@ -127,6 +179,7 @@ export function TableScreen({ matchId, characters }) {
   const likenesses = useLikenesses();
   const recorded = useRef(false);
   const s = settings();
+  useKeptFocus();
 
   const view = playback.shown;
   // Controls are live only on the newest view: once a newer one is in (your move's answer,
@@ -539,8 +592,27 @@ function handGroups(hand, obs, dk) {
 function Hand({ hand, obs, dk, large, busy, reveals, pickSet, selected, drawn, arriving, canSelect, onPick }) {
   const cls = `hand${large ? " large-print" : ""} n${hand.length}`;
   let jokers = 0;
-  return html`<ul class=${cls} aria-label="Your hand">
-    ${handGroups(hand, obs, dk).map(({ card, group, end }) => {
+  const laid = handGroups(hand, obs, dk);
+  // One card of the hand is in the Tab order (the selected one, else the first playable);
+  // the arrow keys, Home and End move between the cards.
+  const rover = (laid.find(({ card }) => selected && sameCard(card, selected))
+    || laid.find(({ card }) => !busy && canSelect(card)) || laid[0] || {}).card;
+  function onKey(e) {
+    const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
+    if (!keys.includes(e.key)) return;
+    const cards = [...e.currentTarget.querySelectorAll("button.card:not([disabled])")];
+    const at = cards.indexOf(document.activeElement);
+    if (!cards.length) return;
+    e.preventDefault();
+    let next = at < 0 ? 0 : at;
+    if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = cards.length - 1;
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") next = Math.max(0, next - 1);
+    else next = Math.min(cards.length - 1, next + 1);
+    cards[next].focus();
+  }
+  return html`<ul class=${cls} aria-label="Your hand" onKeyDown=${onKey}>
+    ${laid.map(({ card, group, end }) => {
       const key = card === "JK" ? `JK${(jokers += 1)}` : card;
       const live = !busy && !reveals.length && canSelect(card);
       const isSel = selected && sameCard(card, selected);
@@ -553,6 +625,7 @@ function Hand({ hand, obs, dk, large, busy, reveals, pickSet, selected, drawn, a
         arriving.has(`card:${card}`) ? " arriving" : ""}${group ? ` grp grp-${group}` : ""}${end ? " grp-end" : ""}`;
       return html`<li key=${key} data-card=${card}>
         <button class=${cls2} aria-label=${label} aria-pressed=${reveals.length ? !!inPick : !!isSel}
+          tabindex=${rover && sameCard(card, rover) && key === (rover === "JK" ? "JK1" : rover) ? 0 : -1}
           aria-describedby=${isNew ? "drawn-note" : undefined}
           disabled=${!(live || reveals.length)} onClick=${() => onPick(card, live, inPick)}>
           <${CardFace} card=${card} large=${large} />
