@@ -34,6 +34,8 @@ def sign_in(page: Any, base: str, name: str = "Calamity") -> None:
     page.get_by_label("Your name").fill(name)
     page.get_by_role("button", name="Ride in").click()
     page.get_by_role("heading", name="The Trail", exact=True).wait_for()
+    # The player is registered on "Ride in" (not before): wait for its token.
+    wait_until(page, "!!(JSON.parse(localStorage.getItem('dk.settings.v1') || '{}').token)")
 
 
 def wait_until(page: Any, script: str, timeout_s: float = 15.0) -> Any:

@@ -202,3 +202,37 @@ def test_form_controls_are_themed(server_url: str, new_page: Any, console: Conso
         # Drawn by the stylesheet in the saloon's gold, never the browser's blue.
         assert look == ["none", "rgb(217, 164, 65)"], look
     assert console.errors == []
+
+
+def test_locked_backs_say_how_to_earn_them_and_posters_hang_from_the_start(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Belle")
+    backs = _api(page, "/api/card-backs")["card_backs"]
+    page.goto(server_url + "/#/profile")
+    page.get_by_role("heading", name="Card Back").wait_for()
+    locked = [b for b in backs if not b["unlocked"]]
+    assert locked
+    for back in locked:
+        radio = page.get_by_role("radio", name=f"Card back {back['name']} (locked)")
+        assert radio.is_disabled()
+        note = page.locator(f"#earn-{back['id']}")
+        text = note.inner_text()
+        unlock = back["unlock"]
+        assert f"{unlock['count']} of {unlock['threshold']}" in text, text
+        assert note.locator("progress").get_attribute("max") == str(unlock["threshold"])
+    assert "Win a table on the trail: 0 of 1" in page.locator(".backs").inner_text()
+    shot(page, "card-backs-phone")
+    # Every wanted poster is up on the trail from the first day, with its terms.
+    trail = _api(page, "/api/trail")
+    posters = [w for t in trail["towns"] for w in t["wanted"]]
+    page.goto(server_url + "/#/trail")
+    page.get_by_role("heading", name="Wanted").wait_for()
+    assert page.locator(".wanted .poster").count() == len(posters)
+    far = next((w, t) for t in trail["towns"] if t["status"] == "locked" for w in t["wanted"])
+    card = page.locator(f'[data-poster="{far[0]["id"]}"]')
+    terms = card.locator(".poster-terms").inner_text()
+    assert str(far[0]["terms"]["score_to_beat"]) in terms and "Reward" in terms
+    assert card.get_by_role("button", name=f"Locked until {far[1]['name']}").is_disabled()
+    assert console.errors == []

@@ -153,10 +153,11 @@ def test_trail_map_and_a_trail_table(server_url: str, new_page: Any, console: Co
     assert page.get_by_text(f"of {total} tables won").is_visible()
     first, *rest = town["tables"]
     opponents = [o["name"] for o in first["opponents"]]
-    button = page.get_by_role("button", name=re.compile("^" + re.escape(first["name"]) + ":"))
+    # A table's name is what it shows: the venue first, its state ("Open", "Locked") last.
+    button = page.get_by_role("button", name=re.compile("^" + re.escape(first["name"]) + " "))
     locked = [t for t in rest if t["status"] == "locked"]
     if locked:
-        name = re.compile("^" + re.escape(locked[0]["name"]) + ":.*\\(locked\\)$")
+        name = re.compile("^" + re.escape(locked[0]["name"]) + " .*Locked$")
         assert page.get_by_role("button", name=name).is_disabled()
     button.click()
     page.wait_for_url(re.compile(r"#/table/"))
@@ -178,6 +179,7 @@ def test_trail_shows_what_each_place_is_its_sources_legends_and_poster_terms(
         " const r = await fetch('/api/trail', {headers: {Authorization: 'Bearer ' + t}});"
         " return r.json(); }"
     )
+    assert "towns" in trail, trail
     town = next(t for t in trail["towns"] if t["id"] == trail["current_town"])
     first = town["tables"][0]
     # Each table says what the place was, and its citations open under it.
@@ -191,7 +193,9 @@ def test_trail_shows_what_each_place_is_its_sources_legends_and_poster_terms(
     page.get_by_text(f"Reward ${poster['reward']:,}").wait_for()
     page.get_by_text(f"Offered by {poster['offered_by']}, {poster['offered']}").wait_for()
     terms = poster["terms"]
-    page.get_by_text(f"Beat {terms['score_to_beat']} points in {terms['rounds']} rounds").wait_for()
+    shown = page.locator(f'[data-poster="{poster["id"]}"] .poster-terms').inner_text()
+    assert f"Score to beat\n{terms['score_to_beat']}" in shown, shown
+    assert f"Rounds\n{terms['rounds']} of Deadwood Knock" in shown, shown
     # Towns ahead with a legends table are marked before the player gets there.
     page.get_by_role("button", name=re.compile(r"^Show the \d+ towns ahead$")).click()
     legends = [t["name"] for t in trail["towns"] if any(x.get("legends") for x in t["tables"])]

@@ -186,10 +186,12 @@ function Sources({ list }) {
   </ul></details>`;
 }
 
-function Poster({ poster, onPlay }) {
+function Poster({ poster, townName, onPlay }) {
   const locked = poster.status === "locked";
   const collected = poster.status === "collected";
-  return html`<li class="poster">
+  const t = poster.terms || {};
+  const game = GAME_SHORT[t.game] || t.game;
+  return html`<li class=${`poster${locked ? " locked" : ""}${collected ? " collected" : ""}`} data-poster=${poster.id}>
     <span class="poster-head">Wanted</span>
     <${Portrait} name=${poster.outlaw} character=${poster} size=${64} />
     <strong>${poster.outlaw}</strong>
@@ -198,14 +200,16 @@ function Poster({ poster, onPlay }) {
     ${poster.offered_by
       ? html`<span class="poster-offered">Offered by ${poster.offered_by}, ${poster.offered}</span>`
       : null}
-    ${poster.terms
-      ? html`<span class="poster-terms">Beat ${poster.terms.score_to_beat} points in ${
-          poster.terms.rounds} rounds and outscore the outlaw</span>`
-      : null}
+    <dl class="poster-terms">
+      <div><dt>Score to beat</dt><dd>${t.score_to_beat}</dd></div>
+      ${t.rounds ? html`<div><dt>Rounds</dt><dd>${t.rounds} of ${game}</dd></div>` : html`<div><dt>Game</dt><dd>${game}</dd></div>`}
+      <div><dt>Reward</dt><dd>$${Number(t.reward ?? poster.reward).toLocaleString("en-US")}</dd></div>
+    </dl>
+    <span class="poster-how">Outscore ${poster.outlaw} and reach ${t.score_to_beat} points to collect.</span>
+    ${locked ? html`<span class="poster-where">Hangs in ${townName}: ride there to take it on.</span>` : null}
     <${Sources} list=${poster.sources} />
-    <button class="btn small" disabled=${locked || collected} onClick=${onPlay}
-      aria-label=${`Challenge ${poster.outlaw}`}>
-      ${collected ? "Collected" : locked ? "Locked" : "Challenge"}</button>
+    <button class="btn small" disabled=${locked || collected} onClick=${onPlay}>
+      ${collected ? "Collected" : locked ? `Locked until ${townName}` : `Challenge ${poster.outlaw}`}</button>
   </li>`;
 }
 
@@ -259,7 +263,13 @@ export function Trail() {
   const current = towns.find((t) => t.id === (trail && trail.current_town)) || reached[reached.length - 1];
   const others = reached.filter((t) => t !== current).reverse();
   const locked = towns.filter((t) => t.status === "locked");
-  const posters = reached.flatMap((t) => t.wanted || []);
+  // Every poster from the start: open ones first, then those hanging in towns ahead.
+  const posterTown = {};
+  for (const t of towns) for (const w of t.wanted || []) posterTown[w.id] = t.name;
+  const allPosters = towns.flatMap((t) => t.wanted || []);
+  const posters = [...allPosters.filter((w) => w.status === "open"),
+    ...allPosters.filter((w) => w.status === "collected"),
+    ...allPosters.filter((w) => w.status === "locked")];
   const townBlock = (town) => html`<li class="town" key=${town.id}>
     <h2>${town.name} <small>${town.state_or_territory || ""}${town.boom_years ? ` · ${town.boom_years}` : ""}</small></h2>
     ${town.arrival ? html`<p class="arrival"><em>${town.arrival}</em></p>` : null}
@@ -294,7 +304,7 @@ export function Trail() {
       : null}
     ${posters.length
       ? html`<h2>Wanted</h2><ul class="wanted">
-          ${posters.map((w) => html`<${Poster} key=${w.id} poster=${w}
+          ${posters.map((w) => html`<${Poster} key=${w.id} poster=${w} townName=${posterTown[w.id]}
             onPlay=${async () => (await resume(`wanted:${w.id}`)) || startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError)} />`)}
         </ul>`
       : null}
@@ -405,13 +415,21 @@ export function Profile() {
       <div class="backs" role="radiogroup" aria-label="Card back">
         ${(backs || CARD_BACKS).map((b) => {
           const locked = b.unlocked === false;
-          return html`<button type="button" role="radio" key=${b.id}
+          const earn = locked && b.unlock ? earnWords(b.unlock) : null;
+          return html`<div class=${`back-item${locked ? " locked" : ""}`} key=${b.id}>
+            <button type="button" role="radio"
             aria-checked=${s.cardBack === b.id} disabled=${locked}
             aria-label=${`Card back ${b.name}${locked ? " (locked)" : ""}`}
-            title=${locked ? b.description : b.name}
+            aria-describedby=${earn ? `earn-${b.id}` : undefined}
             class=${`back-choice${s.cardBack === b.id ? " chosen" : ""}`}
             onClick=${() => set({ cardBack: b.id })}>
-            <${CardBack} back=${b.id} /><span>${b.name}${locked ? " (locked)" : ""}</span></button>`;
+            <${CardBack} back=${b.id} /><span>${b.name}${locked ? " (locked)" : ""}</span></button>
+            ${earn
+              ? html`<p class="earn" id=${`earn-${b.id}`}>${earn}: ${b.unlock.count} of ${b.unlock.threshold}
+                  <progress max=${b.unlock.threshold} value=${b.unlock.count}
+                    aria-label=${`${b.name}: ${b.unlock.count} of ${b.unlock.threshold}`}></progress></p>`
+              : null}
+          </div>`;
         })}
       </div>
     </div>
@@ -465,6 +483,21 @@ export function Profile() {
           onConfirm=${restart} />`
       : null}
   </section>`;
+}
+
+// How a card back is earned, from its milestone and threshold (the server's unlock facts).
+const MILESTONE = {
+  tables_won: ["Win a table on the trail", "Win {n} tables on the trail"],
+  towns_completed: ["Clear a town", "Clear {n} towns"],
+  gunfights_won: ["Win a gunfight", "Win {n} gunfights"],
+  deadwood_reached: ["Reach Deadwood", "Reach Deadwood {n} times"],
+  deadwood_won: ["Clear Deadwood, the end of the trail", "Clear Deadwood {n} times"],
+  palms_unseen: ["Palm a card unseen", "Palm {n} cards unseen"],
+};
+
+export function earnWords(unlock) {
+  const forms = MILESTONE[unlock.milestone] || [unlock.milestone.replace(/_/g, " "), `${unlock.milestone.replace(/_/g, " ")}: {n}`];
+  return (unlock.threshold === 1 ? forms[0] : forms[1]).replace("{n}", unlock.threshold);
 }
 
 function day(iso) {
