@@ -46,6 +46,8 @@ class Looker:
         ready()
         _quiet(page)
         page.screenshot(path=str(LOOK / f"{name}-{self.label}.png"), full_page=True)
+        # What a player sees first, without scrolling.
+        page.screenshot(path=str(LOOK / f"{name}-{self.label}-screen.png"))
         found = _audit(page)
         # Every screen names itself with one h1 (the table's is its round line).
         if page.locator("h1").count() != 1:

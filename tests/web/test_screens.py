@@ -236,3 +236,63 @@ def test_locked_backs_say_how_to_earn_them_and_posters_hang_from_the_start(
     assert str(far[0]["terms"]["score_to_beat"]) in terms and "Reward" in terms
     assert card.get_by_role("button", name=f"Locked until {far[1]['name']}").is_disabled()
     assert console.errors == []
+
+
+def test_the_trail_map_draws_towns_where_they_are_and_opens_their_tables(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Jane")
+    pins = page.locator(".town-pin")
+    pins.first.wait_for()
+    trail = _api(page, "/api/trail")
+    assert pins.count() == len(trail["towns"])
+    drawn = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('.town-pin')].map((g) => {
+             const m = g.getAttribute('transform').match(/translate\\(([-\\d.]+) ([-\\d.]+)\\)/);
+             return [g.dataset.town, [Number(m[1]), Number(m[2])]];
+           }))"""
+    )
+    # North is up and west is left, from the drawn coordinates.
+    assert drawn["deadwood"][1] < drawn["cheyenne"][1]
+    # The content has no Santa Fe; Las Vegas, New Mexico, is its neighbour up the trail.
+    assert drawn["tombstone"][1] > drawn["las-vegas"][1]
+    assert drawn["tombstone"][0] < drawn["el-paso"][0] < drawn["san-antonio"][0]
+    shot(page, "trail-map-phone")
+    # Zoom by button and by pinch; a pan moves the view.
+    svg = page.locator(".map-svg")
+    before = float(svg.get_attribute("data-scale"))
+    page.get_by_role("button", name="Zoom in").click()
+    assert float(svg.get_attribute("data-scale")) > before
+    page.get_by_role("button", name="Whole map").click()
+    assert float(svg.get_attribute("data-scale")) == 1.0
+    box = svg.bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.evaluate(
+        """([cx, cy]) => {
+          const el = document.querySelector('.map-svg');
+          const fire = (type, id, x, y) => el.dispatchEvent(new PointerEvent(type,
+            { pointerId: id, clientX: x, clientY: y, bubbles: true, isPrimary: id === 1 }));
+          fire('pointerdown', 1, cx - 20, cy); fire('pointerdown', 2, cx + 20, cy);
+          fire('pointermove', 1, cx - 60, cy); fire('pointermove', 2, cx + 60, cy);
+          fire('pointerup', 1, cx - 60, cy); fire('pointerup', 2, cx + 60, cy);
+        }""",
+        [cx, cy],
+    )
+    wait_until(page, "Number(document.querySelector('.map-svg').dataset.scale) > 2")
+    view = svg.get_attribute("viewBox")
+    page.mouse.move(cx, cy)
+    page.mouse.down()
+    page.mouse.move(cx + 60, cy + 30, steps=4)
+    page.mouse.up()
+    assert svg.get_attribute("viewBox") != view
+    # A tap on the current town opens its tables under the map.
+    page.get_by_role("button", name="Whole map").click()
+    here = trail["current_town"]
+    page.locator(f'.town-pin[data-town="{here}"]').click()
+    panel = page.locator("#chosen-town")
+    panel.wait_for()
+    town = next(t for t in trail["towns"] if t["id"] == here)
+    assert panel.locator(".table-btn").count() == len(town["tables"])
+    assert town["name"] in panel.inner_text()
+    assert console.errors == []

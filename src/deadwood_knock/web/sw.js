@@ -27,6 +27,7 @@ const SHELL = [
   "/app/sound.js",
   "/app/showdown.js",
   "/app/focus.js",
+  "/app/trailmap.js",
   "/vendor/preact/dist/preact.mjs",
   "/vendor/preact/hooks/dist/hooks.mjs",
   "/vendor/htm/dist/htm.mjs",

@@ -6,6 +6,7 @@ import { optional, api, ApiError, ensurePlayer, pushProfile, withPlayer } from "
 import { CARD_BACKS, CardBack, CardFace, setBackArt } from "./cards.js";
 import { Portrait, useLikenesses } from "./portraits.js";
 import { ConfirmDialog } from "./dialogs.js";
+import { TrailMap } from "./trailmap.js";
 
 export function Welcome() {
   const [name, setName] = useState(settings().name);
@@ -242,6 +243,7 @@ export function Trail() {
   const [trail, setTrail] = useState(undefined);
   const [error, setError] = useState("");
   const [showAll, setShowAll] = useState(false);
+  const [chosen, setChosen] = useState(null);
   const unfinished = useUnfinished();
   useEffect(() => {
     optional("/api/trail")
@@ -263,6 +265,7 @@ export function Trail() {
   const current = towns.find((t) => t.id === (trail && trail.current_town)) || reached[reached.length - 1];
   const others = reached.filter((t) => t !== current).reverse();
   const locked = towns.filter((t) => t.status === "locked");
+  const chosenTown = towns.find((t) => t.id === chosen) || null;
   // Every poster from the start: open ones first, then those hanging in towns ahead.
   const posterTown = {};
   for (const t of towns) for (const w of t.wanted || []) posterTown[w.id] = t.name;
@@ -298,6 +301,29 @@ export function Trail() {
           <progress max=${prog.tables_total} value=${prog.tables_won}
             aria-label="Tables won"></progress>
         </div>`
+      : null}
+    ${towns.length
+      ? html`<${TrailMap} towns=${towns} currentId=${current && current.id} chosen=${chosen}
+          onChoose=${(id) => {
+            setChosen(id);
+            requestAnimationFrame(() => {
+              const panel = document.getElementById("chosen-town");
+              if (panel) panel.focus({ preventScroll: false });
+            });
+          }} />`
+      : null}
+    ${chosenTown
+      ? html`<section class="chosen-town card-panel" id="chosen-town" tabindex="-1" aria-label=${`${chosenTown.name} on the map`}>
+          <div class="chosen-head"><span class=${`town-state ${chosenTown.status}`}>${
+            chosenTown.status === "locked" ? "Locked: win the towns before it first"
+            : chosenTown.status === "completed" ? "Cleared" : "Open"}</span>
+            <button class="btn small ghost" onClick=${() => setChosen(null)}>Close</button></div>
+          <ol class="towns">${townBlock(chosenTown)}</ol>
+          ${(chosenTown.wanted || []).length
+            ? html`<ul class="wanted">${chosenTown.wanted.map((w) => html`<${Poster} key=${w.id} poster=${w} townName=${chosenTown.name}
+                onPlay=${async () => (await resume(`wanted:${w.id}`)) || startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError)} />`)}</ul>`
+            : null}
+        </section>`
       : null}
     ${current
       ? html`<h2 class="now">Now Playing</h2><ol class="towns">${townBlock(current)}</ol>`
