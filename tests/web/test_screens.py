@@ -296,3 +296,49 @@ def test_the_trail_map_draws_towns_where_they_are_and_opens_their_tables(
     assert panel.locator(".table-btn").count() == len(town["tables"])
     assert town["name"] in panel.inner_text()
     assert console.errors == []
+
+
+def test_an_offline_start_shows_the_art_says_offline_and_keeps_quiet(
+    server_url: str, browser: Any, console: Console
+) -> None:
+    ctx = browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(15000)
+        sign_in(page, server_url, "Nell")
+        wait_until(page, "!document.querySelector('.loading')")
+        # The service worker has installed and cached the shell, the art and the content.
+        wait_until(
+            page,
+            "navigator.serviceWorker.getRegistration().then((r) => !!(r && r.active))",
+        )
+        wait_until(
+            page,
+            """caches.keys().then(async (keys) => {
+                 for (const k of keys) {
+                   const c = await caches.open(k);
+                   if (await c.match('/art/portraits/wild-bill-hickok.svg')) return true;
+                 }
+                 return false; })""",
+        )
+        ctx.set_offline(True)
+        console.watch(page)
+        page.reload()
+        page.get_by_role("heading", name="The Trail", exact=True).wait_for()
+        page.get_by_text("You're offline.").wait_for()
+        # The art shows: every portrait on the screen has loaded from the cache.
+        wait_until(
+            page,
+            "[...document.images].length > 0 && [...document.images]"
+            ".every((i) => i.complete && i.naturalWidth > 0)",
+        )
+        # The map and towns as last seen; only what needs the server is disabled.
+        assert page.locator(".town-pin").count() > 10
+        assert page.locator(".table-btn[data-table='quick-dk']").is_disabled()
+        assert page.locator(".towns .table-btn").first.is_disabled()
+        page.get_by_role("link", name="Rules").click()
+        page.get_by_role("heading", name="Rules", exact=True).wait_for()
+        shot(page, "offline-rules-phone")
+        assert console.errors == []
+    finally:
+        ctx.close()

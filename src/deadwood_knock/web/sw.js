@@ -1,7 +1,10 @@
-// Service worker: keeps the app shell so the saloon opens offline. Network first (so a running
+// Service worker: keeps the app shell, every piece of art and the public content so the saloon
+// opens offline. Network first (so a running
 // server always wins and updates show at once), the cache only when the network fails.
 // The API is never cached: game state must always come from the server.
-const CACHE = "dk-shell-v1";
+// Bump on every release that changes the shell: the new worker installs beside the old one and
+// the app's version watch offers "Update now".
+const CACHE = "dk-shell-v2";
 const SHELL = [
   "/",
   "/index.html",
@@ -33,15 +36,28 @@ const SHELL = [
   "/vendor/htm/dist/htm.mjs",
 ];
 
+// The art (portraits, likenesses, card backs) and public content the server lists at
+// /api/offline; each is cached on its own, so one missing file never loses the rest.
+async function cacheContent(cache) {
+  const res = await fetch("/api/offline", { cache: "no-store" });
+  if (!res.ok) return;
+  const list = await res.json();
+  const urls = [...(list.art || []), ...(list.api || [])];
+  await Promise.all(urls.map((u) => cache.add(u).catch(() => undefined)));
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => cache.addAll(SHELL))
+      .then((cache) => cache.addAll(SHELL).then(() => cacheContent(cache)))
       .catch(() => undefined)
       .then(() => self.skipWaiting()),
   );
 });
+
+// Public content (no player's data) may come from the cache when the network is down.
+const PUBLIC_API = new Set(["/api/characters", "/api/likenesses"]);
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
@@ -55,7 +71,7 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith("/api/")) return;
+  if (url.pathname.startsWith("/api/") && !PUBLIC_API.has(url.pathname)) return;
   event.respondWith(
     fetch(event.request)
       .then((res) => {

@@ -1,6 +1,6 @@
 // Thin client for the server's JSON API. The bearer token from POST /api/players is kept in
 // localStorage (see store.js). Errors carry the server's message so screens can show it.
-import { settings, update } from "./store.js";
+import { settings, update, isOffline } from "./store.js";
 
 export class ApiError extends Error {
   constructor(status, message, body) {
@@ -10,7 +10,10 @@ export class ApiError extends Error {
   }
 }
 
+export const OFFLINE_MESSAGE = "You're offline: this needs the saloon's server.";
+
 async function request(method, path, body) {
+  if (isOffline()) throw new ApiError(0, OFFLINE_MESSAGE);
   const headers = { Accept: "application/json" };
   const { token } = settings();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -100,6 +103,7 @@ let pathsPromise = null;
 // The routes this server has, from its OpenAPI document, so the client can skip endpoints a
 // server does not offer yet instead of asking and getting a 404.
 function serverPaths() {
+  if (isOffline()) return Promise.resolve(null);
   if (!pathsPromise) {
     pathsPromise = fetch("/openapi.json", { cache: "no-store" })
       .then((r) => (r.ok ? r.json() : null))

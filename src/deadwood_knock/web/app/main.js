@@ -1,7 +1,7 @@
 // Boot: routing by location hash, the top bar, the service worker, and the version watch that
 // offers "update now" when the server's version changes under a running client.
 import { html, render, useState, useEffect } from "./lib.js";
-import { settings, subscribe } from "./store.js";
+import { settings, subscribe, isOffline } from "./store.js";
 import { health, optional } from "./api.js";
 import { TableScreen } from "./table.js";
 import { Welcome, Trail, Profile, Records, Gazette, Rules, Scoring } from "./screens.js";
@@ -113,6 +113,11 @@ function App() {
           <ul>${NAV.map(([r, label]) => html`<li key=${r}><a href=${`#${r}`}
             aria-current=${route === r ? "page" : undefined}>${label}</a></li>`)}</ul>
         </nav>`}
+    ${isOffline()
+      ? html`<p class="offline-banner" role="status"><strong>You're offline.</strong> The map, the rules
+          and your records are here; tables, backups and the Gazette need the saloon's server and
+          open again when you're back online.</p>`
+      : null}
     <main id="main" class=${atTable ? "at-table" : ""}>${screen}</main>`;
 }
 

@@ -1,7 +1,7 @@
 // The screens around the table: welcome, trail map, profile & settings, records, gazette and the
 // rules pages. Content that comes from optional endpoints degrades to a plain message.
 import { html, useState, useEffect, navigate } from "./lib.js";
-import { settings, update, restartProgress } from "./store.js";
+import { settings, update, restartProgress, isOffline } from "./store.js";
 import { optional, api, ApiError, ensurePlayer, pushProfile, withPlayer } from "./api.js";
 import { CARD_BACKS, CardBack, CardFace, setBackArt } from "./cards.js";
 import { Portrait, useLikenesses } from "./portraits.js";
@@ -102,7 +102,7 @@ function RestoreBackup() {
             : html`<button class="btn" type="submit" disabled=${!email}>Send code</button>`}
           ${msg ? html`<p class="notice" role="status">${msg}</p>` : null}
         </form>`
-      : html`<button class="btn ghost" type="button" onClick=${() => setOpen(true)}>Restore from backup</button>`}
+      : html`<button class="btn ghost" type="button" disabled=${isOffline()} onClick=${() => setOpen(true)}>Restore from backup</button>`}
   </div>`;
 }
 
@@ -149,12 +149,12 @@ const QUICK_TABLES = [
 
 const GAME_SHORT = { "deadwood-knock": "Deadwood Knock", "knock-rummy": "Knock Rummy", gin: "Gin" };
 
-function TableCard({ table, onPlay }) {
+function TableCard({ table, onPlay, offline = false }) {
   const locked = table.status === "locked";
   const won = table.status === "won" || table.status === "completed";
   const who = (table.opponents || []).map((o) => o.name).join(", ");
   return html`<li>
-    <button class=${`table-btn${won ? " done" : ""}${locked ? " locked" : ""}`} disabled=${locked}
+    <button class=${`table-btn${won ? " done" : ""}${locked ? " locked" : ""}`} disabled=${locked || offline}
       data-table=${table.id} onClick=${onPlay}>
       <strong>${table.name}</strong>
       <span class="opp-faces">${(table.opponents || []).map(
@@ -188,6 +188,7 @@ function Sources({ list }) {
 }
 
 function Poster({ poster, townName, onPlay }) {
+  const offline = isOffline();
   const locked = poster.status === "locked";
   const collected = poster.status === "collected";
   const t = poster.terms || {};
@@ -209,15 +210,25 @@ function Poster({ poster, townName, onPlay }) {
     <span class="poster-how">Outscore ${poster.outlaw} and reach ${t.score_to_beat} points to collect.</span>
     ${locked ? html`<span class="poster-where">Hangs in ${townName}: ride there to take it on.</span>` : null}
     <${Sources} list=${poster.sources} />
-    <button class="btn small" disabled=${locked || collected} onClick=${onPlay}>
+    <button class="btn small" disabled=${locked || collected || offline} onClick=${onPlay}>
       ${collected ? "Collected" : locked ? `Locked until ${townName}` : `Challenge ${poster.outlaw}`}</button>
   </li>`;
+}
+
+// The last trail the server sent, kept for an offline start (the map and the towns).
+const TRAIL_KEY = "dk.trail.v1";
+function storedTrail() {
+  try {
+    return JSON.parse(localStorage.getItem(TRAIL_KEY) || "null");
+  } catch {
+    return null;
+  }
 }
 
 // Unfinished matches, each resumed where it stands ("Continue at the Vaudeville Theater,
 // round 4 of 10"). Opening a table with a match under way resumes that match too.
 function ContinueList({ matches }) {
-  if (!matches || !matches.length) return null;
+  if (!matches || !matches.length || isOffline()) return null;
   return html`<section class="continue" aria-labelledby="continue-h">
     <h2 id="continue-h">Unfinished matches</h2>
     <ul class="continue-list">
@@ -247,9 +258,19 @@ export function Trail() {
   const unfinished = useUnfinished();
   useEffect(() => {
     optional("/api/trail")
-      .then((t) => setTrail(t))
-      .catch(() => setTrail(null));
+      .then((t) => {
+        if (t) {
+          try {
+            localStorage.setItem(TRAIL_KEY, JSON.stringify(t));
+          } catch {
+            // Storage full: an offline start will just have no map.
+          }
+        }
+        setTrail(t || (isOffline() ? storedTrail() : null));
+      })
+      .catch(() => setTrail(isOffline() ? storedTrail() : null));
   }, []);
+  const offline = isOffline();
   // Asks the server again if the list has not come yet, so a quick tap can't start a second match.
   const resume = async (tableId) => {
     const list = unfinished
@@ -279,7 +300,7 @@ export function Trail() {
     ${town.description ? html`<p class="hint">${town.description}</p>` : null}
     <${Sources} list=${town.sources} />
     <ul class="tables">
-      ${(town.tables || []).map((t) => html`<${TableCard} key=${t.id} table=${t}
+      ${(town.tables || []).map((t) => html`<${TableCard} key=${t.id} table=${t} offline=${offline}
         onPlay=${async () => (await resume(t.id)) || startTable({ table_id: t.id, options: {} , game: t.game }, setError)} />`)}
     </ul>
   </li>`;
@@ -289,9 +310,12 @@ export function Trail() {
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     <${ContinueList} matches=${unfinished} />
     ${trail === undefined ? html`<p class="loading">Unrolling the map…</p>` : null}
-    ${trail === null
+    ${trail === null && !offline
       ? html`<p class="notice" role="status">The trail map hasn't reached this saloon yet. The
           quick tables below are open all the same.</p>`
+      : null}
+    ${offline
+      ? html`<p class="notice offline-note">Offline: ${trail ? "the trail as you last saw it" : "no trail saved on this device yet"}. Tables open again when you're back online.</p>`
       : null}
     ${prog
       ? html`<div class="progress-bar" role="group" aria-label="Trail progress">
@@ -350,7 +374,7 @@ export function Trail() {
     <h2>Quick tables</h2>
     <ul class="tables quick">
       ${QUICK_TABLES.map((t) => html`<li key=${t.id}>
-        <button class="table-btn" data-table=${t.id}
+        <button class="table-btn" data-table=${t.id} disabled=${offline}
           onClick=${() => startTable({ game: t.game, opponents: t.opponents, options: {} }, setError)}>
           <strong>${t.title}</strong><span>${t.blurb}</span>
         </button></li>`)}
@@ -488,7 +512,7 @@ export function Profile() {
       </div>
       <label for="email">Email</label>
       <input id="email" type="email" value=${email} onInput=${(e) => setEmail(e.target.value)} />
-      <button class="btn small" onClick=${sendCode} disabled=${!email}>Send code</button>
+      <button class="btn small" onClick=${sendCode} disabled=${!email || isOffline()}>Send code</button>
       ${codeSent
         ? html`<label for="code">Code</label>
           <input id="code" inputmode="numeric" value=${code} onInput=${(e) => setCode(e.target.value)} />

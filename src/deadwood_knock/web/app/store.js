@@ -65,3 +65,18 @@ export function recordResult(kind, outcome, matchId) {
   const recordedMatches = matchId ? [...seen, matchId].slice(-200) : seen;
   return update({ records: rec, recordedMatches });
 }
+
+// Offline: the browser says the network is gone. The app then asks the server nothing (no
+// failed requests), shows what it keeps (art, the last trail, rules, records) and disables
+// only what needs the server.
+export function isOffline() {
+  return typeof navigator !== "undefined" && navigator.onLine === false;
+}
+
+if (typeof window !== "undefined") {
+  const ping = () => {
+    for (const fn of listeners) fn(current);
+  };
+  window.addEventListener("online", ping);
+  window.addEventListener("offline", ping);
+}
