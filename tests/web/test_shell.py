@@ -120,7 +120,7 @@ def test_installable_pieces(server_url: str, new_page: Any, console: Console):
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
     wait_until(page, "navigator.serviceWorker.controller !== null")
-    wait_until(page, "caches.has('dk-shell-v1')")
+    wait_until(page, "caches.has('dk-shell-v2')")
     wait_until(
         page,
         "caches.open('dk-shell-v1').then(c => c.match('/vendor/preact/dist/preact.mjs'))"
