@@ -123,7 +123,7 @@ def test_installable_pieces(server_url: str, new_page: Any, console: Console):
     wait_until(page, "caches.has('dk-shell-v2')")
     wait_until(
         page,
-        "caches.open('dk-shell-v1').then(c => c.match('/vendor/preact/dist/preact.mjs'))"
+        "caches.open('dk-shell-v2').then(c => c.match('/vendor/preact/dist/preact.mjs'))"
         ".then(r => !!r)",
     )
     page.context.set_offline(True)
