@@ -342,3 +342,67 @@ def test_an_offline_start_shows_the_art_says_offline_and_keeps_quiet(
         assert console.errors == []
     finally:
         ctx.close()
+
+
+def test_a_replay_steps_through_a_finished_match_and_shows_hands_only_at_its_end(
+    server_url: str, new_page: Any, console: Console, tmp_path: Any
+) -> None:
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Poker Alice")
+    page.get_by_role("button", name="Deadwood Knock Three at the table").click()
+    # One turn of our own, then the match ends by forfeit: a short finished match.
+    page.locator(".hand button.card:not([disabled])").first.click()
+    page.get_by_role("button", name="Draw from stock").click()
+    match_id = page.url.split("#/table/")[1]
+    wait_until(page, "document.querySelectorAll('.hand button.card').length === 8")
+    page.get_by_role("button", name="Leave table").click()
+    page.get_by_role("button", name="Forfeit…").click()
+    page.get_by_role("button", name="Forfeit and take the loss").click()
+    page.get_by_role("dialog", name="Match Complete").wait_for()
+    replay = _api(page, f"/api/replays/{match_id}")
+    last = len(replay["steps"]) - 1
+    assert last >= 2
+    page.goto(server_url + "/#/records")
+    page.get_by_role("link", name=re.compile(r"^Replay Deadwood Knock")).click()
+    page.get_by_role("heading", name=re.compile(r"^Replay: ")).wait_for()
+    page.get_by_text(f"Step 0 of {last}").wait_for()
+    shown: list[str] = []
+    for n in range(last + 1):
+        page.get_by_text(f"Step {n} of {last}").wait_for()
+        step = replay["steps"][n]
+        hand = page.locator("ul[aria-label='Your hand'] li").evaluate_all(
+            "(els) => els.map((e) => e.dataset.card)"
+        )
+        assert hand == step["hand"]
+        if n < last:
+            # Only the player's own cards: the others are backs, no card of theirs in the page.
+            assert page.locator(".replay-hands").count() == 0
+            others = {c for s, h in enumerate(step["hands"]) if s != 0 for c in h}
+            visible = set(
+                page.locator("[data-card]").evaluate_all("(els) => els.map((e) => e.dataset.card)")
+            )
+            assert not (others - set(step["hand"]) - {step["discard_top"]}) & visible
+            shown.extend(page.locator(".replay-lines li.now").all_inner_texts())
+            page.get_by_role("button", name="Next").click()
+    # The end: every hand on the table.
+    hands = page.locator(".replay-hands")
+    hands.wait_for()
+    for seat, cards in enumerate(replay["steps"][-1]["hands"]):
+        if seat == 0:
+            continue
+        drawn = hands.locator(f".replay-seat[data-seat='{seat}'] li").evaluate_all(
+            "(els) => els.map((e) => e.dataset.card)"
+        )
+        assert drawn == cards
+    assert any("discard" in line for line in shown)
+    shot(page, "replay-end-phone")
+    # Export, then import the same record from a file: the same replay.
+    with page.expect_download() as got:
+        page.get_by_role("button", name="Save as GameRecord JSON").click()
+    path = tmp_path / "record.json"
+    got.value.save_as(path)
+    page.goto(server_url + "/#/records")
+    page.set_input_files("#record-file", str(path))
+    page.get_by_role("heading", name=re.compile(r"^Replay: Deadwood Knock")).wait_for()
+    page.get_by_text(f"Step 0 of {last}").wait_for()
+    assert console.errors == []

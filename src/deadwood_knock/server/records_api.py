@@ -189,6 +189,8 @@ async def get_replay(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
         **where(content, live, seat),
         "result": live.result,
         **replay,
+        # Over on the server (a forfeit ends a match the engine would have played on).
+        "over": True,
     }
 
 
@@ -227,6 +229,7 @@ async def import_record(svc: Svc, _me: Me, body: RecordBody) -> dict[str, Any]:
         "town": None,
         "result": None,
         **replay,
+        "over": replay["finished"],
     }
 
 

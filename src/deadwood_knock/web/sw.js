@@ -31,6 +31,7 @@ const SHELL = [
   "/app/showdown.js",
   "/app/focus.js",
   "/app/trailmap.js",
+  "/app/replay.js",
   "/vendor/preact/dist/preact.mjs",
   "/vendor/preact/hooks/dist/hooks.mjs",
   "/vendor/htm/dist/htm.mjs",

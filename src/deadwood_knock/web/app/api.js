@@ -12,7 +12,9 @@ export class ApiError extends Error {
 
 export const OFFLINE_MESSAGE = "You're offline: this needs the saloon's server.";
 
-async function request(method, path, body) {
+// `raw`: the body is already JSON text, sent as it is, and the answer's text comes back
+// unparsed (a GameRecord's 63-bit seed would lose digits as a JavaScript number).
+async function request(method, path, body, raw = false) {
   if (isOffline()) throw new ApiError(0, OFFLINE_MESSAGE);
   const headers = { Accept: "application/json" };
   const { token } = settings();
@@ -23,13 +25,14 @@ async function request(method, path, body) {
     res = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
       cache: "no-store",
     });
   } catch {
     throw new ApiError(0, "The saloon can't be reached right now. Check your connection.");
   }
   const text = await res.text();
+  if (raw && res.ok) return text;
   let data = null;
   try {
     data = text ? JSON.parse(text) : null;
@@ -50,6 +53,8 @@ export const api = {
   put: (p, b = {}) => request("PUT", p, b),
   patch: (p, b = {}) => request("PATCH", p, b),
   del: (p) => request("DELETE", p),
+  getText: (p) => request("GET", p, undefined, true),
+  postText: (p, text) => request("POST", p, text, true).then((t) => JSON.parse(t)),
 };
 
 export async function health() {

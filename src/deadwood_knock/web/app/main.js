@@ -6,6 +6,7 @@ import { health, optional } from "./api.js";
 import { TableScreen } from "./table.js";
 import { Welcome, Trail, Profile, Records, Gazette, Rules, Scoring } from "./screens.js";
 import { UpdateBanner } from "./dialogs.js";
+import { Replay } from "./replay.js";
 
 const NAV = [
   ["/trail", "Trail"],
@@ -92,6 +93,9 @@ function App() {
   else if (route.startsWith("/table/")) {
     const id = decodeURIComponent(route.slice("/table/".length));
     screen = html`<${TableScreen} key=${id} matchId=${id} characters=${characters} />`;
+  } else if (route.startsWith("/replay/")) {
+    const id = decodeURIComponent(route.slice("/replay/".length));
+    screen = html`<${Replay} key=${id} id=${id} />`;
   } else if (route === "/welcome") screen = html`<${Welcome} />`;
   else if (route === "/profile") screen = html`<${Profile} />`;
   else if (route === "/records") screen = html`<${Records} />`;

@@ -7,6 +7,7 @@ import { CARD_BACKS, CardBack, CardFace, setBackArt } from "./cards.js";
 import { Portrait, useLikenesses } from "./portraits.js";
 import { ConfirmDialog } from "./dialogs.js";
 import { TrailMap } from "./trailmap.js";
+import { ReplayList } from "./replay.js";
 
 export function Welcome() {
   const [name, setName] = useState(settings().name);
@@ -654,6 +655,7 @@ export function Records() {
           </dl>`
         : null}
     </div>
+    ${isOffline() ? null : html`<${ReplayList} />`}
     <div class="card-panel">
       <h2>Gunfighter Record</h2>
       <dl class="stats"><${Stat} label="Wins" value=${gun.wins} />
