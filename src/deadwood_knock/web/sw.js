@@ -32,6 +32,7 @@ const SHELL = [
   "/app/focus.js",
   "/app/trailmap.js",
   "/app/replay.js",
+  "/app/examples.js",
   "/vendor/preact/dist/preact.mjs",
   "/vendor/preact/hooks/dist/hooks.mjs",
   "/vendor/htm/dist/htm.mjs",

@@ -3,11 +3,13 @@
 import { html, useState, useEffect, navigate } from "./lib.js";
 import { settings, update, restartProgress, isOffline } from "./store.js";
 import { optional, api, ApiError, ensurePlayer, pushProfile, withPlayer } from "./api.js";
-import { CARD_BACKS, CardBack, CardFace, setBackArt } from "./cards.js";
+import { CARD_BACKS, CardBack, CardFace, setBackArt, pretty } from "./cards.js";
 import { Portrait, useLikenesses } from "./portraits.js";
 import { ConfirmDialog } from "./dialogs.js";
 import { TrailMap } from "./trailmap.js";
 import { ReplayList } from "./replay.js";
+import { EXAMPLES } from "./examples.js";
+import { categoryWords, num } from "./showdown.js";
 
 export function Welcome() {
   const [name, setName] = useState(settings().name);
@@ -689,40 +691,78 @@ export function Gazette() {
   </section>`;
 }
 
-const HAND_POINTS = [
-  ["High card", 0], ["Pair", 15], ["Two pair", 30], ["Three of a kind", 40], ["Straight", 50],
-  ["Flush", 60], ["Full house", 70], ["Four of a kind", 85], ["Straight flush", 100],
-  ["Royal flush", 120],
-];
+// A row of cards drawn as at the table; `dim` marks deadwood.
+function CardRow({ cards, dim = false, label }) {
+  return html`<ul class=${`card-row${dim ? " dim" : ""}`} aria-label=${label}>
+    ${cards.map((c, i) => html`<li key=${`${c}${i}`}><${CardFace} card=${c} /></li>`)}
+  </ul>`;
+}
+
+// A poker hand as a player would hold it: sets together, higher ranks first.
+const RANK_ORDER = "23456789TJQKA";
+function held(cards) {
+  const rank = (c) => RANK_ORDER.indexOf(c[0]);
+  const count = (c) => cards.filter((x) => x[0] === c[0]).length;
+  return [...cards].sort((a, b) => count(b) - count(a) || rank(b) - rank(a));
+}
+
+function words(cards) {
+  return cards.map(pretty).join(" ");
+}
+
+// One example hand: the eight cards as dealt, the split the game picks, and the arithmetic.
+function Example({ ex, title }) {
+  return html`<figure class="example">
+    <figcaption><strong>${title || categoryWords(ex.category)}</strong>
+      <span class="pts">${ex.hand_points} points</span></figcaption>
+    <div class="split">
+      <div><span class="split-tag">Poker hand</span>
+        <${CardRow} cards=${held(ex.poker_hand)} label=${`Poker hand: ${words(ex.poker_hand)}`} /></div>
+      <div><span class="split-tag">Deadwood</span>
+        <${CardRow} cards=${held(ex.deadwood)} dim=${true} label=${`Deadwood: ${words(ex.deadwood)}`} /></div>
+    </div>
+    <p class="sum">${ex.hand_points} hand points − ${ex.deadwood_points} deadwood = <strong>${num(ex.score)}</strong>${" · "}knock
+      count ${ex.knock_count}${ex.can_knock ? " (may knock)" : ""}</p>
+  </figure>`;
+}
 
 function ScoringTables() {
+  const ladder = EXAMPLES.slice(0, 10);
+  const joker = EXAMPLES.find((e) => e.cards.includes("JK"));
   return html`<h2>Hand points</h2>
+    <p>The best five cards of your poker hand score by their poker rank. Each example is a real
+      eight-card hand with the split the game picks for it.</p>
     <table class="points"><tbody>
-      ${HAND_POINTS.map(([n, p]) => html`<tr key=${n}><th scope="row">${n}</th><td>${p}</td></tr>`)}
+      ${ladder.map((e) => html`<tr key=${e.category}><th scope="row">${categoryWords(e.category)}</th><td>${e.hand_points}</td></tr>`)}
     </tbody></table>
+    <div class="gallery">
+      ${ladder.map((e) => html`<${Example} key=${e.category} ex=${e} />`)}
+    </div>
     <h2>Deadwood values</h2>
-    <table class="points"><tbody>
-      <tr><th scope="row">Ace</th><td>1</td></tr>
-      <tr><th scope="row">2 to 10</th><td>face value</td></tr>
-      <tr><th scope="row">Jack, Queen, King</th><td>10</td></tr>
-      <tr><th scope="row">Joker</th><td>−2</td></tr>
-    </tbody></table>
+    <div class="values">
+      <figure><${CardRow} cards=${["As"]} label="Ace" /><figcaption>Ace: 1</figcaption></figure>
+      <figure><${CardRow} cards=${["2d", "7c", "Th"]} label="2 to 10" /><figcaption>2 to 10: face value</figcaption></figure>
+      <figure><${CardRow} cards=${["Js", "Qh", "Kd"]} label="Jack, Queen, King" /><figcaption>Jack, Queen, King: 10</figcaption></figure>
+      <figure><${CardRow} cards=${["JK"]} label="Joker" /><figcaption>Joker: −2</figcaption></figure>
+    </div>
+    ${joker ? html`<${Example} ex=${joker} title="A joker in the deadwood" />` : null}
     <h2>The poker pot</h2>
-    <ul>
-      <li>A side bet on poker hands alone; deadwood plays no part.</li>
-      <li>If nobody calls the knock, the knocker collects 10.</li>
-      <li>Otherwise everyone still in stakes 10 and the best poker hand among them takes the
-        pot. Tied hands split it equally, rounded down; any odd point is lost.</li>
-      <li>Folding costs nothing and wins nothing from the pot.</li>
-    </ul>
+    <dl class="ref">
+      <div><dt>What it is</dt><dd>A side bet on poker hands alone; deadwood plays no part.</dd></div>
+      <div><dt>Nobody calls</dt><dd>The knocker collects 10.</dd></div>
+      <div><dt>Someone calls</dt><dd>Everyone still in stakes 10 and the best poker hand among them
+        takes the pot. Tied hands split it equally, rounded down; any odd point is lost.</dd></div>
+      <div><dt>Folding</dt><dd>Costs nothing and wins nothing from the pot.</dd></div>
+    </dl>
     <h2>Sleight of Hand</h2>
-    <ul>
-      <li>With the option on, once per round you may palm the card lying just under the top
-        discard.</li>
-      <li>Choose your discard first; the pile needs at least 3 cards. The top discard goes out of
-        play as cover and the buried card comes to you.</li>
-      <li>Palm and finish the round below the top score, and a 5-point Suspicion penalty follows.</li>
-    </ul>`;
+    <dl class="ref">
+      <div><dt>Palm</dt><dd>With the option on, once per round you may palm the card lying just
+        under the top discard.</dd></div>
+      <div><dt>How</dt><dd>Choose your discard first; the pile needs at least 3 cards. The top
+        discard goes out of play as cover and the buried card comes to you.</dd></div>
+      <div><dt>Suspicion</dt><dd>Palm and finish the round below the top score, and a 5-point
+        Suspicion penalty follows.</dd></div>
+    </dl>`;
 }
 
 export function Rules() {
@@ -742,11 +782,12 @@ export function Rules() {
       <li>Aces rank high in poker hands, low in A-2-3-4-5, and count 1 as deadwood.</li>
     </ul>
     <h2>Your turn</h2>
-    <ol>
-      <li>Select the card you will discard.</li>
-      <li>Take one card: the top of the stock or the top of the discard pile.</li>
-      <li>Your selected card goes face up on the discard pile. You always hold 8.</li>
+    <ol class="steps">
+      <li><strong>Select</strong> the card you will discard.</li>
+      <li><strong>Take</strong> one card: the top of the stock or the top of the discard pile.</li>
+      <li><strong>Discard</strong>: your selected card goes face up on the pile. You always hold 8.</li>
     </ol>
+    <${Example} ex=${EXAMPLES[1]} title="A hand of eight, split by the game" />
     <h2>Knocking</h2>
     <ul>
       <li>At the start of your turn, with a knock count of 11 or less, you may knock instead of
