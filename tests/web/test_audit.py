@@ -5,6 +5,7 @@ or critical violation, and each screen is photographed into artifacts/look/ to b
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -79,6 +80,18 @@ def _visit_all(page: Any, base: str, look: Looker) -> None:
     look("table", page.locator(".hand button.card").first.wait_for)
     page.get_by_role("button", name="Leave table").click()
     look("leave", page.get_by_role("dialog").wait_for)
+    page.get_by_role("button", name="Forfeit…").click()
+    page.get_by_role("button", name="Forfeit and take the loss").click()
+    look("result", page.get_by_role("dialog", name="Match Complete").wait_for)
+    page.get_by_role("button", name="Return to town").click()
+    page.get_by_role("heading", name="The Trail", exact=True).wait_for()
+    page.locator(".town-pin.current").click()
+    look("trail-town", page.locator("#chosen-town").wait_for)
+    page.goto(base + "/#/records")
+    page.get_by_role("link", name=re.compile(r"^Replay ")).first.click()
+    look("replay", page.get_by_role("heading", name=re.compile(r"^Replay: ")).wait_for)
+    page.get_by_role("button", name="End").click()
+    look("replay-end", page.locator(".replay-hands").wait_for)
 
 
 def test_every_screen_passes_axe_at_both_sizes(
