@@ -176,7 +176,10 @@ def _names(content: Content, live: LiveMatch, seat: int) -> list[str]:
     return ["You" if s.seat == seat else seat_name(content, s.name, s.bot) for s in live.seats]
 
 
-@records_router.get("/replays/{match_id}")
+_UNFINISHED = {409: {"description": "The match is not over yet (match_unfinished)"}}
+
+
+@records_router.get("/replays/{match_id}", responses=_UNFINISHED)
 async def get_replay(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
     """A finished match step by step: each step as the player's seat saw it, and every
     hand (the client shows those once the replay reaches the end)."""
@@ -194,7 +197,7 @@ async def get_replay(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
     }
 
 
-@records_router.get("/replays/{match_id}/record")
+@records_router.get("/replays/{match_id}/record", responses=_UNFINISHED)
 async def export_record(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
     """The finished match as ``GameRecord`` JSON (game, options, seed, actions)."""
     live, _seat = await _finished(svc, me, match_id)
