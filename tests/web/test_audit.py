@@ -33,6 +33,8 @@ def _audit(page: Any) -> list[dict[str, Any]]:
 
 def _quiet(page: Any) -> None:
     wait_until(page, "!document.querySelector('.loading')")
+    # The photographs show the art: every image has loaded.
+    wait_until(page, "[...document.images].every((i) => i.complete)")
     page.wait_for_timeout(150)
 
 
