@@ -176,7 +176,9 @@ def _names(content: Content, live: LiveMatch, seat: int) -> list[str]:
     return ["You" if s.seat == seat else seat_name(content, s.name, s.bot) for s in live.seats]
 
 
-_UNFINISHED = {409: {"description": "The match is not over yet (match_unfinished)"}}
+_UNFINISHED: dict[int | str, dict[str, Any]] = {
+    409: {"description": "The match is not over yet (match_unfinished)"}
+}
 
 
 @records_router.get("/replays/{match_id}", responses=_UNFINISHED)
