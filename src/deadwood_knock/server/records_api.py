@@ -16,7 +16,7 @@ from deadwood_knock.bots.base import FIGURE_PREFIX
 from deadwood_knock.content import load_content
 from deadwood_knock.content.loader import CONTENT_DIR, Content
 from deadwood_knock.games.base import GameError, GameRecord, JSONDict
-from deadwood_knock.replays import MAX_ACTIONS, replay_steps
+from deadwood_knock.replays import replay_steps
 from deadwood_knock.server.api import Me, Svc
 from deadwood_knock.server.errors import ApiError, conflict
 from deadwood_knock.server.matches import ACTIVE, LiveMatch
@@ -206,12 +206,17 @@ async def export_record(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
     return GameRecord.from_json(live.record_json()).to_json()
 
 
+#: Actions in an imported record: more than a 10-round match has, and few enough that a
+#: list one over the limit still fits the server's body limit (so it is a 422, not a 413).
+MAX_IMPORT_ACTIONS = 2000
+
+
 class RecordBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
     game: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     seed: int = Field(ge=0, lt=2**64)
-    actions: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_ACTIONS)
+    actions: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_IMPORT_ACTIONS)
 
 
 @records_router.post("/replays/import")
