@@ -765,22 +765,25 @@ function ScoringTables() {
     </dl>`;
 }
 
+function Ref({ rows }) {
+  return html`<dl class="ref">${rows.map(([k, v]) => html`<div key=${k}><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>`;
+}
+
 export function Rules() {
   return html`<section class="screen rules">
     <h1>Rules</h1>
     <p class="lede">Deadwood Knock crosses rummy with poker, dealt out in saloons along an Old
       West trail. Beat gamblers, lawmen and outlaws town by town on the road to Deadwood.</p>
+    <nav class="toc" aria-label="On this page"><a href="#/scoring">Hand scoring at a glance</a>${" · "}<a href="#/rules" onClick=${(e) => { e.preventDefault(); document.getElementById("knock-rummy").scrollIntoView(); }}>Knock Rummy and Gin</a></nav>
     <h2>Goal</h2>
     <p>Hold the strongest poker hand you can while keeping your unused cards (deadwood) cheap.</p>
     <h2>Setup</h2>
-    <ul>
-      <li>2 to 6 players, a 54-card deck with 2 jokers, 10 rounds.</li>
-      <li>Everyone gets 8 cards, dealt one at a time; the rest is the stock, and one card
-        turned up starts the discard pile.</li>
-      <li>The deal moves one seat left each round, and the player on the dealer's left
-        goes first.</li>
-      <li>Aces rank high in poker hands, low in A-2-3-4-5, and count 1 as deadwood.</li>
-    </ul>
+    <${Ref} rows=${[
+      ["Players", "2 to 6, with a 54-card deck (2 jokers), over 10 rounds."],
+      ["The deal", "Everyone gets 8 cards, dealt one at a time; the rest is the stock, and one card turned up starts the discard pile."],
+      ["Who starts", "The deal moves one seat left each round; the player on the dealer's left goes first."],
+      ["Aces", "High in poker hands, low in A-2-3-4-5, and 1 as deadwood."],
+    ]} />
     <h2>Your turn</h2>
     <ol class="steps">
       <li><strong>Select</strong> the card you will discard.</li>
@@ -789,50 +792,37 @@ export function Rules() {
     </ol>
     <${Example} ex=${EXAMPLES[1]} title="A hand of eight, split by the game" />
     <h2>Knocking</h2>
-    <ul>
-      <li>At the start of your turn, with a knock count of 11 or less, you may knock instead of
-        playing the turn.</li>
-      <li>The knocker neither takes nor discards. Every other player then gets one final
-        turn (a normal turn, or stand), and nobody else may knock that round.</li>
-    </ul>
+    <${Ref} rows=${[
+      ["When", "At the start of your turn, with a knock count of 11 or less, instead of playing the turn."],
+      ["Then", "The knocker neither takes nor discards. Every other player gets one final turn (a normal turn, or stand), and nobody else may knock that round."],
+    ]} />
     <h2>Call or fold</h2>
     <p>After the final turns each other player, in order from the knocker's left, calls (puts
       10 in the pot) or folds. The knocker is always in.</p>
     <h2>Showdown</h2>
-    <ul>
-      <li>Your poker hand is any 5 cards, or 6 to 8 cards that all share a suit or run in one
-        straight. Jokers never join it.</li>
-      <li>Points come from the best 5 cards inside it; everything else is deadwood.</li>
-      <li>The game picks the split with the best hand points minus deadwood for you (the
-        stronger poker hand breaks a tie); you may lay out a different legal split instead.</li>
-      <li>Your knock count is the lowest deadwood any legal split leaves.</li>
-    </ul>
+    <${Ref} rows=${[
+      ["Poker hand", "Any 5 cards, or 6 to 8 cards that all share a suit or run in one straight. Jokers never join it."],
+      ["Points", "From the best 5 cards inside it; everything else is deadwood."],
+      ["The split", "The game picks the split with the best hand points minus deadwood (the stronger poker hand breaks a tie); you may lay out a different legal split instead."],
+      ["Knock count", "The lowest deadwood any legal split leaves."],
+    ]} />
     <h2>When the stock runs dry</h2>
     <p>The first time, the discard pile (all but its top card) is shuffled into a new stock.
       The second time the round ends at once in a showdown with no pot.</p>
     <${ScoringTables} />
     <h2>Winning</h2>
     <p>The highest total after 10 rounds wins; equal totals share the win.</p>
-    <p><a href="#/scoring">Hand scoring at a glance</a></p>
     <h2 id="knock-rummy">Knock Rummy and Gin</h2>
-    <ul>
-      <li>52 cards, no jokers. Two players get 10 cards each, three or four get 7, five get 6.</li>
-      <li>Melds are sets (3 or 4 of a rank) and runs (3 or more in a suit). Aces are low
-        unless the table plays High Aces; K-A-2 never runs. The game works out your count
-        (your lowest possible deadwood).</li>
-      <li>A turn: take the top of the stock or the discard pile, knock if you like, then
-        discard. A card just taken from the discard pile can't go straight back.</li>
-      <li>A knock ends the hand after the knocker's discard; hands are counted as they stand.
-        With a knock limit, the count after the discard must be at or under it.</li>
-      <li>Going rummy (every card matched) ends the hand at once: the difference plus 25
-        from each player.</li>
-      <li>Lowest count wins the difference from each player; a knocker tied for lowest loses
-        to the tying player, and a knocker who doesn't win pays 10 more.</li>
-      <li>When the stock runs out the discard pile is turned over as a new stock, at most
-        twice a hand; a third time the hand is void.</li>
-      <li>Gin: two players, knock at 10 or less, lay-offs, undercuts (+25), gin (+25), and
-        a void hand when 2 cards are left in the stock. Games run to 100.</li>
-    </ul>
+    <${Ref} rows=${[
+      ["Deck and deal", "52 cards, no jokers. Two players get 10 cards each, three or four get 7, five get 6."],
+      ["Melds", "Sets (3 or 4 of a rank) and runs (3 or more in a suit). Aces are low unless the table plays High Aces; K-A-2 never runs. The game works out your count (your lowest possible deadwood)."],
+      ["A turn", "Take the top of the stock or the discard pile, knock if you like, then discard. A card just taken from the discard pile can't go straight back."],
+      ["Knock", "Ends the hand after the knocker's discard; hands are counted as they stand. With a knock limit, the count after the discard must be at or under it."],
+      ["Rummy", "Every card matched ends the hand at once: the difference plus 25 from each player."],
+      ["Scoring", "Lowest count wins the difference from each player; a knocker tied for lowest loses to the tying player, and a knocker who doesn't win pays 10 more."],
+      ["Empty stock", "The discard pile is turned over as a new stock, at most twice a hand; a third time the hand is void."],
+      ["Gin", "Two players, knock at 10 or less, lay-offs, undercuts (+25), gin (+25), and a void hand when 2 cards are left in the stock. Games run to 100."],
+    ]} />
   </section>`;
 }
 
