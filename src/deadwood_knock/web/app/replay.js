@@ -88,9 +88,10 @@ export function Replay({ id }) {
     </div>
     <div class="replay-table card-panel">
       <p class="replay-round">${step.round != null ? `Round ${step.round}${step.rounds ? ` of ${step.rounds}` : ""}` : ""}
-        ${step.actor != null ? ` · ${names[step.actor]} to act` : ""}</p>
+        ${step.actor != null ? ` · move by ${names[step.actor]}` : " · the deal"}</p>
       <div class="replay-piles">
-        <div><span class="pile-label">Stock · ${step.stock_size ?? "?"}</span></div>
+        <div><span class="pile-label">Stock · ${step.stock_size ?? "?"}</span>
+          <ul class="replay-cards" aria-hidden="true"><li><${CardBack} /></li></ul></div>
         <div class="replay-top"><span class="pile-label">Discard</span>
           ${step.discard_top ? html`<${Cards} cards=${[step.discard_top]} label="Top of the discard pile" />` : html`<span>empty</span>`}</div>
       </div>
