@@ -437,7 +437,7 @@ def _dk_take_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, A
 @_facts("dk_role")
 def _dk_role_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
     """Where a card sits in the scoring split: the poker hand, or deadwood (and its worth)."""
-    from deadwood_knock.games.deadwood_knock.hand import card_value
+    from deadwood_knock.games.points import card_value
 
     card = _card(inputs["card"])
     now = _evaluate(view.hand)
@@ -749,7 +749,7 @@ def _kr_stock_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, 
 def _kr_throw_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
     """Throwing a card: the count after, its worth, and whether it was deadwood (in some
     lowest arrangement) rather than part of a meld."""
-    from deadwood_knock.games.knock_rummy.melds import card_value
+    from deadwood_knock.games.points import card_value
 
     card = _card(inputs["card"])
     if card not in view.hand:

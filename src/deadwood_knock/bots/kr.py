@@ -39,10 +39,6 @@ def discard_card(action: Any) -> Card | None:
     return c if isinstance(c, Card) else None
 
 
-def points(c: Card) -> int:
-    return min(c % 13 + 1, 10)
-
-
 def best_after_draw(hand: Sequence[Card], drawn: Card, high_aces: bool, keep: bool) -> int:
     """Lowest count after taking ``drawn`` and throwing one card (not ``drawn`` if ``keep``)."""
     if not keep:

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from deadwood_knock.bots.kr import options_of, points
+from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.view import TableView, cards_of
 from deadwood_knock.cards import Card
+from deadwood_knock.games.points import card_value
 
 __all__ = ["KrSim", "apply_action", "playout", "sample_position"]
 
@@ -46,7 +47,7 @@ def _best_discard(cards: Sequence[Card], high_aces: bool, banned: Card | None) -
     for x in cards:
         if x == banned:
             continue
-        k = (_count([y for y in cards if y != x], high_aces), -points(x), x)
+        k = (_count([y for y in cards if y != x], high_aces), -card_value(x), x)
         if best is None or k < best:
             best = k
     assert best is not None
@@ -232,11 +233,11 @@ def _layoff_estimate(knocker: Sequence[Card], defender: Sequence[Card], high_ace
     own = _count(defender, high_aces)
     shed = 0
     held = list(knocker)
-    for c in sorted(defender, key=points, reverse=True):
+    for c in sorted(defender, key=card_value, reverse=True):
         if _count([*held, c], high_aces) == base:
             rest = [x for x in defender if x != c]
-            if _count(rest, high_aces) == own - points(c):
-                shed += points(c)
+            if _count(rest, high_aces) == own - card_value(c):
+                shed += card_value(c)
                 held.append(c)
     return shed
 
@@ -291,7 +292,7 @@ def policy_move(sim: KrSim, knock_at: int) -> None:
         if top is not None:
             now = _count(hand, ha)
             # Gin players take the top only to meld it (otherwise it tells the opponent).
-            melds = not sim.gin or _count([*hand, top], ha) < now + points(top)
+            melds = not sim.gin or _count([*hand, top], ha) < now + card_value(top)
             if melds and _best_discard([*hand, top], ha, None)[0] < now:
                 do_draw(sim, seat, "discard")
                 return

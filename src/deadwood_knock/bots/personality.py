@@ -31,7 +31,6 @@ from deadwood_knock.bots.kr import (
     count,
     discard_card,
     options_of,
-    points,
     source_of,
 )
 from deadwood_knock.bots.kr import knock_outlook as kr_knock_outlook
@@ -39,6 +38,7 @@ from deadwood_knock.bots.view import TableView, view_of, without
 from deadwood_knock.cards import Card
 from deadwood_knock.games.base import Game, GameError
 from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
+from deadwood_knock.games.points import card_value
 
 __all__ = [
     "CHASES",
@@ -296,7 +296,7 @@ class PersonalityBot:
                 -counts[c]
                 + self.skill.foresight * _kr_potential(rest, p.chase)
                 - p.discard_reading * feed(c)
-                + 0.05 * points(c)
+                + 0.05 * card_value(c)
             )
         best_card = max(scored, key=lambda c: scored[c])
         knockable = [a for a in throws if _kind(a) == "knock"]
@@ -457,7 +457,7 @@ class GreedyBot:
             knock = _kind(a) == "knock"
             if knock and left > 10:
                 continue
-            key = (left, -points(c) - (100 if knock else 0))
+            key = (left, -card_value(c) - (100 if knock else 0))
             if best is None or key < best:
                 best, choice = key, a
         return choice

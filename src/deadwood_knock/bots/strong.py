@@ -42,12 +42,13 @@ from deadwood_knock.bots.dk import (
     source_of,
 )
 from deadwood_knock.bots.dk_sim import Sim, apply_action, playout, sample_position
-from deadwood_knock.bots.kr import best_after_draw, count, discard_card, options_of, points
+from deadwood_knock.bots.kr import best_after_draw, count, discard_card, options_of
 from deadwood_knock.bots.view import TableView, view_of
 from deadwood_knock.cards import CARDS, Card
 from deadwood_knock.games.base import Event, Game
 from deadwood_knock.games.knock_rummy.melds import best_discard_count
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
+from deadwood_knock.games.points import card_value
 
 __all__ = ["DEFAULT_BUDGET", "ActionValue", "StrongBot"]
 
@@ -185,7 +186,7 @@ def kr_playout_action(
         c = discard_card(a)
         if c is None or _kind(a) != "discard":
             continue
-        key = (count([x for x in hand if x != c], high_aces), -points(c))
+        key = (count([x for x in hand if x != c], high_aces), -card_value(c))
         if best_key is None or key < best_key:
             best_key, best_card = key, c
     if best_key is not None and best_key[0] <= limit:
@@ -534,7 +535,7 @@ def _kr_priors(
         elif k in ("discard", "knock"):
             c = discard_card(a)
             left = count([x for x in view.hand if x != c], high_aces)
-            prior = -float(left) + 0.01 * (points(c) if c is not None else 0)
+            prior = -float(left) + 0.01 * (card_value(c) if c is not None else 0)
             if k == "knock":  # knocking early at a low count is the sound default
                 prior += 0.5 if left <= (limit if limit is not None else 10) else -5.0
             out.append((a, prior))
@@ -577,10 +578,10 @@ def gin_choice(view: TableView, legal: Sequence[Any]) -> Any:
         rest = [x for x in hand if x != c]
         n = count(rest, high_aces)
         counts[c] = n
-        melds = sum(1 for x in unseen if count([*rest, x], high_aces) < n + points(x))
+        melds = sum(1 for x in unseen if count([*rest, x], high_aces) < n + card_value(x))
         feed = sum(_feeds(c, t) for t in taken)
         share = melds / len(unseen) if unseen else 0.0
-        scores[c] = -n + GIN_OUTS * share - GIN_FEED * feed + 0.05 * points(c)
+        scores[c] = -n + GIN_OUTS * share - GIN_FEED * feed + 0.05 * card_value(c)
     knocks = [a for a in throws if _kind(a) == "knock" and discard_card(a) in counts]
     if knocks:
         best_knock = min(knocks, key=lambda a: counts[discard_card(a)])  # type: ignore[index]
