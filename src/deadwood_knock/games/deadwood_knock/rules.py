@@ -42,12 +42,16 @@ from deadwood_knock.games.base import (
     IllegalActionError,
     JSONDict,
     PositionError,
+    RuleFacts,
     card_from_json,
     cards_from_json,
     derive_rng,
     to_jsonable,
 )
 from deadwood_knock.games.deadwood_knock.hand import (
+    CATEGORIES,
+    CATEGORY_WORDS,
+    HAND_POINTS,
     KNOCK_LIMIT,
     HandResult,
     evaluate,
@@ -55,6 +59,7 @@ from deadwood_knock.games.deadwood_knock.hand import (
     legal_splits,
     split_result,
 )
+from deadwood_knock.games.points import CARD_POINTS
 
 __all__ = [
     "GAME",
@@ -74,6 +79,7 @@ __all__ = [
     "action_from_json",
     "apply",
     "determinize",
+    "is_legal",
     "is_over",
     "legal_actions",
     "new_game",
@@ -84,6 +90,7 @@ __all__ = [
     "pot_result",
     "scores",
     "to_act",
+    "why_illegal",
 ]
 
 NAME: Final = "deadwood-knock"
@@ -496,23 +503,12 @@ def _sources(state: DeadwoodKnockState, seat: int) -> list[str]:
     return out
 
 
-# The last state asked about and its legal actions: a player asks, then apply() checks
-# the same (immutable) state again. Holding the state keeps the identity test sound.
-_legal_memo: list[tuple[DeadwoodKnockState, tuple[DeadwoodKnockAction, ...]]] = []
-
-
 def legal_actions(state: DeadwoodKnockState) -> tuple[DeadwoodKnockAction, ...]:
     """Every legal action of the seat to act (empty when the match is over). In the
-    reveal phase the scoring split comes first, so bots and timeouts can take [0]."""
-    memo = _legal_memo[-1] if _legal_memo else None
-    if memo is not None and memo[0] is state:
-        return memo[1]
-    actions = _legal_actions(state)
-    _legal_memo[:] = [(state, actions)]
-    return actions
+    reveal phase the scoring split comes first, so bots and timeouts can take [0].
 
-
-def _legal_actions(state: DeadwoodKnockState) -> tuple[DeadwoodKnockAction, ...]:
+    It lists what :func:`why_illegal`'s predicates allow (``_may_knock``, ``_sources``,
+    ``_actual``): legality is written once."""
     seat = state.to_act
     if seat is None or state.phase == "over":
         return ()
@@ -522,9 +518,10 @@ def _legal_actions(state: DeadwoodKnockState) -> tuple[DeadwoodKnockAction, ...]
     if state.phase == "reveal":
         return tuple(Reveal(s) for s in legal_splits(hand))
     out: list[DeadwoodKnockAction] = []
-    if state.phase == "play" and knock_count(hand) <= KNOCK_LIMIT:
+    if _may_knock(state, hand):
         out.append(_KNOCK)
     sources = _sources(state, seat)
+    # Both jokers are one select (a joker): list it once.
     selects = hand if hand[-1] != CARDS[53] or hand[-2] != CARDS[52] else hand[:-1]
     by_source = [_DRAWS[src] for src in sources]
     out.extend([draws[c] for c in selects for draws in by_source])
@@ -533,31 +530,48 @@ def _legal_actions(state: DeadwoodKnockState) -> tuple[DeadwoodKnockAction, ...]
     return tuple(out)
 
 
-def _why_illegal(state: DeadwoodKnockState, action: Any) -> str:
-    """A human reason for an illegal action (legality itself is ``legal_actions``)."""
+def _may_knock(state: DeadwoodKnockState, hand: Sequence[Card]) -> bool:
+    """DK4: a knock opens a normal turn, once a round, with a knock count of 11 or less."""
+    return state.phase == "play" and knock_count(hand) <= KNOCK_LIMIT
+
+
+def is_legal(state: DeadwoodKnockState, action: object) -> bool:
+    """The same answer as ``action in legal_actions(state)``."""
+    return why_illegal(state, action) is None
+
+
+def why_illegal(state: DeadwoodKnockState, action: object) -> str | None:
+    """``None`` if the seat to act may play ``action`` now, else the reason it may not
+    (the text the player is shown)."""
     phase = state.phase
-    if phase == "over":
+    seat = state.to_act
+    if phase == "over" or seat is None:
         return "the match is over"
-    kind = getattr(action, "kind", None)
-    if kind == "knock":
+    if isinstance(action, Knock):
         if phase != "play":
             return "only one knock per round, at the start of a normal turn"
-        return f"knocking needs a knock count of {KNOCK_LIMIT} or less"
-    if kind == "stand":
-        return "standing is only for a final turn after a knock"
-    if kind in ("call", "fold"):
-        return "call or fold comes only after the final turns of a knocked round"
-    if kind == "reveal":
+        if not _may_knock(state, state.hands[seat]):
+            return f"knocking needs a knock count of {KNOCK_LIMIT} or less"
+        return None
+    if isinstance(action, Stand):
+        return None if phase == "final" else "standing is only for a final turn after a knock"
+    if isinstance(action, (Call, Fold)):
+        if phase != "call":
+            return "call or fold comes only after the final turns of a knocked round"
+        return None
+    if isinstance(action, Reveal):
         if phase != "reveal":
             return "poker hands are revealed only at the showdown (with manual split)"
-        return "that poker hand is not a legal split of your hand"
-    if kind == "draw":
+        if action.poker_hand not in legal_splits(state.hands[seat]):
+            return "that poker hand is not a legal split of your hand"
+        return None
+    if isinstance(action, Draw):
         if phase not in ("play", "final"):
             return f"no draws in the {phase} phase"
-        seat = state.to_act
-        assert seat is not None
         if _actual(state.hands[seat], action.select) is None:
             return f"{action.select} is not in your hand"
+        if action.source in _sources(state, seat):
+            return None
         if action.source == "palm":
             if not state.options.sleight_of_hand:
                 return "palming needs the Sleight of Hand option"
@@ -588,8 +602,9 @@ def apply(
     state: DeadwoodKnockState, action: DeadwoodKnockAction
 ) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
     """Play one action; raises :class:`IllegalActionError` (state untouched) if illegal."""
-    if action not in legal_actions(state):
-        raise IllegalActionError(_why_illegal(state, action))
+    reason = why_illegal(state, action)
+    if reason is not None:
+        raise IllegalActionError(reason)
     seat = state.to_act
     assert seat is not None
     if isinstance(action, Knock):
@@ -1207,4 +1222,18 @@ GAME: Final[Game[DeadwoodKnockState, DeadwoodKnockAction]] = Game(
     action_from_json=action_from_json,
     position_from_json=position_from_json,
     position_to_json=position_to_json,
+    why_illegal=why_illegal,
+    determinize=determinize,
+    facts=RuleFacts(
+        title="Deadwood Knock",
+        poker_split=True,
+        rummy=False,
+        hand_size=HAND_SIZE,
+        knock_limit=KNOCK_LIMIT,
+        card_points=CARD_POINTS,
+        category_words=CATEGORY_WORDS,
+        hand_points=dict(zip(CATEGORIES, HAND_POINTS, strict=True)),
+        unit="round",
+        jokers=True,
+    ),
 )

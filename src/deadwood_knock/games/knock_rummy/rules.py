@@ -33,6 +33,7 @@ from deadwood_knock.games.base import (
     IllegalActionError,
     JSONDict,
     PositionError,
+    RuleFacts,
     card_from_json,
     cards_from_json,
     derive_rng,
@@ -45,6 +46,7 @@ from deadwood_knock.games.knock_rummy.melds import (
     min_arrangements,
     run_positions,
 )
+from deadwood_knock.games.points import CARD_POINTS
 
 __all__ = [
     "GAME",
@@ -66,12 +68,14 @@ __all__ = [
     "gin_options_from_json",
     "gin_points",
     "gin_settlement",
+    "is_legal",
     "knock_rummy_scores",
     "legal_actions",
     "new_game",
     "observe",
     "position_from_json",
     "position_to_json",
+    "why_illegal",
 ]
 
 KR_NAME: Final = "knock-rummy"
@@ -434,6 +438,26 @@ def _new_gin_game(options: KnockRummyOptions, seed: int) -> KnockRummyState:
 
 
 # --------------------------------------------------------------------------- legality
+#
+# Legality is written once, in ``why_illegal``'s predicates: ``legal_actions`` lists
+# what they allow, ``is_legal`` and ``apply`` ask them, and the reason reaches the player.
+
+
+def _can_draw(state: KnockRummyState, source: str) -> bool:
+    """KR3/KR7: the stock (or the pile to turn over), or the top of the discard pile."""
+    if source == "stock":
+        return bool(state.stock) or state.turnovers < MAX_TURNOVERS
+    return source == "discard" and bool(state.discard_pile)
+
+
+def _may_knock(opts: KnockRummyOptions, left: int) -> bool:
+    """KR4: a knock needs the count after the discard within the limit (if any)."""
+    return opts.knock_limit is None or left <= opts.knock_limit
+
+
+def _may_rummy(opts: KnockRummyOptions, left: int) -> bool:
+    """KR5: rummy is the whole hand matched; Gin (KR8) has no rummy action."""
+    return left == 0 and not opts.gin
 
 
 def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
@@ -442,28 +466,69 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     if seat is None or state.phase == "over":
         return ()
     if state.phase == "draw":
-        draws: list[KnockRummyAction] = []
-        if state.stock or state.turnovers < MAX_TURNOVERS:
-            draws.append(Draw("stock"))
-        if state.discard_pile:
-            draws.append(Draw("discard"))
-        return tuple(draws)
+        return tuple(Draw(src) for src in ("stock", "discard") if _can_draw(state, src))
     opts = state.options
     hand = state.hands[seat]
     m = hand_mask(hand)
     allowed = [c for c in hand if c != state.taken_discard]
     out: list[KnockRummyAction] = [Discard(c) for c in allowed]
-    limit = opts.knock_limit
     rummies: list[KnockRummyAction] = []
     for c in allowed:
         left = count_mask(m ^ (1 << c), opts.high_aces)
-        if limit is None or left <= limit:
+        if _may_knock(opts, left):
             out.append(Knock(c))
-        if left == 0 and not opts.gin:
+        if _may_rummy(opts, left):
             rummies.append(Rummy(c))
-    if not opts.gin and count_mask(m, opts.high_aces) == 0:
+    if _may_rummy(opts, count_mask(m, opts.high_aces)):
         rummies.append(Rummy(None))
     return (*out, *rummies)
+
+
+def is_legal(state: KnockRummyState, action: object) -> bool:
+    """The same answer as ``action in legal_actions(state)``."""
+    return why_illegal(state, action) is None
+
+
+def why_illegal(state: KnockRummyState, action: object) -> str | None:
+    """``None`` if the seat to act may play ``action`` now, else the reason it may not
+    (the text the player is shown). Cheaper than listing every legal action."""
+    seat = state.to_act
+    if seat is None or state.phase == "over":
+        return "the game is over"
+    if not isinstance(action, (Draw, Discard, Knock, Rummy)):
+        return f"not a knock rummy action: {action!r}"
+    text = action.to_json()
+    if isinstance(action, Draw):
+        if state.phase != "draw":
+            return f"{text}: seat {seat} has drawn and must discard"
+        if _can_draw(state, action.source):
+            return None
+        if action.source == "stock":
+            return f"{text}: the stock is empty and the pile was turned over twice"
+        return f"{text}: the discard pile is empty"
+    if state.phase != "discard":
+        return f"{text}: seat {seat} must draw first"
+    card = action.card if isinstance(action, Discard) else action.discard
+    hand = state.hands[seat]
+    if card is not None:
+        if not isinstance(card, Card) or card not in hand:
+            return f"{text}: {card} is not in the hand"
+        if card == state.taken_discard:
+            return f"{text}: a card taken from the discard pile may not be discarded this turn"
+    if isinstance(action, Discard):
+        return None
+    opts = state.options
+    m = hand_mask(hand)
+    left = count_mask(m if card is None else m ^ (1 << card), opts.high_aces)
+    if isinstance(action, Knock):
+        if _may_knock(opts, left):
+            return None
+        return f"{text}: the count after the discard is {left}, over the knock limit"
+    if _may_rummy(opts, left):
+        return None
+    return f"{text}: the hand is not all matched" + (
+        " (gin has no rummy action)" if opts.gin else ""
+    )
 
 
 def _next_seat(state: KnockRummyState, seat: int) -> int:
@@ -476,9 +541,11 @@ def _next_seat(state: KnockRummyState, seat: int) -> int:
 def apply(
     state: KnockRummyState, action: KnockRummyAction
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    """Play one action; an illegal one raises IllegalActionError and changes nothing."""
-    if not _is_legal(state, action):
-        raise IllegalActionError(_why_illegal(state, action))
+    """Play one action; an illegal one raises IllegalActionError (with the reason) and
+    changes nothing."""
+    reason = why_illegal(state, action)
+    if reason is not None:
+        raise IllegalActionError(reason)
     seat = state.to_act
     assert seat is not None
     if isinstance(action, Draw):
@@ -496,61 +563,6 @@ def apply(
     rummy = Event("rummy", seat, {"discard": action.discard})
     after = _replace(after, log=(*after.log, rummy))
     return _end_hand_by_rummy(after, seat, (*events, rummy))
-
-
-def _is_legal(state: KnockRummyState, action: object) -> bool:
-    """The same answer as ``action in legal_actions(state)``, without listing them all
-    (apply runs on the bots' hot path)."""
-    seat = state.to_act
-    if seat is None or state.phase == "over":
-        return False
-    if isinstance(action, Draw):
-        if state.phase != "draw":
-            return False
-        if action.source == "stock":
-            return bool(state.stock) or state.turnovers < MAX_TURNOVERS
-        return action.source == "discard" and bool(state.discard_pile)
-    if state.phase != "discard" or not isinstance(action, (Discard, Knock, Rummy)):
-        return False
-    card = action.card if isinstance(action, Discard) else action.discard
-    hand = state.hands[seat]
-    if card is not None and (
-        not isinstance(card, Card) or card not in hand or card == state.taken_discard
-    ):
-        return False
-    if isinstance(action, Discard):
-        return True
-    opts = state.options
-    m = hand_mask(hand)
-    left = count_mask(m if card is None else m ^ (1 << card), opts.high_aces)
-    if isinstance(action, Knock):
-        return opts.knock_limit is None or left <= opts.knock_limit
-    return not opts.gin and left == 0
-
-
-def _why_illegal(state: KnockRummyState, action: object) -> str:
-    if state.phase == "over":
-        return "the game is over"
-    if not isinstance(action, (Draw, Discard, Knock, Rummy)):
-        return f"not a knock rummy action: {action!r}"
-    text = action.to_json()
-    if state.phase == "draw" and not isinstance(action, Draw):
-        return f"{text}: seat {state.to_act} must draw first"
-    if state.phase == "discard" and isinstance(action, Draw):
-        return f"{text}: seat {state.to_act} has drawn and must discard"
-    card = action.card if isinstance(action, Discard) else getattr(action, "discard", None)
-    if card is not None and state.to_act is not None:
-        if card not in state.hands[state.to_act]:
-            return f"{text}: {card} is not in the hand"
-        if card == state.taken_discard:
-            return f"{text}: a card taken from the discard pile may not be discarded this turn"
-    if isinstance(action, Knock):
-        return f"{text}: the count after the discard is over the knock limit"
-    if isinstance(action, Rummy):
-        return f"{text}: the hand is not all matched" + (
-            " (gin has no rummy action)" if state.options.gin else ""
-        )
-    return f"{text} is not legal now"
 
 
 def _add_known(
@@ -1291,6 +1303,16 @@ GAME: Final[Game[KnockRummyState, KnockRummyAction]] = Game(
     action_from_json=action_from_json,
     position_from_json=_kr_position_from_json,
     position_to_json=position_to_json,
+    why_illegal=why_illegal,
+    determinize=determinize,
+    facts=RuleFacts(
+        title="Knock Rummy",
+        poker_split=False,
+        rummy=True,
+        hand_size=None,  # KR1: by the number of players (deal_size)
+        knock_limit=None,  # a table option
+        card_points=CARD_POINTS[:52],
+    ),
 )
 
 GIN_GAME: Final[Game[KnockRummyState, KnockRummyAction]] = Game(
@@ -1309,4 +1331,14 @@ GIN_GAME: Final[Game[KnockRummyState, KnockRummyAction]] = Game(
     action_from_json=action_from_json,
     position_from_json=_gin_position_from_json,
     position_to_json=position_to_json,
+    why_illegal=why_illegal,
+    determinize=determinize,
+    facts=RuleFacts(
+        title="Gin",
+        poker_split=False,
+        rummy=False,
+        hand_size=deal_size(2),
+        knock_limit=GIN_LIMIT,
+        card_points=CARD_POINTS[:52],
+    ),
 )
