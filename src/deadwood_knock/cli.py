@@ -274,20 +274,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     hand = command("hand", "score a hand: the best arrangement in words or JSON")
     games = hand.add_subparsers(dest="game", required=True, parser_class=Parser)
-    for name, help_text in (
+    for name, help_text, aces_option in (
         (
             "deadwood-knock",
             "8 cards: the scoring split, hand points, deadwood and knock count",
+            False,
         ),
         (
             "knock-rummy",
             "a Knock Rummy hand (6, 7, 8, 10 or 11 cards): melds, deadwood and the count",
+            True,  # the High Aces table option
         ),
     ):
         g = games.add_parser(
             name, help=help_text, description=help_text, formatter_class=HelpFormatter
         )
-        if name == "knock-rummy":
+        if aces_option:
             g.add_argument("--high-aces", action="store_true", help="aces may also sit above kings")
         g.add_argument("--json", action="store_true", help="print JSON (one object per hand)")
         g.add_argument(

@@ -174,7 +174,7 @@ class PersonalityBot:
         if len(legal) == 1:
             return legal[0]
         view = view_of(observation, game.name)
-        if game.name == "deadwood-knock":
+        if game.facts.poker_split:
             return self._dk(view, legal, rng)
         return self._kr(view, legal, rng)
 
@@ -419,7 +419,7 @@ class GreedyBot:
             return legal[0]
         view = view_of(observation, game.name)
         kinds = {_kind(a) for a in legal}
-        if game.name == "deadwood-knock":
+        if game.facts.poker_split:
             if "reveal" in kinds:
                 return legal[0]
             if "call" in kinds:

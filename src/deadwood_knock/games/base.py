@@ -156,7 +156,8 @@ class RuleFacts:
     ``knock_limit``: the fixed limit of every table (``None``: a table option or none).
     ``card_points``: each card index's deadwood points. ``category_words``: the poker
     categories in words (empty without ``poker_split``). ``unit``: what one deal is
-    called (``round`` or ``hand``).
+    called (``round`` or ``hand``). ``layoffs``: the defender lays cards off on the
+    knocker's melds, and a knock can be undercut (Gin).
     """
 
     title: str
@@ -169,6 +170,7 @@ class RuleFacts:
     hand_points: Mapping[str, int] = field(default_factory=dict)
     unit: str = "hand"
     jokers: bool = False
+    layoffs: bool = False
 
     def to_json(self) -> JSONDict:
         return {
@@ -182,6 +184,7 @@ class RuleFacts:
             "hand_points": dict(self.hand_points),
             "unit": self.unit,
             "jokers": self.jokers,
+            "layoffs": self.layoffs,
         }
 
 

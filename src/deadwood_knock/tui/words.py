@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deadwood_knock.cards import Card, parse_card
+from deadwood_knock.games import facts
 from deadwood_knock.games.base import Event
 from deadwood_knock.games.deadwood_knock.hand import CATEGORY_WORDS
 from deadwood_knock.games.knock_rummy.rules import (
@@ -116,7 +117,7 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
 def evaluation_lines(game_name: str, observation: Any, width: int | None = None) -> list[str]:
     """The observation's own evaluation of the viewer's hand, in words. With a ``width``
     (a small screen) the poker hand and the deadwood share a line when they fit."""
-    if game_name == "deadwood-knock":
+    if facts(game_name).poker_split:
         from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
 
         ev = observation.evaluation
@@ -165,7 +166,7 @@ def result_lines(
     (a small terminal) leaves out the cards (DK: the category stays; KR/Gin: the melds
     and deadwood, the count stays) so each player fits one line; the figures stay."""
     viewer = observation.seat
-    if game_name == "deadwood-knock":
+    if facts(game_name).poker_split:
         r = observation.last_result
         if r is None:
             return []
@@ -250,7 +251,7 @@ def help_lines(game_name: str, options: Any) -> list[str]:
     from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
     from deadwood_knock.games.deadwood_knock.rules import HAND_SIZE, POT_ANTE, SUSPICION
 
-    if game_name == "deadwood-knock":
+    if facts(game_name).poker_split:
         rules = [
             "DEADWOOD KNOCK: rummy meets poker.",
             f"You hold {HAND_SIZE} cards, split into a poker hand (any 5 cards, or 6-8 of one "
@@ -293,7 +294,7 @@ def help_lines(game_name: str, options: Any) -> list[str]:
                 f"rummy: +{RUMMY_BONUS} from each player."
             )
     keys = ["", "KEYS", "1-9 0 -, ← →  pick a card in your hand (it shows in [brackets])"]
-    if game_name == "deadwood-knock":
+    if facts(game_name).poker_split:
         keys += [
             "s d p         discard the picked card and take the stock's top card,",
             "              the top discard, or palm the card under the top discard",
@@ -307,7 +308,7 @@ def help_lines(game_name: str, options: Any) -> list[str]:
             "d or Enter    after drawing: discard the picked card",
             "k             knock, with the picked card as the discard",
         ]
-        if game_name == "knock-rummy":
+        if facts(game_name).rummy:
             keys.append("r             go rummy (with the picked card as the discard)")
     keys += [
         "h             Hand Focus: the moves ranked, the best explained",

@@ -1340,5 +1340,6 @@ GIN_GAME: Final[Game[KnockRummyState, KnockRummyAction]] = Game(
         hand_size=deal_size(2),
         knock_limit=GIN_LIMIT,
         card_points=CARD_POINTS[:52],
+        layoffs=True,
     ),
 )
