@@ -409,7 +409,7 @@ def style_row(game: str, s: SeatStyle) -> dict[str, float | None]:
         "turn_before_knock": rate(s.turn_rounds, s.rounds),
         "discard_take_rate": rate(s.discard_takes, s.draws),
     }
-    if game == "deadwood-knock":
+    if get_game(game).facts.poker_split:
         row["call_rate"] = rate(s.calls, s.calls + s.folds)
         row["palm_rate"] = rate(s.palms, s.palm_chances)
         row["stand_per_round"] = rate(s.stands, s.rounds)
@@ -570,7 +570,7 @@ class ProgressBar:
 
 
 def format_report(report: ArenaReport) -> str:
-    unit = "round" if report.game == "deadwood-knock" else "hand"
+    unit = get_game(report.game).facts.unit
     lines = [
         f"{report.game}: {report.matches} matches, seats "
         f"{','.join(report.lineup)} rotated, {report.seconds:.1f}s",

@@ -26,6 +26,7 @@ from deadwood_knock.cliutil import (
     non_negative_int,
     port_number,
 )
+from deadwood_knock.games import get_game as _get_game
 
 EXIT_BAD_LINES = 1
 
@@ -114,7 +115,7 @@ def _words(game: str, result: dict[str, Any]) -> str:
     def cards(key: str) -> str:
         return " ".join(result[key]) or "none"
 
-    if game == "deadwood-knock":
+    if _get_game(game).facts.poker_split:
         knock = "yes" if result["can_knock"] else "no (needs 11 or less)"
         return "\n".join(
             [
@@ -144,7 +145,7 @@ def _evaluate_line(game: str, text: str, high_aces: bool) -> dict[str, Any]:
     cards = parse_cards(text)
     if not cards:
         raise CliError("no cards given")
-    if game == "deadwood-knock":
+    if _get_game(game).facts.poker_split:
         return _dk_hand(cards)
     return _kr_hand(cards, high_aces)
 

@@ -36,6 +36,7 @@ from deadwood_knock.bots.kr import (
 from deadwood_knock.bots.kr import knock_outlook as kr_knock_outlook
 from deadwood_knock.bots.view import TableView, view_of, without
 from deadwood_knock.cards import Card
+from deadwood_knock.games import facts
 from deadwood_knock.games.base import Game, GameError
 from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
 from deadwood_knock.games.points import card_value
@@ -241,7 +242,7 @@ class PersonalityBot:
         """How far ahead knocking must look: patience shades it, fading near the stock's end."""
         assert self.params.patience is not None
         turns_left = view.stock_size / max(1, view.players)
-        shade = KNOCK_SHADE if view.game == "deadwood-knock" else RUMMY_KNOCK_SHADE
+        shade = KNOCK_SHADE if facts(view.game).poker_split else RUMMY_KNOCK_SHADE
         return shade * (2.0 * self.params.patience - 1.0) * min(1.0, turns_left / 3.0)
 
     def _call_or_fold(self, view: TableView, legal: Sequence[Any], rng: random.Random) -> Any:
