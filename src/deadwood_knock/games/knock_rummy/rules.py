@@ -48,6 +48,8 @@ from deadwood_knock.games.knock_rummy.melds import (
 )
 from deadwood_knock.games.points import CARD_POINTS
 
+_VALUE: Final = CARD_POINTS
+
 __all__ = [
     "GAME",
     "GIN_GAME",
@@ -460,27 +462,46 @@ def _may_rummy(opts: KnockRummyOptions, left: int) -> bool:
     return left == 0 and not opts.gin
 
 
+# Interned actions: legal_actions hands out these shared immutable values.
+_DRAWS: Final = {"stock": Draw("stock"), "discard": Draw("discard")}
+_DISCARDS: Final = tuple(Discard(c) for c in DECK_52)
+_KNOCKS: Final = tuple(Knock(c) for c in DECK_52)
+_RUMMIES: Final = tuple(Rummy(c) for c in DECK_52)
+_RUMMY_NO_DISCARD: Final = Rummy(None)
+
+
 def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     """Every action the seat to act may take, in a stable order."""
     seat = state.to_act
     if seat is None or state.phase == "over":
         return ()
     if state.phase == "draw":
-        return tuple(Draw(src) for src in ("stock", "discard") if _can_draw(state, src))
+        return tuple(_DRAWS[src] for src in ("stock", "discard") if _can_draw(state, src))
     opts = state.options
     hand = state.hands[seat]
     m = hand_mask(hand)
-    allowed = [c for c in hand if c != state.taken_discard]
-    out: list[KnockRummyAction] = [Discard(c) for c in allowed]
+    taken = state.taken_discard
+    allowed = [c for c in hand if c != taken]
+    out: list[KnockRummyAction] = [_DISCARDS[c] for c in allowed]
     rummies: list[KnockRummyAction] = []
+    whole = count_mask(m, opts.high_aces)
+    limit = opts.knock_limit
+    rummy_possible = _may_rummy(opts, 0)
     for c in allowed:
-        left = count_mask(m ^ (1 << c), opts.high_aces)
-        if _may_knock(opts, left):
-            out.append(Knock(c))
-        if _may_rummy(opts, left):
-            rummies.append(Rummy(c))
-    if _may_rummy(opts, count_mask(m, opts.high_aces)):
-        rummies.append(Rummy(None))
+        # Throwing c leaves a count of at least ``whole - value(c)`` (c put back as
+        # deadwood is an arrangement of the whole hand), so most cards need no count.
+        low = whole - _VALUE[c]
+        check_knock = limit is not None and low <= limit
+        if check_knock or (rummy_possible and low <= 0):
+            left = count_mask(m ^ (1 << c), opts.high_aces)
+            if _may_knock(opts, left):
+                out.append(_KNOCKS[c])
+            if _may_rummy(opts, left):
+                rummies.append(_RUMMIES[c])
+        elif limit is None:
+            out.append(_KNOCKS[c])  # no limit: any discard may knock
+    if _may_rummy(opts, whole):
+        rummies.append(_RUMMY_NO_DISCARD)
     return (*out, *rummies)
 
 
