@@ -692,17 +692,40 @@ def _draw(
     discard = (*discard, placed)
     known[seat] = known[seat] - {placed}
     events.append(Event("discard", seat, {"card": placed}))
-    moved = _replace(
-        state,
-        stock=stock,
-        discard=discard,
-        covers=covers,
-        hands=tuple(hands),
-        known=tuple(known),
-        reshuffled=reshuffled,
-        palmed=palmed,
-    )
-    return _end_turn(moved, seat, tuple(events))
+    changes = {
+        "stock": stock,
+        "discard": discard,
+        "covers": covers,
+        "hands": tuple(hands),
+        "known": tuple(known),
+        "reshuffled": reshuffled,
+        "palmed": palmed,
+    }
+    step = tuple(events)
+    passed = _pass_turn(state.players, seat, state.phase, state.knocker, stock, discard, reshuffled)
+    if passed is None:
+        return _end_turn(_replace(state, **changes), seat, step)
+    # The usual turn: one copy of the state with the turn passed and the events logged.
+    return _replace(state, log=state.log + step, **changes, **passed), step
+
+
+def _pass_turn(
+    n: int,
+    seat: int,
+    phase: str,
+    knocker: int | None,
+    stock: Sequence[Card],
+    discard: Sequence[Card],
+    reshuffled: bool,
+) -> dict[str, Any] | None:
+    """DK4/DK7 after a draw or stand: ``None`` if the stock is dry (the round ends),
+    else the next seat to act, and the call phase once the final turns come round."""
+    if not stock and (reshuffled or len(discard) < 2):
+        return None
+    nxt = _next(seat, n)
+    if phase == "final" and nxt == knocker:
+        return {"phase": "call", "to_act": _next(nxt, n)}
+    return {"to_act": nxt}
 
 
 def _end_turn(
@@ -710,15 +733,15 @@ def _end_turn(
 ) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
     """After a draw or stand: a dry stock ends the round (DK7); otherwise pass the turn."""
     n = state.players
-    if not state.stock and (state.reshuffled or len(state.discard) < 2):
+    passed = _pass_turn(
+        n, seat, state.phase, state.knocker, state.stock, state.discard, state.reshuffled
+    )
+    if passed is None:
         dry = Event("stock_out", None, {"discard_size": len(state.discard)})
         # No knocker and no pot, whatever was pending (DK7).
         moved = _replace(state, knocker=None, calls=(None,) * n)
         return _showdown(moved, (*events, dry), dry=True)
-    nxt = _next(seat, n)
-    if state.phase == "final" and nxt == state.knocker:
-        return _finish_step(state, events, phase="call", to_act=_next(nxt, n))
-    return _finish_step(state, events, to_act=nxt)
+    return _finish_step(state, events, **passed)
 
 
 def _showdown(
@@ -727,8 +750,11 @@ def _showdown(
     if state.options.manual_split:
         first = _next(state.dealer, state.players)
         return _finish_step(state, events, phase="reveal", to_act=first)
-    splits = tuple(evaluate(h).poker_hand for h in state.hands)
-    return _score_round(_replace(state, reveals=splits), events)
+    # The scoring splits' results are the round's results: score them as evaluated
+    # (split_result of a scoring split is the same result, at twice the cost).
+    evaluated = [evaluate(h) for h in state.hands]
+    splits = tuple(r.poker_hand for r in evaluated)
+    return _score_round(_replace(state, reveals=splits), events, evaluated)
 
 
 @dataclass(frozen=True, slots=True)
@@ -776,16 +802,21 @@ def _settle_pot(
 
 
 def _score_round(
-    state: DeadwoodKnockState, events: tuple[Event, ...]
+    state: DeadwoodKnockState,
+    events: tuple[Event, ...],
+    evaluated: list[HandResult] | None = None,
 ) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
     n = state.players
     dry = state.knocker is None
     results = []
     for s in range(n):
         chosen = state.reveals[s]
-        results.append(
-            split_result(state.hands[s], chosen) if chosen is not None else evaluate(state.hands[s])
-        )
+        if evaluated is not None:
+            results.append(evaluated[s])
+        elif chosen is not None:
+            results.append(split_result(state.hands[s], chosen))
+        else:
+            results.append(evaluate(state.hands[s]))
     settled = _pot(state.knocker, state.calls, results)
     pot = settled.result
     round_scores = [results[s].hand_points - results[s].deadwood_points + pot[s] for s in range(n)]
