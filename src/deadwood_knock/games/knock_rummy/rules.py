@@ -652,8 +652,9 @@ def _draw(
 
 
 def _move_to_pile(
-    state: KnockRummyState, seat: int, c: Card
+    state: KnockRummyState, seat: int, c: Card, **changes: Any
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
+    """The card leaves the hand for the pile; ``changes`` go into the same copy."""
     event = Event("discard", seat, {"card": c})
     new = _replace(
         state,
@@ -662,20 +663,29 @@ def _move_to_pile(
         known=_add_known(state.known, seat, c, False),
         taken_discard=None,
         log=(*state.log, event),
+        **changes,
     )
     return new, (event,)
+
+
+def _void_reason(state: KnockRummyState) -> str | None:
+    """KR7/KR8 after a plain discard: why the hand is void now, or ``None``."""
+    if state.options.gin and len(state.stock) <= GIN_VOID_STOCK:
+        return "only two cards are left in the stock"
+    if not state.stock and state.turnovers >= MAX_TURNOVERS:
+        return "the stock ran out a third time"
+    return None
 
 
 def _discard(
     state: KnockRummyState, seat: int, c: Card
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    after, events = _move_to_pile(state, seat, c)
-    if state.options.gin and len(after.stock) <= GIN_VOID_STOCK:
-        return _void_hand(after, events, "only two cards are left in the stock")
-    nxt = _next_seat(state, seat)
-    if not after.stock and after.turnovers >= MAX_TURNOVERS:
-        return _void_hand(after, events, "the stock ran out a third time")
-    return _replace(after, phase="draw", to_act=nxt), events
+    # The stock and turn-overs do not change with a discard: decide on the state before.
+    reason = _void_reason(state)
+    if reason is not None:
+        after, events = _move_to_pile(state, seat, c)
+        return _void_hand(after, events, reason)
+    return _move_to_pile(state, seat, c, phase="draw", to_act=_next_seat(state, seat))
 
 
 # --------------------------------------------------------------------------- settling
