@@ -516,38 +516,47 @@ def why_illegal(state: KnockRummyState, action: object) -> str | None:
     seat = state.to_act
     if seat is None or state.phase == "over":
         return "the game is over"
-    if not isinstance(action, (Draw, Discard, Knock, Rummy)):
-        return f"not a knock rummy action: {action!r}"
-    text = action.to_json()
-    if isinstance(action, Draw):
+    kind = type(action)
+    if kind is Draw:
+        assert isinstance(action, Draw)
         if state.phase != "draw":
-            return f"{text}: seat {seat} has drawn and must discard"
+            return f"{action.to_json()}: seat {seat} has drawn and must discard"
         if _can_draw(state, action.source):
             return None
         if action.source == "stock":
-            return f"{text}: the stock is empty and the pile was turned over twice"
-        return f"{text}: the discard pile is empty"
+            return f"{action.to_json()}: the stock is empty and the pile was turned over twice"
+        return f"{action.to_json()}: the discard pile is empty"
+    if kind is Discard:
+        assert isinstance(action, Discard)
+        card: Card | None = action.card
+    elif kind is Knock or kind is Rummy:
+        assert isinstance(action, (Knock, Rummy))
+        card = action.discard
+    else:
+        return f"not a knock rummy action: {action!r}"
     if state.phase != "discard":
-        return f"{text}: seat {seat} must draw first"
-    card = action.card if isinstance(action, Discard) else action.discard
+        return f"{action.to_json()}: seat {seat} must draw first"
     hand = state.hands[seat]
     if card is not None:
         if not isinstance(card, Card) or card not in hand:
-            return f"{text}: {card} is not in the hand"
+            return f"{action.to_json()}: {card} is not in the hand"
         if card == state.taken_discard:
-            return f"{text}: a card taken from the discard pile may not be discarded this turn"
-    if isinstance(action, Discard):
+            return (
+                f"{action.to_json()}: a card taken from the discard pile may not be "
+                "discarded this turn"
+            )
+    if kind is Discard:
         return None
     opts = state.options
     m = hand_mask(hand)
     left = count_mask(m if card is None else m ^ (1 << card), opts.high_aces)
-    if isinstance(action, Knock):
+    if kind is Knock:
         if _may_knock(opts, left):
             return None
-        return f"{text}: the count after the discard is {left}, over the knock limit"
+        return f"{action.to_json()}: the count after the discard is {left}, over the knock limit"
     if _may_rummy(opts, left):
         return None
-    return f"{text}: the hand is not all matched" + (
+    return f"{action.to_json()}: the hand is not all matched" + (
         " (gin has no rummy action)" if opts.gin else ""
     )
 
