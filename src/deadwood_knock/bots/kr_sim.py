@@ -19,6 +19,7 @@ from typing import Any, Final
 from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.view import TableView, cards_of
 from deadwood_knock.cards import Card
+from deadwood_knock.games.knock_rummy.rules import gin_outcome, gin_points, knock_rummy_scores
 from deadwood_knock.games.points import card_value
 
 __all__ = ["KrSim", "apply_action", "playout", "sample_position"]
@@ -243,37 +244,24 @@ def _layoff_estimate(knocker: Sequence[Card], defender: Sequence[Card], high_ace
 
 
 def settle(sim: KrSim, knocker: int, rummy: bool) -> None:
+    """The engine's settlement (KR6, KR8) on the sample's counts; only Gin's lay-offs
+    are estimated (:func:`_layoff_estimate`)."""
     n = len(sim.hands)
     counts = [_count(h, sim.high_aces) for h in sim.hands]
     result = [0] * n
     if sim.gin:
         other = 1 - knocker
         k, d = counts[knocker], counts[other]
-        if k == 0:
-            result[knocker], result[other] = d + 25, -(d + 25)
-        else:
+        if gin_outcome(k, 0) != "gin":
             d = max(0, d - _layoff_estimate(sim.hands[knocker], sim.hands[other], sim.high_aces))
-            if d <= k:
-                result[other], result[knocker] = k - d + 25, -(k - d + 25)
-            else:
-                result[knocker], result[other] = d - k, -(d - k)
+        knocker_wins, points = gin_points(gin_outcome(k, d), k, d)
+        winner, loser = (knocker, other) if knocker_wins else (other, knocker)
+        result[winner], result[loser] = points, -points
     else:
-        if rummy:
-            winners = [knocker]
-        else:
-            low = min(counts)
-            winners = [s for s in range(n) if counts[s] == low]
-            if knocker in winners and len(winners) > 1:
-                winners.remove(knocker)
-        w = counts[winners[0]]
-        for s in range(n):
-            if s in winners:
-                continue
-            pay = counts[s] - w + (25 if rummy else 0) + (10 if s == knocker else 0)
-            share = pay // len(winners)
-            for win in winners:
-                result[win] += share
-                result[s] -= share
+        _, scores = knock_rummy_scores(
+            counts, None if rummy else knocker, knocker if rummy else None
+        )
+        result = list(scores)
     sim.result = result
     sim.phase = OVER
 

@@ -89,6 +89,8 @@ __all__ = [
     "position_to_json",
     "pot_result",
     "scores",
+    "settle_pot",
+    "suspicions",
     "to_act",
     "why_illegal",
 ]
@@ -782,8 +784,16 @@ def pot_result(
 def _settle_pot(
     knocker: int | None, calls: Sequence[str | None], strengths: Sequence[Sequence[int]]
 ) -> _Pot:
+    """DK6 with the seats' best-five strengths as tuples (``HandResult.strength``)."""
+    return settle_pot(knocker, calls, [tuple(x) for x in strengths])
+
+
+def settle_pot(knocker: int | None, calls: Sequence[str | None], strengths: Sequence[Any]) -> _Pot:
     """DK6: +10 to an uncalled knocker; else the best poker hand among the in players
-    takes 10 per in player, ties split rounded down (the remainder is lost)."""
+    takes 10 per in player, ties split rounded down (the remainder is lost).
+
+    ``strengths`` are any values ordered as the poker hands (strength tuples, or the
+    evaluator's strength codes, as the bots' playouts use)."""
     n = len(strengths)
     pot = [0] * n
     if knocker is None:
@@ -792,13 +802,19 @@ def _settle_pot(
     if len(ins) == 1:
         pot[knocker] = POT_ANTE
         return _Pot(tuple(pot), (knocker,), (knocker,), 0)
-    best = max(tuple(strengths[s]) for s in ins)
-    winners = [s for s in ins if tuple(strengths[s]) == best]
+    best = max(strengths[s] for s in ins)
+    winners = [s for s in ins if strengths[s] == best]
     total = POT_ANTE * len(ins)
     share = total // len(winners)
     for s in ins:
         pot[s] = (share if s in winners else 0) - POT_ANTE
     return _Pot(tuple(pot), tuple(sorted(ins)), tuple(winners), total)
+
+
+def suspicions(palmed: Sequence[bool], round_scores: Sequence[int]) -> list[int]:
+    """DK9: a seat that palmed and scored below the round's best loses 5."""
+    top = max(round_scores)
+    return [SUSPICION if palmed[s] and round_scores[s] < top else 0 for s in range(len(palmed))]
 
 
 def _score_round(
@@ -820,8 +836,7 @@ def _score_round(
     settled = _pot(state.knocker, state.calls, results)
     pot = settled.result
     round_scores = [results[s].hand_points - results[s].deadwood_points + pot[s] for s in range(n)]
-    top = max(round_scores)
-    suspicion = [SUSPICION if state.palmed[s] and round_scores[s] < top else 0 for s in range(n)]
+    suspicion = suspicions(state.palmed, round_scores)
     totals = tuple(state.totals[s] + round_scores[s] + suspicion[s] for s in range(n))
     result = RoundResult(
         round=state.round + 1,

@@ -68,6 +68,7 @@ __all__ = [
     "deal_size",
     "determinize",
     "gin_options_from_json",
+    "gin_outcome",
     "gin_points",
     "gin_settlement",
     "is_legal",
@@ -896,7 +897,7 @@ def gin_settlement(
     """
     layouts = min_arrangements(knocker_hand, high_aces)
     k_count = layouts[0].deadwood_points
-    if k_count == 0:
+    if gin_outcome(k_count, 0) == "gin":  # no lay-offs on a gin hand
         d_layout = arrange(tuple(defender_hand), high_aces)
         return "gin", 0, d_layout.deadwood_points, layouts[0], d_layout, ()
     chosen, d_count, laid_mask = layouts[0], -1, 0
@@ -907,8 +908,15 @@ def gin_settlement(
     laid_cards = tuple(c for c in sorted(defender_hand) if laid_mask >> c & 1)
     rest = tuple(c for c in sorted(defender_hand) if not laid_mask >> c & 1)
     d_layout = arrange(rest, high_aces)
-    outcome = "undercut" if d_count <= k_count else "knock"
-    return outcome, k_count, d_count, chosen, d_layout, laid_cards
+    return gin_outcome(k_count, d_count), k_count, d_count, chosen, d_layout, laid_cards
+
+
+def gin_outcome(knocker_count: int, defender_count: int) -> str:
+    """KR8: ``gin`` (the knocker's count is 0), ``undercut`` (the defender's count after
+    lay-offs is at or under the knocker's) or ``knock``."""
+    if knocker_count == 0:
+        return "gin"
+    return "undercut" if defender_count <= knocker_count else "knock"
 
 
 def gin_points(outcome: str, knocker_count: int, defender_count: int) -> tuple[bool, int]:
