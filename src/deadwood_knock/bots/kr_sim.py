@@ -19,7 +19,12 @@ from typing import Any, Final
 from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.view import TableView, cards_of
 from deadwood_knock.cards import Card
-from deadwood_knock.games.knock_rummy.rules import gin_outcome, gin_points, knock_rummy_scores
+from deadwood_knock.games.knock_rummy.rules import (
+    gin_layoffs_allowed,
+    gin_outcome,
+    gin_points,
+    knock_rummy_scores,
+)
 from deadwood_knock.games.points import card_value
 
 __all__ = ["KrSim", "apply_action", "playout", "sample_position"]
@@ -252,7 +257,7 @@ def settle(sim: KrSim, knocker: int, rummy: bool) -> None:
     if sim.gin:
         other = 1 - knocker
         k, d = counts[knocker], counts[other]
-        if gin_outcome(k, 0) != "gin":
+        if gin_layoffs_allowed(k):
             d = max(0, d - _layoff_estimate(sim.hands[knocker], sim.hands[other], sim.high_aces))
         knocker_wins, points = gin_points(gin_outcome(k, d), k, d)
         winner, loser = (knocker, other) if knocker_wins else (other, knocker)

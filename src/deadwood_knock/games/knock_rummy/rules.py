@@ -67,6 +67,7 @@ __all__ = [
     "best_layoff",
     "deal_size",
     "determinize",
+    "gin_layoffs_allowed",
     "gin_options_from_json",
     "gin_outcome",
     "gin_points",
@@ -897,7 +898,7 @@ def gin_settlement(
     """
     layouts = min_arrangements(knocker_hand, high_aces)
     k_count = layouts[0].deadwood_points
-    if gin_outcome(k_count, 0) == "gin":  # no lay-offs on a gin hand
+    if not gin_layoffs_allowed(k_count):
         d_layout = arrange(tuple(defender_hand), high_aces)
         return "gin", 0, d_layout.deadwood_points, layouts[0], d_layout, ()
     chosen, d_count, laid_mask = layouts[0], -1, 0
@@ -911,11 +912,19 @@ def gin_settlement(
     return gin_outcome(k_count, d_count), k_count, d_count, chosen, d_layout, laid_cards
 
 
+def gin_layoffs_allowed(knocker_count: int) -> bool:
+    """KR8: the defender lays off on the knocker's melds, except against gin."""
+    return gin_outcome(knocker_count, 0) != GIN_OUTCOME
+
+
+GIN_OUTCOME: Final = "gin"  # the outcome name of a hand won by going gin
+
+
 def gin_outcome(knocker_count: int, defender_count: int) -> str:
     """KR8: ``gin`` (the knocker's count is 0), ``undercut`` (the defender's count after
     lay-offs is at or under the knocker's) or ``knock``."""
     if knocker_count == 0:
-        return "gin"
+        return GIN_OUTCOME
     return "undercut" if defender_count <= knocker_count else "knock"
 
 
