@@ -1,5 +1,5 @@
-"""The Deadwood Knock engine's speed paths change nothing: the legal-action memo and the
-state copy helper."""
+"""The Deadwood Knock engine's speed paths change nothing: legality asked directly (no
+listing) and the state copy helper."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from deadwood_knock.cards import CARDS
 from deadwood_knock.games.base import IllegalActionError
 from deadwood_knock.games.deadwood_knock import rules
 from deadwood_knock.games.deadwood_knock.rules import (
@@ -19,22 +20,32 @@ from deadwood_knock.games.deadwood_knock.rules import (
 )
 
 
-def test_legal_action_memo_answers_for_the_state_asked_about() -> None:
+def _candidates() -> list[Any]:
+    """Every action value of the game but reveals: each draw of each card from each
+    source, knock, stand, call and fold."""
+    draws = [rules.Draw(c, src) for c in CARDS for src in rules.SOURCES]
+    return [*draws, rules.Knock(), rules.Stand(), rules.Call(), rules.Fold()]
+
+
+def test_legal_actions_are_exactly_what_why_illegal_allows() -> None:
+    # Legality is written once (why_illegal's predicates); the listing must agree with it
+    # on every candidate in every state of seeded random rounds (the memo this file once
+    # tested is gone: apply asks why_illegal directly).
     rng = random.Random(9)
     options = options_from_json({"players": 4, "rounds": 2, "sleight_of_hand": True})
-    state = new_game(options, 123)
-    seen = [state]
-    for _ in range(120):
-        actions = legal_actions(state)
-        if not actions:
-            break
-        assert actions == rules._legal_actions(state)
-        # Asking about an older state in between must not leak its answer.
-        old = rng.choice(seen)
-        assert legal_actions(old) == rules._legal_actions(old)
-        assert legal_actions(state) == actions
-        state, _ = apply(state, rng.choice(actions))
-        seen.append(state)
+    candidates = _candidates()
+    for seed in (123, 124):
+        state = new_game(options, seed)
+        for _ in range(120):
+            actions = legal_actions(state)
+            if not actions:
+                break
+            if state.phase != "reveal":
+                allowed = {a for a in candidates if rules.why_illegal(state, a) is None}
+                assert allowed == set(actions)
+            for a in actions:
+                assert rules.is_legal(state, a)
+            state, _ = apply(state, rng.choice(actions))
 
 
 def test_apply_still_rejects_an_action_legal_only_in_another_state() -> None:
@@ -43,7 +54,7 @@ def test_apply_still_rejects_an_action_legal_only_in_another_state() -> None:
     legal_here = set(legal_actions(state))
     after, _ = apply(state, legal_actions(state)[-1])
     foreign = next(a for a in legal_here if a not in set(legal_actions(after)))
-    legal_actions(state)  # the memo now holds the first state
+    legal_actions(state)  # asking about another state first changes nothing
     with pytest.raises(IllegalActionError):
         apply(after, foreign)
 

@@ -32,7 +32,7 @@ from deadwood_knock.games.knock_rummy import (
     legal_actions,
     observe,
 )
-from deadwood_knock.games.knock_rummy.rules import _is_legal
+from deadwood_knock.games.knock_rummy.rules import is_legal as _is_legal
 
 MAX_ACTIONS = 50_000
 

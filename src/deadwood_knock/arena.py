@@ -43,7 +43,7 @@ from deadwood_knock.cliutil import (
     positive_int,
 )
 from deadwood_knock.games import GAME_NAMES, get_game
-from deadwood_knock.games.base import Event, GameError, derive_rng
+from deadwood_knock.games.base import Event, GameError, RuleFacts, derive_rng
 from deadwood_knock.games.knock_rummy.melds import count as kr_count
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
 from deadwood_knock.trail.figure_bots import register_figure_bots
@@ -166,12 +166,12 @@ def play_match(
                 f"bot {lineup[seat]!r} chose an illegal action {action!r} in match {index}"
             )
         _count_style(styles[seat], action, legal, turns, seat)
-        chance = _count_knock_timing(styles[seat], game_name, observation, action, legal)
+        chance = _count_knock_timing(styles[seat], game.facts, observation, action, legal)
         if chance and not had_chance[seat]:
             had_chance[seat] = True
             styles[seat].chance_rounds += 1
             styles[seat].first_chance_knocks += getattr(action, "kind", "") == "knock"
-        if not had_turn[seat] and _normal_turn(game_name, observation):
+        if not had_turn[seat] and _normal_turn(game.facts, observation):
             had_turn[seat] = True
         state, events = game.apply(state, action)
         actions += 1
@@ -244,7 +244,7 @@ def _count_style(
         style.rummies += 1
 
 
-def _knock_counts(game_name: str, observation: Any, legal: Sequence[Any]) -> dict[Any, int]:
+def _knock_counts(facts: RuleFacts, observation: Any, legal: Sequence[Any]) -> dict[Any, int]:
     """Each legal knock and the count it would leave, from the seat's own observation.
 
     Deadwood Knock: the hand's knock count (a knock is a whole turn). Knock Rummy and Gin:
@@ -253,7 +253,7 @@ def _knock_counts(game_name: str, observation: Any, legal: Sequence[Any]) -> dic
     knocks = [a for a in legal if getattr(a, "kind", "") == "knock"]
     if not knocks:
         return {}
-    if game_name == "deadwood-knock":
+    if facts.poker_split:
         return dict.fromkeys(knocks, int(observation.evaluation.knock_count))
     high_aces = bool(getattr(getattr(observation, "options", None), "high_aces", False))
     hand = list(observation.hand)
@@ -264,18 +264,18 @@ def _knock_counts(game_name: str, observation: Any, legal: Sequence[Any]) -> dic
 
 
 def _count_knock_timing(
-    style: SeatStyle, game_name: str, observation: Any, action: Any, legal: Sequence[Any]
+    style: SeatStyle, facts: RuleFacts, observation: Any, action: Any, legal: Sequence[Any]
 ) -> bool:
     """The knocker's count when it knocked, and the chances to knock it let go by.
     Returns whether this decision was a chance to knock."""
-    counts = _knock_counts(game_name, observation, legal)
+    counts = _knock_counts(facts, observation, legal)
     if not counts:
         return False
     kind = getattr(action, "kind", "")
     if kind == "knock":
         style.knock_counts.append(counts[action])
     # Deadwood Knock: any legal knock is a chance. Knock Rummy and Gin: a low enough one.
-    if game_name == "deadwood-knock" or min(counts.values()) <= KNOCK_CHANCE_COUNT:
+    if facts.poker_split or min(counts.values()) <= KNOCK_CHANCE_COUNT:
         style.knock_chances += 1
         if kind not in ("knock", "rummy"):
             style.knock_passes += 1
@@ -283,10 +283,10 @@ def _count_knock_timing(
     return False
 
 
-def _normal_turn(game_name: str, observation: Any) -> bool:
+def _normal_turn(facts: RuleFacts, observation: Any) -> bool:
     """A decision of an ordinary turn: not a final turn or a call after a knock (Deadwood
     Knock); in Knock Rummy and Gin a knock ends the hand, so every turn is ordinary."""
-    return game_name != "deadwood-knock" or getattr(observation, "phase", "") == "play"
+    return not facts.poker_split or getattr(observation, "phase", "") == "play"
 
 
 # --- statistics ------------------------------------------------------------------------------
@@ -409,7 +409,7 @@ def style_row(game: str, s: SeatStyle) -> dict[str, float | None]:
         "turn_before_knock": rate(s.turn_rounds, s.rounds),
         "discard_take_rate": rate(s.discard_takes, s.draws),
     }
-    if game == "deadwood-knock":
+    if get_game(game).facts.poker_split:
         row["call_rate"] = rate(s.calls, s.calls + s.folds)
         row["palm_rate"] = rate(s.palms, s.palm_chances)
         row["stand_per_round"] = rate(s.stands, s.rounds)
@@ -570,7 +570,7 @@ class ProgressBar:
 
 
 def format_report(report: ArenaReport) -> str:
-    unit = "round" if report.game == "deadwood-knock" else "hand"
+    unit = get_game(report.game).facts.unit
     lines = [
         f"{report.game}: {report.matches} matches, seats "
         f"{','.join(report.lineup)} rotated, {report.seconds:.1f}s",

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from deadwood_knock.cards import DECK_52, DECK_54, Card
+from deadwood_knock.games import facts
 from deadwood_knock.games.base import derive_rng
 
 __all__ = [
@@ -269,13 +270,13 @@ def sim_playout_step(game_name: str, seed: int, games: int, players: int) -> Ste
 
     game = get_game(game_name)
     seeds = itertools.count(seed)
-    options = {"players": players} | ({"rounds": 1} if game_name == "deadwood-knock" else {})
+    options = {"players": players} | ({"rounds": 1} if facts(game_name).poker_split else {})
     parsed = game.options_from_json(options)
-    knock_at = playout_knock_at(game_name == "gin")  # as the strong bot's playouts
+    knock_at = playout_knock_at(facts(game_name).layoffs)  # as the strong bot's playouts
 
     def deal(s: int) -> Any:
         state = game.new_game(parsed, s)
-        if game_name == "deadwood-knock":
+        if facts(game_name).poker_split:
             return dk_sim.Sim.dealt(state)
         return kr_sim.KrSim.dealt(state)
 
@@ -285,7 +286,7 @@ def sim_playout_step(game_name: str, seed: int, games: int, players: int) -> Ste
         rngs = [derive_rng(s, 0xA11) for s in batch]
         now = clock()
         start = now()
-        if game_name == "deadwood-knock":
+        if facts(game_name).poker_split:
             for sim, rng in zip(sims, rngs, strict=True):
                 dk_sim.playout(sim, rng)
         else:

@@ -26,6 +26,7 @@ from deadwood_knock.cliutil import (
     non_negative_int,
     port_number,
 )
+from deadwood_knock.games import get_game as _get_game
 
 EXIT_BAD_LINES = 1
 
@@ -114,7 +115,7 @@ def _words(game: str, result: dict[str, Any]) -> str:
     def cards(key: str) -> str:
         return " ".join(result[key]) or "none"
 
-    if game == "deadwood-knock":
+    if _get_game(game).facts.poker_split:
         knock = "yes" if result["can_knock"] else "no (needs 11 or less)"
         return "\n".join(
             [
@@ -144,7 +145,7 @@ def _evaluate_line(game: str, text: str, high_aces: bool) -> dict[str, Any]:
     cards = parse_cards(text)
     if not cards:
         raise CliError("no cards given")
-    if game == "deadwood-knock":
+    if _get_game(game).facts.poker_split:
         return _dk_hand(cards)
     return _kr_hand(cards, high_aces)
 
@@ -301,20 +302,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     hand = command("hand", "score a hand: the best arrangement in words or JSON")
     games = hand.add_subparsers(dest="game", required=True, parser_class=Parser)
-    for name, help_text in (
+    for name, help_text, aces_option in (
         (
             "deadwood-knock",
             "8 cards: the scoring split, hand points, deadwood and knock count",
+            False,
         ),
         (
             "knock-rummy",
             "a Knock Rummy hand (6, 7, 8, 10 or 11 cards): melds, deadwood and the count",
+            True,  # the High Aces table option
         ),
     ):
         g = games.add_parser(
             name, help=help_text, description=help_text, formatter_class=HelpFormatter
         )
-        if name == "knock-rummy":
+        if aces_option:
             g.add_argument("--high-aces", action="store_true", help="aces may also sit above kings")
         g.add_argument("--json", action="store_true", help="print JSON (one object per hand)")
         g.add_argument(

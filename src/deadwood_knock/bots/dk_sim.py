@@ -19,6 +19,7 @@ from typing import Any, Final
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.cards import Card
 from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
+from deadwood_knock.games.deadwood_knock.rules import settle_pot, suspicions
 
 __all__ = ["Sim", "playout", "quick", "sample_position"]
 
@@ -262,20 +263,12 @@ def showdown(sim: Sim, pot: bool) -> None:
     evals = [quick(h) for h in sim.hands]
     scores = [e[0] for e in evals]
     if pot and sim.knocker is not None:
-        ins = [sim.knocker] + [s for s in range(sim.players) if s != sim.knocker and sim.called[s]]
-        if len(ins) == 1:
-            scores[sim.knocker] += 10
-        else:
-            best = max(evals[s][4] for s in ins)
-            winners = [s for s in ins if evals[s][4] == best]
-            share = 10 * len(ins) // len(winners)
-            for s in ins:
-                scores[s] += (share if s in winners else 0) - 10
-    top = max(scores)
-    for s in range(sim.players):
-        if sim.palmed[s] and scores[s] < top:
-            scores[s] -= 5
-    sim.scores = scores
+        # The engine's own settlement (DK6), on the evaluator's strength codes.
+        knocker = sim.knocker
+        calls = ["call" if c and s != knocker else None for s, c in enumerate(sim.called)]
+        settled = settle_pot(knocker, calls, [e[4] for e in evals])
+        scores = [x + p for x, p in zip(scores, settled.result, strict=True)]
+    sim.scores = [x + y for x, y in zip(scores, suspicions(sim.palmed, scores), strict=True)]
     sim.phase = OVER
 
 

@@ -33,6 +33,7 @@ from deadwood_knock.bots.kr import count, discard_card, options_of
 from deadwood_knock.bots.strong import ActionValue, StrongBot
 from deadwood_knock.bots.view import TableView, view_of, with_card, without
 from deadwood_knock.cards import Card, parse_card
+from deadwood_knock.games import facts as rule_facts
 from deadwood_knock.games.base import Game
 
 __all__ = [
@@ -212,7 +213,7 @@ def hand_focus(
         return Hint(game.name, (), None, "Hints come on your turn.", False, None, "", unit=unit)
     rng = random.Random(seed)
     kinds = {_kind(a) for a in legal}
-    if "call" in kinds and game.name == "deadwood-knock":
+    if "call" in kinds and game.facts.poker_split:
         return _pot_hint(game.name, view, legal, rng, unit, pot_deals)
     values = StrongBot().evaluate(
         game, observation, legal, rng, budget or DEFAULT_HINT_BUDGET, cull=False
@@ -246,7 +247,7 @@ def hand_focus(
 
 def _unit(game_name: str) -> str:
     """What a value means, in the words that follow the number ("+4.2 points ...")."""
-    if game_name == "deadwood-knock":
+    if rule_facts(game_name).poker_split:
         return "against the table"  # the round score minus the other players' mean
     return "this hand"
 
@@ -327,7 +328,7 @@ def _knock_claims(
 ) -> tuple[bool | None, list[Claim]]:
     """Whether knocking now is wise, in checked words (only called when a knock is legal)."""
     claims: list[Claim | None] = []
-    if game_name == "deadwood-knock":
+    if rule_facts(game_name).poker_split:
         claims.append(_dk_knock_count(view))
     knocks = [av for av in values if _kind(av.action) == "knock" and av.samples]
     others = [av for av in values if _kind(av.action) != "knock" and av.samples]
@@ -396,7 +397,7 @@ def explain(game_name: str, view: TableView, action: Any) -> str:
 
 def explain_claims(game_name: str, view: TableView, action: Any) -> list[Claim | None]:
     """Candidate claims about ``action`` (each still to be checked)."""
-    if game_name == "deadwood-knock":
+    if rule_facts(game_name).poker_split:
         return _dk_claims(view, action)
     return _kr_claims(view, action)
 
@@ -437,7 +438,7 @@ def _dk_take_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, A
 @_facts("dk_role")
 def _dk_role_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
     """Where a card sits in the scoring split: the poker hand, or deadwood (and its worth)."""
-    from deadwood_knock.games.deadwood_knock.hand import card_value
+    from deadwood_knock.games.points import card_value
 
     card = _card(inputs["card"])
     now = _evaluate(view.hand)
@@ -749,7 +750,7 @@ def _kr_stock_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, 
 def _kr_throw_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
     """Throwing a card: the count after, its worth, and whether it was deadwood (in some
     lowest arrangement) rather than part of a meld."""
-    from deadwood_knock.games.knock_rummy.melds import card_value
+    from deadwood_knock.games.points import card_value
 
     card = _card(inputs["card"])
     if card not in view.hand:

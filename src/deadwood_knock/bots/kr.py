@@ -14,6 +14,7 @@ from typing import Any
 from deadwood_knock.bots.base import KnockOutlook
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.cards import Card
+from deadwood_knock.games import GAME_NAMES, facts
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
 
 __all__ = ["count", "discard_card", "knock_outlook", "live_outs", "source_of"]
@@ -37,10 +38,6 @@ def discard_card(action: Any) -> Card | None:
     if c is None:
         c = getattr(action, "discard", None)
     return c if isinstance(c, Card) else None
-
-
-def points(c: Card) -> int:
-    return min(c % 13 + 1, 10)
 
 
 def best_after_draw(hand: Sequence[Card], drawn: Card, high_aces: bool, keep: bool) -> int:
@@ -70,7 +67,7 @@ def live_outs(hand: Sequence[Card], unseen: Sequence[Card], high_aces: bool) -> 
 def options_of(raw: Any) -> tuple[bool, int | None, bool]:
     """(high_aces, knock_limit, gin) from an observation's JSON."""
     opts = raw.get("options") or {} if hasattr(raw, "get") else {}
-    gin = bool(opts.get("gin")) or raw.get("game") == "gin"
+    gin = bool(opts.get("gin")) or (raw.get("game") in GAME_NAMES and facts(raw["game"]).layoffs)
     limit = opts.get("knock_limit")
     if gin:
         limit = GIN_LIMIT

@@ -16,9 +16,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from deadwood_knock.bots.kr import options_of, points
+from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.view import TableView, cards_of
 from deadwood_knock.cards import Card
+from deadwood_knock.games.knock_rummy.rules import (
+    gin_layoffs_allowed,
+    gin_outcome,
+    gin_points,
+    knock_rummy_scores,
+)
+from deadwood_knock.games.points import card_value
 
 __all__ = ["KrSim", "apply_action", "playout", "sample_position"]
 
@@ -46,7 +53,7 @@ def _best_discard(cards: Sequence[Card], high_aces: bool, banned: Card | None) -
     for x in cards:
         if x == banned:
             continue
-        k = (_count([y for y in cards if y != x], high_aces), -points(x), x)
+        k = (_count([y for y in cards if y != x], high_aces), -card_value(x), x)
         if best is None or k < best:
             best = k
     assert best is not None
@@ -232,47 +239,34 @@ def _layoff_estimate(knocker: Sequence[Card], defender: Sequence[Card], high_ace
     own = _count(defender, high_aces)
     shed = 0
     held = list(knocker)
-    for c in sorted(defender, key=points, reverse=True):
+    for c in sorted(defender, key=card_value, reverse=True):
         if _count([*held, c], high_aces) == base:
             rest = [x for x in defender if x != c]
-            if _count(rest, high_aces) == own - points(c):
-                shed += points(c)
+            if _count(rest, high_aces) == own - card_value(c):
+                shed += card_value(c)
                 held.append(c)
     return shed
 
 
 def settle(sim: KrSim, knocker: int, rummy: bool) -> None:
+    """The engine's settlement (KR6, KR8) on the sample's counts; only Gin's lay-offs
+    are estimated (:func:`_layoff_estimate`)."""
     n = len(sim.hands)
     counts = [_count(h, sim.high_aces) for h in sim.hands]
     result = [0] * n
     if sim.gin:
         other = 1 - knocker
         k, d = counts[knocker], counts[other]
-        if k == 0:
-            result[knocker], result[other] = d + 25, -(d + 25)
-        else:
+        if gin_layoffs_allowed(k):
             d = max(0, d - _layoff_estimate(sim.hands[knocker], sim.hands[other], sim.high_aces))
-            if d <= k:
-                result[other], result[knocker] = k - d + 25, -(k - d + 25)
-            else:
-                result[knocker], result[other] = d - k, -(d - k)
+        knocker_wins, points = gin_points(gin_outcome(k, d), k, d)
+        winner, loser = (knocker, other) if knocker_wins else (other, knocker)
+        result[winner], result[loser] = points, -points
     else:
-        if rummy:
-            winners = [knocker]
-        else:
-            low = min(counts)
-            winners = [s for s in range(n) if counts[s] == low]
-            if knocker in winners and len(winners) > 1:
-                winners.remove(knocker)
-        w = counts[winners[0]]
-        for s in range(n):
-            if s in winners:
-                continue
-            pay = counts[s] - w + (25 if rummy else 0) + (10 if s == knocker else 0)
-            share = pay // len(winners)
-            for win in winners:
-                result[win] += share
-                result[s] -= share
+        _, scores = knock_rummy_scores(
+            counts, None if rummy else knocker, knocker if rummy else None
+        )
+        result = list(scores)
     sim.result = result
     sim.phase = OVER
 
@@ -291,7 +285,7 @@ def policy_move(sim: KrSim, knock_at: int) -> None:
         if top is not None:
             now = _count(hand, ha)
             # Gin players take the top only to meld it (otherwise it tells the opponent).
-            melds = not sim.gin or _count([*hand, top], ha) < now + points(top)
+            melds = not sim.gin or _count([*hand, top], ha) < now + card_value(top)
             if melds and _best_discard([*hand, top], ha, None)[0] < now:
                 do_draw(sim, seat, "discard")
                 return

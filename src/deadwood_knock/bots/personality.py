@@ -31,14 +31,15 @@ from deadwood_knock.bots.kr import (
     count,
     discard_card,
     options_of,
-    points,
     source_of,
 )
 from deadwood_knock.bots.kr import knock_outlook as kr_knock_outlook
 from deadwood_knock.bots.view import TableView, view_of, without
 from deadwood_knock.cards import Card
+from deadwood_knock.games import facts
 from deadwood_knock.games.base import Game, GameError
 from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
+from deadwood_knock.games.points import card_value
 
 __all__ = [
     "CHASES",
@@ -174,7 +175,7 @@ class PersonalityBot:
         if len(legal) == 1:
             return legal[0]
         view = view_of(observation, game.name)
-        if game.name == "deadwood-knock":
+        if game.facts.poker_split:
             return self._dk(view, legal, rng)
         return self._kr(view, legal, rng)
 
@@ -241,7 +242,7 @@ class PersonalityBot:
         """How far ahead knocking must look: patience shades it, fading near the stock's end."""
         assert self.params.patience is not None
         turns_left = view.stock_size / max(1, view.players)
-        shade = KNOCK_SHADE if view.game == "deadwood-knock" else RUMMY_KNOCK_SHADE
+        shade = KNOCK_SHADE if facts(view.game).poker_split else RUMMY_KNOCK_SHADE
         return shade * (2.0 * self.params.patience - 1.0) * min(1.0, turns_left / 3.0)
 
     def _call_or_fold(self, view: TableView, legal: Sequence[Any], rng: random.Random) -> Any:
@@ -296,7 +297,7 @@ class PersonalityBot:
                 -counts[c]
                 + self.skill.foresight * _kr_potential(rest, p.chase)
                 - p.discard_reading * feed(c)
-                + 0.05 * points(c)
+                + 0.05 * card_value(c)
             )
         best_card = max(scored, key=lambda c: scored[c])
         knockable = [a for a in throws if _kind(a) == "knock"]
@@ -419,7 +420,7 @@ class GreedyBot:
             return legal[0]
         view = view_of(observation, game.name)
         kinds = {_kind(a) for a in legal}
-        if game.name == "deadwood-knock":
+        if game.facts.poker_split:
             if "reveal" in kinds:
                 return legal[0]
             if "call" in kinds:
@@ -457,7 +458,7 @@ class GreedyBot:
             knock = _kind(a) == "knock"
             if knock and left > 10:
                 continue
-            key = (left, -points(c) - (100 if knock else 0))
+            key = (left, -card_value(c) - (100 if knock else 0))
             if best is None or key < best:
                 best, choice = key, a
         return choice

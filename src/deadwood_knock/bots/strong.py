@@ -24,7 +24,6 @@ compared on the same samples, are well ahead.
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -42,12 +41,14 @@ from deadwood_knock.bots.dk import (
     source_of,
 )
 from deadwood_knock.bots.dk_sim import Sim, apply_action, playout, sample_position
-from deadwood_knock.bots.kr import best_after_draw, count, discard_card, options_of, points
+from deadwood_knock.bots.kr import best_after_draw, count, discard_card, options_of
 from deadwood_knock.bots.view import TableView, view_of
 from deadwood_knock.cards import CARDS, Card
+from deadwood_knock.games import facts
 from deadwood_knock.games.base import Event, Game
 from deadwood_knock.games.knock_rummy.melds import best_discard_count
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
+from deadwood_knock.games.points import card_value
 
 __all__ = ["DEFAULT_BUDGET", "ActionValue", "StrongBot"]
 
@@ -81,11 +82,9 @@ def _kind(action: Any) -> str:
     return str(getattr(action, "kind", ""))
 
 
-def determinizer(game_name: str) -> Callable[[Any, random.Random], Any]:
-    module = "deadwood_knock" if game_name == "deadwood-knock" else "knock_rummy"
-    mod = importlib.import_module(f"deadwood_knock.games.{module}")
-    fn: Callable[[Any, random.Random], Any] = mod.determinize
-    return fn
+def determinizer(game: Game[Any, Any]) -> Callable[[Any, random.Random], Any]:
+    """The game's own determinize (a full state consistent with an observation)."""
+    return game.sample_state
 
 
 # --- reading a sampled state (the search's own sample, never the real one) -------------------
@@ -185,7 +184,7 @@ def kr_playout_action(
         c = discard_card(a)
         if c is None or _kind(a) != "discard":
             continue
-        key = (count([x for x in hand if x != c], high_aces), -points(c))
+        key = (count([x for x in hand if x != c], high_aces), -card_value(c))
         if best_key is None or key < best_key:
             best_key, best_card = key, c
     if best_key is not None and best_key[0] <= limit:
@@ -236,14 +235,14 @@ class StrongBot:
         if budget is None:
             # Knock Rummy playouts are longer; they get half as much time again.
             custom = self.default_budget is not DEFAULT_BUDGET
-            budget = self.default_budget if game.name == "deadwood-knock" or custom else KR_BUDGET
+            budget = self.default_budget if game.facts.poker_split or custom else KR_BUDGET
         started = time.perf_counter()
         view = view_of(observation, game.name)
         priors = self._priors(game.name, view, legal, rng)
         forced = self._forced(game.name, view, legal)
         if forced is not None:
             return [ActionValue(forced, 0.0, 0, 0.0)]
-        gin = game.name != "deadwood-knock" and options_of(view.raw)[2]
+        gin = not game.facts.poker_split and options_of(view.raw)[2]
         if gin:
             # Policy improvement: the anchor is a sound Gin player's move (kept unless the
             # playouts clearly beat it), not just the lowest count.
@@ -252,7 +251,7 @@ class StrongBot:
             priors = [(a, top_prior if a is choice else pr) for a, pr in priors]
         ranked = sorted(priors, key=lambda ap: -ap[1])
         # Knock Rummy playouts are longer, so fewer candidates get more samples each.
-        width = self.width if game.name == "deadwood-knock" else max(2, self.width - 2)
+        width = self.width if game.facts.poker_split else max(2, self.width - 2)
         keep = ranked[:width]
         # Always weigh the best of each turn-ending choice, however the heuristic rates it.
         kept_kinds = {_kind(a) for a, _ in keep}
@@ -310,7 +309,7 @@ class StrongBot:
         )
         rest = sorted((av for av in out if av.samples != top_visits), key=lambda av: -av.value)
         ranked_out = survivors + rest
-        if game.name != "deadwood-knock":
+        if not game.facts.poker_split:
             z = GIN_ANCHOR_Z if gin else ANCHOR_Z
             ranked_out = _keep_anchor_unless_beaten(ranked_out, keep, values, z)
         return ranked_out
@@ -319,21 +318,21 @@ class StrongBot:
 
     def _forced(self, game_name: str, view: TableView, legal: Sequence[Any]) -> Any | None:
         kinds = [_kind(a) for a in legal]
-        if game_name == "deadwood-knock" and kinds and kinds[0] == "reveal":
+        if facts(game_name).poker_split and kinds and kinds[0] == "reveal":
             return legal[0]
-        if game_name != "deadwood-knock" and "rummy" in kinds:
+        if not facts(game_name).poker_split and "rummy" in kinds:
             return legal[kinds.index("rummy")]
         return None
 
     def _priors(
         self, game_name: str, view: TableView, legal: Sequence[Any], rng: random.Random
     ) -> list[tuple[Any, float]]:
-        if game_name == "deadwood-knock":
+        if facts(game_name).poker_split:
             return _dk_priors(view, legal, rng)
         return _kr_priors(view, legal, rng)
 
     def _search(self, game: Game[Any, Any], observation: Any, view: TableView) -> Search:
-        if game.name == "deadwood-knock":
+        if game.facts.poker_split:
             probe = sample_position(view, random.Random(0))
             if probe is not None:
                 return SimSearch(view)
@@ -399,7 +398,7 @@ class EngineSearch:
         self.game = game
         self.observation = observation
         self.view = view
-        self.determinize = determinizer(game.name)
+        self.determinize = determinizer(game)
 
     def sample(self, rng: random.Random) -> Any:
         return self.determinize(self.observation, rng)
@@ -408,7 +407,7 @@ class EngineSearch:
         game, view = self.game, self.view
         base = tuple(game.scores(sample))
         seat = view.seat
-        dk = game.name == "deadwood-knock"
+        dk = game.facts.poker_split
         high_aces, limit, gin = (False, None, False) if dk else options_of(view.raw)
         knock_at = min(limit if limit is not None else 99, playout_knock_at(gin))
         state, events = game.apply(sample, action)
@@ -474,7 +473,7 @@ def _ended(events: Sequence[Event]) -> bool:
 def _static(game_name: str, state: Any, seat: int, high_aces: bool) -> float:
     """A cut-off playout's value: hand quality now against the table's."""
     players = len(state.hands)
-    if game_name == "deadwood-knock":
+    if facts(game_name).poker_split:
         mine = safe_value(state_hand(state, seat))
         others = [safe_value(state_hand(state, s)) for s in range(players) if s != seat]
         return mine - sum(others) / len(others)
@@ -534,7 +533,7 @@ def _kr_priors(
         elif k in ("discard", "knock"):
             c = discard_card(a)
             left = count([x for x in view.hand if x != c], high_aces)
-            prior = -float(left) + 0.01 * (points(c) if c is not None else 0)
+            prior = -float(left) + 0.01 * (card_value(c) if c is not None else 0)
             if k == "knock":  # knocking early at a low count is the sound default
                 prior += 0.5 if left <= (limit if limit is not None else 10) else -5.0
             out.append((a, prior))
@@ -577,10 +576,10 @@ def gin_choice(view: TableView, legal: Sequence[Any]) -> Any:
         rest = [x for x in hand if x != c]
         n = count(rest, high_aces)
         counts[c] = n
-        melds = sum(1 for x in unseen if count([*rest, x], high_aces) < n + points(x))
+        melds = sum(1 for x in unseen if count([*rest, x], high_aces) < n + card_value(x))
         feed = sum(_feeds(c, t) for t in taken)
         share = melds / len(unseen) if unseen else 0.0
-        scores[c] = -n + GIN_OUTS * share - GIN_FEED * feed + 0.05 * points(c)
+        scores[c] = -n + GIN_OUTS * share - GIN_FEED * feed + 0.05 * card_value(c)
     knocks = [a for a in throws if _kind(a) == "knock" and discard_card(a) in counts]
     if knocks:
         best_knock = min(knocks, key=lambda a: counts[discard_card(a)])  # type: ignore[index]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deadwood_knock.cards import CARDS, JOKERS, Card, parse_card
+from deadwood_knock.games import facts
 
 __all__ = ["TableView", "cards_of", "view_of"]
 
@@ -74,7 +75,7 @@ class TableView:
         ``reading`` below 1 models a player who does not track the pile: it forgets the
         older discards (keeps only the most recent share of them) and what others took.
         """
-        dk = self.game == "deadwood-knock"
+        dk = facts(self.game).poker_split
         seen: list[Card] = [*self.hand, *self.out_of_play]
         pile = self.discard_pile
         if reading >= 1.0:

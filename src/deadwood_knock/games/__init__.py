@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deadwood_knock.games.base import Game, GameError
+from deadwood_knock.games.base import Game, GameError, RuleFacts
 
 GAME_NAMES: tuple[str, ...] = ("deadwood-knock", "knock-rummy", "gin")
 
@@ -28,3 +28,9 @@ def get_game(name: str) -> Game[Any, Any]:
 
         return gin
     raise GameError(f"unknown game {name!r}; choose one of: {', '.join(GAME_NAMES)}")
+
+
+def facts(name: str) -> RuleFacts:
+    """The rule facts (title, tables, words, what kind of game) of a registered game: what
+    a front reads instead of comparing the game's name."""
+    return get_game(name).facts

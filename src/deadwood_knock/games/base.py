@@ -34,6 +34,7 @@ __all__ = [
     "IllegalActionError",
     "JSONDict",
     "PositionError",
+    "RuleFacts",
     "card_from_json",
     "cards_from_json",
     "derive_rng",
@@ -145,8 +146,66 @@ A = TypeVar("A")
 
 
 @dataclass(frozen=True, slots=True)
+class RuleFacts:
+    """What the fronts (terminal, web, bots, arena) show or branch on about a game's
+    rules, read from the engine so that none copies a rule or asks for a game by name.
+
+    ``poker_split``: a hand splits into a poker hand and deadwood, a knock opens a pot
+    that the others call or fold (Deadwood Knock); otherwise hands are arranged into
+    melds (Knock Rummy, Gin). ``rummy``: the rummy action exists (Knock Rummy).
+    ``knock_limit``: the fixed limit of every table (``None``: a table option or none).
+    ``card_points``: each card index's deadwood points. ``category_words``: the poker
+    categories in words (empty without ``poker_split``). ``unit``: what one deal is
+    called (``round`` or ``hand``). ``layoffs``: the defender lays cards off on the
+    knocker's melds, and a knock can be undercut (Gin).
+    """
+
+    title: str
+    poker_split: bool
+    rummy: bool
+    hand_size: int | None
+    knock_limit: int | None
+    card_points: tuple[int, ...]
+    category_words: Mapping[str, str] = field(default_factory=dict)
+    hand_points: Mapping[str, int] = field(default_factory=dict)
+    unit: str = "hand"
+    jokers: bool = False
+    layoffs: bool = False
+
+    def to_json(self) -> JSONDict:
+        return {
+            "title": self.title,
+            "poker_split": self.poker_split,
+            "rummy": self.rummy,
+            "hand_size": self.hand_size,
+            "knock_limit": self.knock_limit,
+            "card_points": list(self.card_points),
+            "category_words": dict(self.category_words),
+            "hand_points": dict(self.hand_points),
+            "unit": self.unit,
+            "jokers": self.jokers,
+            "layoffs": self.layoffs,
+        }
+
+
+def _no_facts() -> RuleFacts:
+    return RuleFacts(
+        title="", poker_split=False, rummy=False, hand_size=None, knock_limit=None, card_points=()
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Game(Generic[S, A]):
-    """A game's rules as functions. Registered under its public name."""
+    """A game's rules as typed functions over its immutable state ``S`` and action
+    type ``A``. Registered under its public name (:func:`deadwood_knock.games.get_game`).
+
+    ``why_illegal(state, action)`` is the one source of legality: ``None`` or the
+    reason, which :meth:`is_legal`, ``apply`` (its :class:`IllegalActionError`) and
+    ``legal_actions`` all follow. ``determinize(observation, rng)`` deals a full state
+    consistent with one seat's observation (for the bots' search). ``facts`` are the
+    rule tables and words the fronts show. A test game may leave the last three out:
+    legality then falls back to ``legal_actions``.
+    """
 
     name: str
     title: str
@@ -163,6 +222,26 @@ class Game(Generic[S, A]):
     action_from_json: Callable[[Mapping[str, Any]], A]
     position_from_json: Callable[[Mapping[str, Any]], S]
     position_to_json: Callable[[S], JSONDict]
+    why_illegal: Callable[[S, Any], str | None] | None = None
+    determinize: Callable[[Any, random.Random], S] | None = None
+    facts: RuleFacts = field(default_factory=_no_facts)
+
+    def reason(self, state: S, action: Any) -> str | None:
+        """``None`` if ``action`` is legal in ``state``, else why not (player's words)."""
+        if self.why_illegal is not None:
+            return self.why_illegal(state, action)
+        if action in self.legal_actions(state):
+            return None
+        return "that action is not legal now"
+
+    def is_legal(self, state: S, action: Any) -> bool:
+        return self.reason(state, action) is None
+
+    def sample_state(self, observation: Any, rng: random.Random) -> S:
+        """A full state consistent with ``observation`` (see ``determinize``)."""
+        if self.determinize is None:
+            raise GameError(f"{self.name} cannot deal a state from an observation")
+        return self.determinize(observation, rng)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,14 +274,34 @@ class GameRecord:
             raise GameError(f"bad game record: {exc}") from exc
 
 
-def replay(game: Game[S, A], record: GameRecord) -> S:
-    """Rebuild the state from a record; every action is checked for legality."""
-    state = game.new_game(game.options_from_json(record.options), record.seed)
+def replay(
+    game: Game[S, A],
+    record: GameRecord,
+    on_events: Callable[[int, Any, tuple[Event, ...]], None] | None = None,
+    *,
+    start: S | None = None,
+) -> S:
+    """The one replay: rebuild the final state of a record, checking every action.
+
+    The state starts from ``new_game(record.options, record.seed)`` or, with ``start``,
+    from that state (a position set up by hand, or a cached state the record's actions
+    continue from). Each action is parsed and checked with ``game.reason`` (an illegal
+    one raises :class:`IllegalActionError` naming its number and the reason), then
+    applied; ``on_events(number, action, events)`` (if given) sees each step's events,
+    for example to rebuild a log or a view. Returns the final state.
+    """
+    if start is None:
+        state = game.new_game(game.options_from_json(record.options), record.seed)
+    else:
+        state = start
     for number, action_json in enumerate(record.actions, 1):
         action = game.action_from_json(action_json)
-        if action not in game.legal_actions(state):
-            raise IllegalActionError(f"record action {number} is not legal: {action_json}")
-        state, _ = game.apply(state, action)
+        why = game.reason(state, action)
+        if why is not None:
+            raise IllegalActionError(f"record action {number} is not legal: {action_json} ({why})")
+        state, events = game.apply(state, action)
+        if on_events is not None:
+            on_events(number, action, events)
     return state
 
 

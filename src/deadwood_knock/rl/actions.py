@@ -57,7 +57,7 @@ import numpy as np
 import numpy.typing as npt
 
 from deadwood_knock.cards import CARDS, DECK_52
-from deadwood_knock.games import GAME_NAMES, get_game
+from deadwood_knock.games import GAME_NAMES, facts, get_game
 from deadwood_knock.games.base import GameError, JSONDict
 
 __all__ = ["ActionCodec", "IllegalIndexError", "action_codec"]
@@ -180,13 +180,13 @@ def action_codec(game_name: str) -> ActionCodec:
     if game_name not in GAME_NAMES:
         raise GameError(f"unknown game {game_name!r}; choose one of: {', '.join(GAME_NAMES)}")
     game = get_game(game_name)
-    forms = _dk_forms() if game_name == "deadwood-knock" else _kr_forms()
+    forms = _dk_forms() if facts(game_name).poker_split else _kr_forms()
     fixed = tuple(game.action_from_json(form) for form in forms)
     index = {action: i for i, action in enumerate(fixed)}
     if len(index) != len(fixed):
         raise GameError(f"{game_name}: two action forms parse to the same engine action")
     reveal_slots = 0
-    if game_name == "deadwood-knock":
+    if facts(game_name).poker_split:
         from deadwood_knock.games.deadwood_knock.rules import HAND_SIZE
 
         reveal_slots = 2**HAND_SIZE  # every subset of the hand's positions

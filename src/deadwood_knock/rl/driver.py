@@ -214,7 +214,7 @@ def render_text(game: Game[Any, Any], observation: Any, names: Sequence[str]) ->
     obs = observation
     seat = obs.seat
     names = [("You" if s == seat else name) for s, name in enumerate(names)]
-    dk = game.name == "deadwood-knock"
+    dk = game.facts.poker_split
     number = obs.round if dk else obs.hand_number
     unit = f"round {number} of {obs.options.rounds}" if dk else f"hand {number}"
     totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(obs.totals))

@@ -29,7 +29,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from deadwood_knock.games.base import GameError
+from deadwood_knock.games import facts
 
 __all__ = ["Block", "ObservationEncoder", "observation_encoder"]
 
@@ -299,8 +299,6 @@ class _DeadwoodKnockEncoder(ObservationEncoder):
 def observation_encoder(game: str, options: Any) -> ObservationEncoder:
     """The encoder of a game with these (parsed) options; the size depends on players."""
     players = int(options.players)
-    if game == "deadwood-knock":
+    if facts(game).poker_split:  # an unknown name is a GameError here
         return _DeadwoodKnockEncoder(game, players)
-    if game in ("knock-rummy", "gin"):
-        return _KnockRummyEncoder(game, players)
-    raise GameError(f"unknown game {game!r}")
+    return _KnockRummyEncoder(game, players)

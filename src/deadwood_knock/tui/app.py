@@ -220,7 +220,7 @@ class DeadwoodApp(App[None]):
     def _banner(self, obs: Any) -> str:
         s = self.session
         parts = [s.game.title]
-        if s.name == "deadwood-knock":
+        if s.game.facts.poker_split:
             parts.append(f"Round {obs.round} of {obs.options.rounds}")
             parts.append(
                 {
@@ -261,7 +261,7 @@ class DeadwoodApp(App[None]):
             tags = []
             if obs.dealer == seat:
                 tags.append("dealer")
-            if s.name == "deadwood-knock":
+            if s.game.facts.poker_split:
                 if obs.knocker == seat:
                     tags.append("knocked")
                 if obs.calls[seat]:
@@ -277,15 +277,15 @@ class DeadwoodApp(App[None]):
         pile = obs.discard_pile
         top = cards_text(pile[-1:]) if pile else "empty"
         pile_line = f"Discard pile: {top} on top ({_count(len(pile))})"
-        if s.name == "deadwood-knock" and len(pile) >= 2:
+        if s.game.facts.poker_split and len(pile) >= 2:
             pile_line += f", buried under it: {cards_text(pile[-2:-1])}"
         if self.compact:
             lines.append(f"{pile_line} · Stock: {_count(obs.stock_size)}")
         else:
             lines += [pile_line, f"Stock: {_count(obs.stock_size)}"]
-        if s.name == "deadwood-knock" and obs.covers:
+        if s.game.facts.poker_split and obs.covers:
             lines.append(f"Set aside (palm covers): {cards_text(obs.covers)}")
-        if s.name != "deadwood-knock" and obs.public_stock is not None:
+        if not s.game.facts.poker_split and obs.public_stock is not None:
             lines.append("The stock is the turned-over pile: its draws are public.")
         return "\n".join(lines)
 
@@ -328,7 +328,7 @@ class DeadwoodApp(App[None]):
 
     def controls(self) -> list[str]:
         """The keys that do something now, each with what it does, from the legal actions."""
-        if self.session.name == "deadwood-knock":
+        if self.session.game.facts.poker_split:
             return self._dk_controls()
         return self._kr_controls()
 
@@ -473,7 +473,7 @@ class DeadwoodApp(App[None]):
         """The legal action a key means now, or ``None``."""
         legal = self.session.legal()
         sel = self.selected_card()
-        if self.session.name == "deadwood-knock":
+        if self.session.game.facts.poker_split:
             simple = {"k": "knock", "t": "stand", "c": "call", "f": "fold"}
             if key in simple:
                 return next((a for a in legal if a.kind == simple[key]), None)

@@ -13,7 +13,7 @@ from typing import Any
 
 from deadwood_knock.bots import Budget, get_bot, resolve_bot_name
 from deadwood_knock.bots.base import Bot
-from deadwood_knock.games import get_game
+from deadwood_knock.games import facts, get_game
 from deadwood_knock.games.base import Event, GameError, derive_rng
 from deadwood_knock.trail.figure_bots import figure_display_name, register_figure_bots
 from deadwood_knock.tui.words import describe_event
@@ -57,7 +57,7 @@ class Session:
         self.bots: list[Bot | None] = [None, *(get_bot(name) for name in opponents)]
         players = len(self.bots)
         options: dict[str, Any] = {"players": players}
-        if game_name == "deadwood-knock":
+        if facts(game_name).poker_split:
             options["sleight_of_hand"] = sleight_of_hand
             if rounds is not None:
                 options["rounds"] = rounds

@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deadwood_knock.cards import Card, parse_card
+from deadwood_knock.games import facts
 from deadwood_knock.games.base import Event
 from deadwood_knock.games.deadwood_knock.hand import CATEGORY_WORDS
 from deadwood_knock.games.knock_rummy.rules import (
     GIN_BONUS,
-    GIN_LIMIT,
     KNOCK_PENALTY,
     RUMMY_BONUS,
 )
@@ -116,7 +116,7 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
 def evaluation_lines(game_name: str, observation: Any, width: int | None = None) -> list[str]:
     """The observation's own evaluation of the viewer's hand, in words. With a ``width``
     (a small screen) the poker hand and the deadwood share a line when they fit."""
-    if game_name == "deadwood-knock":
+    if facts(game_name).poker_split:
         from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
 
         ev = observation.evaluation
@@ -165,7 +165,7 @@ def result_lines(
     (a small terminal) leaves out the cards (DK: the category stays; KR/Gin: the melds
     and deadwood, the count stays) so each player fits one line; the figures stay."""
     viewer = observation.seat
-    if game_name == "deadwood-knock":
+    if facts(game_name).poker_split:
         r = observation.last_result
         if r is None:
             return []
@@ -244,22 +244,43 @@ def result_lines(
 # --- help (? or F1) ----------------------------------------------------------------------------
 
 
+def points_words(card_points: Sequence[int]) -> str:
+    """A game's card points table (``RuleFacts.card_points``) in words, e.g. ``A 1, 2-10
+    face value, J/Q/K 10, joker -2``: generated from the engine's table, never copied."""
+    parts = [f"A {card_points[0]}"]
+    if all(card_points[r] == r + 1 for r in range(1, 10)):
+        parts.append("2-10 face value")
+    else:
+        parts.extend(f"{r + 1} {card_points[r]}" for r in range(1, 10))
+    courts = card_points[10:13]
+    if len(set(courts)) == 1:
+        parts.append(f"J/Q/K {courts[0]}")
+    else:
+        parts.extend(f"{letter} {v}" for letter, v in zip("JQK", courts, strict=True))
+    if len(card_points) > 52:
+        parts.append(f"joker {card_points[52]}")
+    return ", ".join(parts)
+
+
 def help_lines(game_name: str, options: Any) -> list[str]:
     """The rules in brief and the keys, for the help screen: paragraphs the screen wraps,
     key lines that fit 70 columns. Figures come from the engine."""
-    from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
-    from deadwood_knock.games.deadwood_knock.rules import HAND_SIZE, POT_ANTE, SUSPICION
+    from deadwood_knock.games.deadwood_knock.rules import POT_ANTE, SUSPICION
 
-    if game_name == "deadwood-knock":
+    rule_facts = facts(game_name)
+    title = rule_facts.title.upper()
+    points = points_words(rule_facts.card_points)
+    if rule_facts.poker_split:
         rules = [
-            "DEADWOOD KNOCK: rummy meets poker.",
-            f"You hold {HAND_SIZE} cards, split into a poker hand (any 5 cards, or 6-8 of one "
-            "suit or one straight) and deadwood (A 1, 2-10 face value, J/Q/K 10, joker -2). "
+            f"{title}: rummy meets poker.",
+            f"You hold {rule_facts.hand_size} cards, split into a poker hand (any 5 cards, "
+            f"or 6-8 of one suit or one straight) and deadwood ({points}). "
             "Round score = hand points - deadwood + the pot.",
             "A turn: pick the card to discard, then take the top of the stock or the top "
             "discard (or, with Sleight of Hand, palm the card under the top discard); your "
             "pick goes on the pile.",
-            f"Knock at the start of a turn if your deadwood can be {KNOCK_LIMIT} or less. "
+            f"Knock at the start of a turn if your deadwood can be {rule_facts.knock_limit} or "
+            "less. "
             "Everyone else then takes one final turn (a draw, or stand to keep the hand) and "
             f"calls or folds: each caller puts {POT_ANTE} in and the best poker hand among "
             f"those in takes the pot; if nobody calls, the knocker gets {POT_ANTE}.",
@@ -270,9 +291,9 @@ def help_lines(game_name: str, options: Any) -> list[str]:
         gin = bool(getattr(options, "gin", False))
         limit = getattr(options, "knock_limit", None)
         rules = [
-            "GIN RUMMY (two players)." if gin else "KNOCK RUMMY.",
+            f"{title} (two players)." if gin else f"{title}.",
             "Make sets (3-4 of a rank) and runs (3 or more in a row, one suit). Unmatched "
-            "cards are deadwood (A 1, 2-10 face value, J/Q/K 10); your count is the lowest "
+            f"cards are deadwood ({points}); your count is the lowest "
             "deadwood over every way to arrange the hand.",
             "A turn: draw from the stock or take the top discard, then discard (not the "
             "card you just took from the pile). Instead of a plain discard you may knock "
@@ -280,9 +301,9 @@ def help_lines(game_name: str, options: Any) -> list[str]:
         ]
         if gin:
             rules.append(
-                f"Gin: knock at {GIN_LIMIT} or less. The other player lays off cards on your "
-                f"melds; at or under your count they undercut you (+{GIN_BONUS}); a count of "
-                f"0 is gin (+{GIN_BONUS})."
+                f"Gin: knock at {rule_facts.knock_limit} or less. The other player lays off "
+                "cards on your melds; at or under your count they undercut you "
+                f"(+{GIN_BONUS}); a count of 0 is gin (+{GIN_BONUS})."
             )
         else:
             if limit is not None:
@@ -293,7 +314,7 @@ def help_lines(game_name: str, options: Any) -> list[str]:
                 f"rummy: +{RUMMY_BONUS} from each player."
             )
     keys = ["", "KEYS", "1-9 0 -, ← →  pick a card in your hand (it shows in [brackets])"]
-    if game_name == "deadwood-knock":
+    if facts(game_name).poker_split:
         keys += [
             "s d p         discard the picked card and take the stock's top card,",
             "              the top discard, or palm the card under the top discard",
@@ -307,7 +328,7 @@ def help_lines(game_name: str, options: Any) -> list[str]:
             "d or Enter    after drawing: discard the picked card",
             "k             knock, with the picked card as the discard",
         ]
-        if game_name == "knock-rummy":
+        if facts(game_name).rummy:
             keys.append("r             go rummy (with the picked card as the discard)")
     keys += [
         "h             Hand Focus: the moves ranked, the best explained",

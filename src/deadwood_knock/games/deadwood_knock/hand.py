@@ -40,6 +40,7 @@ from typing import Final
 
 from deadwood_knock.cards import CARDS, Card
 from deadwood_knock.games.base import GameError, JSONDict
+from deadwood_knock.games.points import CARD_POINTS, JOKER_DEADWOOD, RANK_VALUE, card_value
 
 __all__ = [
     "CATEGORIES",
@@ -92,21 +93,15 @@ CATEGORY_WORDS: Final = dict(
     )
 )
 KNOCK_LIMIT: Final = 11
-JOKER_DEADWOOD: Final = -2
 
 
 class IllegalSplitError(GameError):
     """A chosen poker hand that DK3 does not allow for this hand."""
 
 
-def card_value(c: int) -> int:
-    """Deadwood value of one card: A 1, 2..10 face, J/Q/K 10, joker -2."""
-    return JOKER_DEADWOOD if c >= 52 else min(c % 13 + 1, 10)
-
-
-_VALUE: Final = tuple(card_value(i) for i in range(54))
+_VALUE: Final = CARD_POINTS
 _POKER: Final = tuple(0 if i >= 52 else (14 if i % 13 == 0 else i % 13 + 1) for i in range(54))
-_RANK_VALUE: Final = tuple(min(d + 1, 10) for d in range(13))  # by rank digit (A = 0)
+_RANK_VALUE: Final = RANK_VALUE  # by rank digit (A = 0)
 _POW5: Final = tuple(5**d for d in range(14))
 _JOKER_UNIT: Final = _POW5[13]  # joker count sits above the 13 base-5 rank digits
 _KEY_MASK: Final = (1 << 32) - 1

@@ -42,12 +42,16 @@ from deadwood_knock.games.base import (
     IllegalActionError,
     JSONDict,
     PositionError,
+    RuleFacts,
     card_from_json,
     cards_from_json,
     derive_rng,
     to_jsonable,
 )
 from deadwood_knock.games.deadwood_knock.hand import (
+    CATEGORIES,
+    CATEGORY_WORDS,
+    HAND_POINTS,
     KNOCK_LIMIT,
     HandResult,
     evaluate,
@@ -55,6 +59,7 @@ from deadwood_knock.games.deadwood_knock.hand import (
     legal_splits,
     split_result,
 )
+from deadwood_knock.games.points import CARD_POINTS
 
 __all__ = [
     "GAME",
@@ -74,6 +79,7 @@ __all__ = [
     "action_from_json",
     "apply",
     "determinize",
+    "is_legal",
     "is_over",
     "legal_actions",
     "new_game",
@@ -83,7 +89,10 @@ __all__ = [
     "position_to_json",
     "pot_result",
     "scores",
+    "settle_pot",
+    "suspicions",
     "to_act",
+    "why_illegal",
 ]
 
 NAME: Final = "deadwood-knock"
@@ -496,23 +505,12 @@ def _sources(state: DeadwoodKnockState, seat: int) -> list[str]:
     return out
 
 
-# The last state asked about and its legal actions: a player asks, then apply() checks
-# the same (immutable) state again. Holding the state keeps the identity test sound.
-_legal_memo: list[tuple[DeadwoodKnockState, tuple[DeadwoodKnockAction, ...]]] = []
-
-
 def legal_actions(state: DeadwoodKnockState) -> tuple[DeadwoodKnockAction, ...]:
     """Every legal action of the seat to act (empty when the match is over). In the
-    reveal phase the scoring split comes first, so bots and timeouts can take [0]."""
-    memo = _legal_memo[-1] if _legal_memo else None
-    if memo is not None and memo[0] is state:
-        return memo[1]
-    actions = _legal_actions(state)
-    _legal_memo[:] = [(state, actions)]
-    return actions
+    reveal phase the scoring split comes first, so bots and timeouts can take [0].
 
-
-def _legal_actions(state: DeadwoodKnockState) -> tuple[DeadwoodKnockAction, ...]:
+    It lists what :func:`why_illegal`'s predicates allow (``_may_knock``, ``_sources``,
+    ``_actual``): legality is written once."""
     seat = state.to_act
     if seat is None or state.phase == "over":
         return ()
@@ -522,9 +520,10 @@ def _legal_actions(state: DeadwoodKnockState) -> tuple[DeadwoodKnockAction, ...]
     if state.phase == "reveal":
         return tuple(Reveal(s) for s in legal_splits(hand))
     out: list[DeadwoodKnockAction] = []
-    if state.phase == "play" and knock_count(hand) <= KNOCK_LIMIT:
+    if _may_knock(state, hand):
         out.append(_KNOCK)
     sources = _sources(state, seat)
+    # Both jokers are one select (a joker): list it once.
     selects = hand if hand[-1] != CARDS[53] or hand[-2] != CARDS[52] else hand[:-1]
     by_source = [_DRAWS[src] for src in sources]
     out.extend([draws[c] for c in selects for draws in by_source])
@@ -533,31 +532,48 @@ def _legal_actions(state: DeadwoodKnockState) -> tuple[DeadwoodKnockAction, ...]
     return tuple(out)
 
 
-def _why_illegal(state: DeadwoodKnockState, action: Any) -> str:
-    """A human reason for an illegal action (legality itself is ``legal_actions``)."""
+def _may_knock(state: DeadwoodKnockState, hand: Sequence[Card]) -> bool:
+    """DK4: a knock opens a normal turn, once a round, with a knock count of 11 or less."""
+    return state.phase == "play" and knock_count(hand) <= KNOCK_LIMIT
+
+
+def is_legal(state: DeadwoodKnockState, action: object) -> bool:
+    """The same answer as ``action in legal_actions(state)``."""
+    return why_illegal(state, action) is None
+
+
+def why_illegal(state: DeadwoodKnockState, action: object) -> str | None:
+    """``None`` if the seat to act may play ``action`` now, else the reason it may not
+    (the text the player is shown)."""
     phase = state.phase
-    if phase == "over":
+    seat = state.to_act
+    if phase == "over" or seat is None:
         return "the match is over"
-    kind = getattr(action, "kind", None)
-    if kind == "knock":
+    if isinstance(action, Knock):
         if phase != "play":
             return "only one knock per round, at the start of a normal turn"
-        return f"knocking needs a knock count of {KNOCK_LIMIT} or less"
-    if kind == "stand":
-        return "standing is only for a final turn after a knock"
-    if kind in ("call", "fold"):
-        return "call or fold comes only after the final turns of a knocked round"
-    if kind == "reveal":
+        if not _may_knock(state, state.hands[seat]):
+            return f"knocking needs a knock count of {KNOCK_LIMIT} or less"
+        return None
+    if isinstance(action, Stand):
+        return None if phase == "final" else "standing is only for a final turn after a knock"
+    if isinstance(action, (Call, Fold)):
+        if phase != "call":
+            return "call or fold comes only after the final turns of a knocked round"
+        return None
+    if isinstance(action, Reveal):
         if phase != "reveal":
             return "poker hands are revealed only at the showdown (with manual split)"
-        return "that poker hand is not a legal split of your hand"
-    if kind == "draw":
+        if action.poker_hand not in legal_splits(state.hands[seat]):
+            return "that poker hand is not a legal split of your hand"
+        return None
+    if isinstance(action, Draw):
         if phase not in ("play", "final"):
             return f"no draws in the {phase} phase"
-        seat = state.to_act
-        assert seat is not None
         if _actual(state.hands[seat], action.select) is None:
             return f"{action.select} is not in your hand"
+        if action.source in _sources(state, seat):
+            return None
         if action.source == "palm":
             if not state.options.sleight_of_hand:
                 return "palming needs the Sleight of Hand option"
@@ -588,8 +604,9 @@ def apply(
     state: DeadwoodKnockState, action: DeadwoodKnockAction
 ) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
     """Play one action; raises :class:`IllegalActionError` (state untouched) if illegal."""
-    if action not in legal_actions(state):
-        raise IllegalActionError(_why_illegal(state, action))
+    reason = why_illegal(state, action)
+    if reason is not None:
+        raise IllegalActionError(reason)
     seat = state.to_act
     assert seat is not None
     if isinstance(action, Knock):
@@ -677,17 +694,40 @@ def _draw(
     discard = (*discard, placed)
     known[seat] = known[seat] - {placed}
     events.append(Event("discard", seat, {"card": placed}))
-    moved = _replace(
-        state,
-        stock=stock,
-        discard=discard,
-        covers=covers,
-        hands=tuple(hands),
-        known=tuple(known),
-        reshuffled=reshuffled,
-        palmed=palmed,
-    )
-    return _end_turn(moved, seat, tuple(events))
+    changes = {
+        "stock": stock,
+        "discard": discard,
+        "covers": covers,
+        "hands": tuple(hands),
+        "known": tuple(known),
+        "reshuffled": reshuffled,
+        "palmed": palmed,
+    }
+    step = tuple(events)
+    passed = _pass_turn(state.players, seat, state.phase, state.knocker, stock, discard, reshuffled)
+    if passed is None:
+        return _end_turn(_replace(state, **changes), seat, step)
+    # The usual turn: one copy of the state with the turn passed and the events logged.
+    return _replace(state, log=state.log + step, **changes, **passed), step
+
+
+def _pass_turn(
+    n: int,
+    seat: int,
+    phase: str,
+    knocker: int | None,
+    stock: Sequence[Card],
+    discard: Sequence[Card],
+    reshuffled: bool,
+) -> dict[str, Any] | None:
+    """DK4/DK7 after a draw or stand: ``None`` if the stock is dry (the round ends),
+    else the next seat to act, and the call phase once the final turns come round."""
+    if not stock and (reshuffled or len(discard) < 2):
+        return None
+    nxt = _next(seat, n)
+    if phase == "final" and nxt == knocker:
+        return {"phase": "call", "to_act": _next(nxt, n)}
+    return {"to_act": nxt}
 
 
 def _end_turn(
@@ -695,15 +735,15 @@ def _end_turn(
 ) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
     """After a draw or stand: a dry stock ends the round (DK7); otherwise pass the turn."""
     n = state.players
-    if not state.stock and (state.reshuffled or len(state.discard) < 2):
+    passed = _pass_turn(
+        n, seat, state.phase, state.knocker, state.stock, state.discard, state.reshuffled
+    )
+    if passed is None:
         dry = Event("stock_out", None, {"discard_size": len(state.discard)})
         # No knocker and no pot, whatever was pending (DK7).
         moved = _replace(state, knocker=None, calls=(None,) * n)
         return _showdown(moved, (*events, dry), dry=True)
-    nxt = _next(seat, n)
-    if state.phase == "final" and nxt == state.knocker:
-        return _finish_step(state, events, phase="call", to_act=_next(nxt, n))
-    return _finish_step(state, events, to_act=nxt)
+    return _finish_step(state, events, **passed)
 
 
 def _showdown(
@@ -712,8 +752,11 @@ def _showdown(
     if state.options.manual_split:
         first = _next(state.dealer, state.players)
         return _finish_step(state, events, phase="reveal", to_act=first)
-    splits = tuple(evaluate(h).poker_hand for h in state.hands)
-    return _score_round(_replace(state, reveals=splits), events)
+    # The scoring splits' results are the round's results: score them as evaluated
+    # (split_result of a scoring split is the same result, at twice the cost).
+    evaluated = [evaluate(h) for h in state.hands]
+    splits = tuple(r.poker_hand for r in evaluated)
+    return _score_round(_replace(state, reveals=splits), events, evaluated)
 
 
 @dataclass(frozen=True, slots=True)
@@ -741,8 +784,16 @@ def pot_result(
 def _settle_pot(
     knocker: int | None, calls: Sequence[str | None], strengths: Sequence[Sequence[int]]
 ) -> _Pot:
+    """DK6 with the seats' best-five strengths as tuples (``HandResult.strength``)."""
+    return settle_pot(knocker, calls, [tuple(x) for x in strengths])
+
+
+def settle_pot(knocker: int | None, calls: Sequence[str | None], strengths: Sequence[Any]) -> _Pot:
     """DK6: +10 to an uncalled knocker; else the best poker hand among the in players
-    takes 10 per in player, ties split rounded down (the remainder is lost)."""
+    takes 10 per in player, ties split rounded down (the remainder is lost).
+
+    ``strengths`` are any values ordered as the poker hands (strength tuples, or the
+    evaluator's strength codes, as the bots' playouts use)."""
     n = len(strengths)
     pot = [0] * n
     if knocker is None:
@@ -751,8 +802,8 @@ def _settle_pot(
     if len(ins) == 1:
         pot[knocker] = POT_ANTE
         return _Pot(tuple(pot), (knocker,), (knocker,), 0)
-    best = max(tuple(strengths[s]) for s in ins)
-    winners = [s for s in ins if tuple(strengths[s]) == best]
+    best = max(strengths[s] for s in ins)
+    winners = [s for s in ins if strengths[s] == best]
     total = POT_ANTE * len(ins)
     share = total // len(winners)
     for s in ins:
@@ -760,22 +811,32 @@ def _settle_pot(
     return _Pot(tuple(pot), tuple(sorted(ins)), tuple(winners), total)
 
 
+def suspicions(palmed: Sequence[bool], round_scores: Sequence[int]) -> list[int]:
+    """DK9: a seat that palmed and scored below the round's best loses 5."""
+    top = max(round_scores)
+    return [SUSPICION if palmed[s] and round_scores[s] < top else 0 for s in range(len(palmed))]
+
+
 def _score_round(
-    state: DeadwoodKnockState, events: tuple[Event, ...]
+    state: DeadwoodKnockState,
+    events: tuple[Event, ...],
+    evaluated: list[HandResult] | None = None,
 ) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
     n = state.players
     dry = state.knocker is None
     results = []
     for s in range(n):
         chosen = state.reveals[s]
-        results.append(
-            split_result(state.hands[s], chosen) if chosen is not None else evaluate(state.hands[s])
-        )
+        if evaluated is not None:
+            results.append(evaluated[s])
+        elif chosen is not None:
+            results.append(split_result(state.hands[s], chosen))
+        else:
+            results.append(evaluate(state.hands[s]))
     settled = _pot(state.knocker, state.calls, results)
     pot = settled.result
     round_scores = [results[s].hand_points - results[s].deadwood_points + pot[s] for s in range(n)]
-    top = max(round_scores)
-    suspicion = [SUSPICION if state.palmed[s] and round_scores[s] < top else 0 for s in range(n)]
+    suspicion = suspicions(state.palmed, round_scores)
     totals = tuple(state.totals[s] + round_scores[s] + suspicion[s] for s in range(n))
     result = RoundResult(
         round=state.round + 1,
@@ -1207,4 +1268,18 @@ GAME: Final[Game[DeadwoodKnockState, DeadwoodKnockAction]] = Game(
     action_from_json=action_from_json,
     position_from_json=position_from_json,
     position_to_json=position_to_json,
+    why_illegal=why_illegal,
+    determinize=determinize,
+    facts=RuleFacts(
+        title="Deadwood Knock",
+        poker_split=True,
+        rummy=False,
+        hand_size=HAND_SIZE,
+        knock_limit=KNOCK_LIMIT,
+        card_points=CARD_POINTS,
+        category_words=CATEGORY_WORDS,
+        hand_points=dict(zip(CATEGORIES, HAND_POINTS, strict=True)),
+        unit="round",
+        jokers=True,
+    ),
 )

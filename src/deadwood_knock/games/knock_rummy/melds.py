@@ -27,6 +27,7 @@ from itertools import product
 from typing import Final
 
 from deadwood_knock.cards import CARDS, Card
+from deadwood_knock.games.points import RANK_VALUE, card_value
 
 __all__ = [
     "Arrangement",
@@ -42,15 +43,7 @@ __all__ = [
 
 SUIT_BITS: Final = 0x1FFF
 _BIG: Final = 1 << 30
-#: Deadwood points by rank index 0..12 (A=1, 2-10 face value, J/Q/K=10).
-RANK_VALUE: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
-_CARD_VALUE: Final = tuple(RANK_VALUE[i % 13] for i in range(52))
 _BIT: Final = tuple(1 << i for i in range(52))
-
-
-def card_value(c: int) -> int:
-    """Deadwood points of one card."""
-    return _CARD_VALUE[c]
 
 
 def _block_deadwood(mask: int, values: Sequence[int]) -> int:

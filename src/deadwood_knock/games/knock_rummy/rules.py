@@ -33,6 +33,7 @@ from deadwood_knock.games.base import (
     IllegalActionError,
     JSONDict,
     PositionError,
+    RuleFacts,
     card_from_json,
     cards_from_json,
     derive_rng,
@@ -45,6 +46,9 @@ from deadwood_knock.games.knock_rummy.melds import (
     min_arrangements,
     run_positions,
 )
+from deadwood_knock.games.points import CARD_POINTS
+
+_VALUE: Final = CARD_POINTS
 
 __all__ = [
     "GAME",
@@ -63,15 +67,19 @@ __all__ = [
     "best_layoff",
     "deal_size",
     "determinize",
+    "gin_layoffs_allowed",
     "gin_options_from_json",
+    "gin_outcome",
     "gin_points",
     "gin_settlement",
+    "is_legal",
     "knock_rummy_scores",
     "legal_actions",
     "new_game",
     "observe",
     "position_from_json",
     "position_to_json",
+    "why_illegal",
 ]
 
 KR_NAME: Final = "knock-rummy"
@@ -434,6 +442,34 @@ def _new_gin_game(options: KnockRummyOptions, seed: int) -> KnockRummyState:
 
 
 # --------------------------------------------------------------------------- legality
+#
+# Legality is written once, in ``why_illegal``'s predicates: ``legal_actions`` lists
+# what they allow, ``is_legal`` and ``apply`` ask them, and the reason reaches the player.
+
+
+def _can_draw(state: KnockRummyState, source: str) -> bool:
+    """KR3/KR7: the stock (or the pile to turn over), or the top of the discard pile."""
+    if source == "stock":
+        return bool(state.stock) or state.turnovers < MAX_TURNOVERS
+    return source == "discard" and bool(state.discard_pile)
+
+
+def _may_knock(opts: KnockRummyOptions, left: int) -> bool:
+    """KR4: a knock needs the count after the discard within the limit (if any)."""
+    return opts.knock_limit is None or left <= opts.knock_limit
+
+
+def _may_rummy(opts: KnockRummyOptions, left: int) -> bool:
+    """KR5: rummy is the whole hand matched; Gin (KR8) has no rummy action."""
+    return left == 0 and not opts.gin
+
+
+# Interned actions: legal_actions hands out these shared immutable values.
+_DRAWS: Final = {"stock": Draw("stock"), "discard": Draw("discard")}
+_DISCARDS: Final = tuple(Discard(c) for c in DECK_52)
+_KNOCKS: Final = tuple(Knock(c) for c in DECK_52)
+_RUMMIES: Final = tuple(Rummy(c) for c in DECK_52)
+_RUMMY_NO_DISCARD: Final = Rummy(None)
 
 
 def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
@@ -442,28 +478,89 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     if seat is None or state.phase == "over":
         return ()
     if state.phase == "draw":
-        draws: list[KnockRummyAction] = []
-        if state.stock or state.turnovers < MAX_TURNOVERS:
-            draws.append(Draw("stock"))
-        if state.discard_pile:
-            draws.append(Draw("discard"))
-        return tuple(draws)
+        return tuple(_DRAWS[src] for src in ("stock", "discard") if _can_draw(state, src))
     opts = state.options
     hand = state.hands[seat]
     m = hand_mask(hand)
-    allowed = [c for c in hand if c != state.taken_discard]
-    out: list[KnockRummyAction] = [Discard(c) for c in allowed]
-    limit = opts.knock_limit
+    taken = state.taken_discard
+    allowed = [c for c in hand if c != taken]
+    out: list[KnockRummyAction] = [_DISCARDS[c] for c in allowed]
     rummies: list[KnockRummyAction] = []
+    whole = count_mask(m, opts.high_aces)
+    limit = opts.knock_limit
+    rummy_possible = _may_rummy(opts, 0)
     for c in allowed:
-        left = count_mask(m ^ (1 << c), opts.high_aces)
-        if limit is None or left <= limit:
-            out.append(Knock(c))
-        if left == 0 and not opts.gin:
-            rummies.append(Rummy(c))
-    if not opts.gin and count_mask(m, opts.high_aces) == 0:
-        rummies.append(Rummy(None))
+        # Throwing c leaves a count of at least ``whole - value(c)`` (c put back as
+        # deadwood is an arrangement of the whole hand), so most cards need no count.
+        low = whole - _VALUE[c]
+        check_knock = limit is not None and low <= limit
+        if check_knock or (rummy_possible and low <= 0):
+            left = count_mask(m ^ (1 << c), opts.high_aces)
+            if _may_knock(opts, left):
+                out.append(_KNOCKS[c])
+            if _may_rummy(opts, left):
+                rummies.append(_RUMMIES[c])
+        elif limit is None:
+            out.append(_KNOCKS[c])  # no limit: any discard may knock
+    if _may_rummy(opts, whole):
+        rummies.append(_RUMMY_NO_DISCARD)
     return (*out, *rummies)
+
+
+def is_legal(state: KnockRummyState, action: object) -> bool:
+    """The same answer as ``action in legal_actions(state)``."""
+    return why_illegal(state, action) is None
+
+
+def why_illegal(state: KnockRummyState, action: object) -> str | None:
+    """``None`` if the seat to act may play ``action`` now, else the reason it may not
+    (the text the player is shown). Cheaper than listing every legal action."""
+    seat = state.to_act
+    if seat is None or state.phase == "over":
+        return "the game is over"
+    kind = type(action)
+    if kind is Draw:
+        assert isinstance(action, Draw)
+        if state.phase != "draw":
+            return f"{action.to_json()}: seat {seat} has drawn and must discard"
+        if _can_draw(state, action.source):
+            return None
+        if action.source == "stock":
+            return f"{action.to_json()}: the stock is empty and the pile was turned over twice"
+        return f"{action.to_json()}: the discard pile is empty"
+    if kind is Discard:
+        assert isinstance(action, Discard)
+        card: Card | None = action.card
+    elif kind is Knock or kind is Rummy:
+        assert isinstance(action, (Knock, Rummy))
+        card = action.discard
+    else:
+        return f"not a knock rummy action: {action!r}"
+    if state.phase != "discard":
+        return f"{action.to_json()}: seat {seat} must draw first"
+    hand = state.hands[seat]
+    if card is not None:
+        if not isinstance(card, Card) or card not in hand:
+            return f"{action.to_json()}: {card} is not in the hand"
+        if card == state.taken_discard:
+            return (
+                f"{action.to_json()}: a card taken from the discard pile may not be "
+                "discarded this turn"
+            )
+    if kind is Discard:
+        return None
+    opts = state.options
+    m = hand_mask(hand)
+    left = count_mask(m if card is None else m ^ (1 << card), opts.high_aces)
+    if kind is Knock:
+        if _may_knock(opts, left):
+            return None
+        return f"{action.to_json()}: the count after the discard is {left}, over the knock limit"
+    if _may_rummy(opts, left):
+        return None
+    return f"{action.to_json()}: the hand is not all matched" + (
+        " (gin has no rummy action)" if opts.gin else ""
+    )
 
 
 def _next_seat(state: KnockRummyState, seat: int) -> int:
@@ -476,9 +573,11 @@ def _next_seat(state: KnockRummyState, seat: int) -> int:
 def apply(
     state: KnockRummyState, action: KnockRummyAction
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    """Play one action; an illegal one raises IllegalActionError and changes nothing."""
-    if not _is_legal(state, action):
-        raise IllegalActionError(_why_illegal(state, action))
+    """Play one action; an illegal one raises IllegalActionError (with the reason) and
+    changes nothing."""
+    reason = why_illegal(state, action)
+    if reason is not None:
+        raise IllegalActionError(reason)
     seat = state.to_act
     assert seat is not None
     if isinstance(action, Draw):
@@ -496,61 +595,6 @@ def apply(
     rummy = Event("rummy", seat, {"discard": action.discard})
     after = _replace(after, log=(*after.log, rummy))
     return _end_hand_by_rummy(after, seat, (*events, rummy))
-
-
-def _is_legal(state: KnockRummyState, action: object) -> bool:
-    """The same answer as ``action in legal_actions(state)``, without listing them all
-    (apply runs on the bots' hot path)."""
-    seat = state.to_act
-    if seat is None or state.phase == "over":
-        return False
-    if isinstance(action, Draw):
-        if state.phase != "draw":
-            return False
-        if action.source == "stock":
-            return bool(state.stock) or state.turnovers < MAX_TURNOVERS
-        return action.source == "discard" and bool(state.discard_pile)
-    if state.phase != "discard" or not isinstance(action, (Discard, Knock, Rummy)):
-        return False
-    card = action.card if isinstance(action, Discard) else action.discard
-    hand = state.hands[seat]
-    if card is not None and (
-        not isinstance(card, Card) or card not in hand or card == state.taken_discard
-    ):
-        return False
-    if isinstance(action, Discard):
-        return True
-    opts = state.options
-    m = hand_mask(hand)
-    left = count_mask(m if card is None else m ^ (1 << card), opts.high_aces)
-    if isinstance(action, Knock):
-        return opts.knock_limit is None or left <= opts.knock_limit
-    return not opts.gin and left == 0
-
-
-def _why_illegal(state: KnockRummyState, action: object) -> str:
-    if state.phase == "over":
-        return "the game is over"
-    if not isinstance(action, (Draw, Discard, Knock, Rummy)):
-        return f"not a knock rummy action: {action!r}"
-    text = action.to_json()
-    if state.phase == "draw" and not isinstance(action, Draw):
-        return f"{text}: seat {state.to_act} must draw first"
-    if state.phase == "discard" and isinstance(action, Draw):
-        return f"{text}: seat {state.to_act} has drawn and must discard"
-    card = action.card if isinstance(action, Discard) else getattr(action, "discard", None)
-    if card is not None and state.to_act is not None:
-        if card not in state.hands[state.to_act]:
-            return f"{text}: {card} is not in the hand"
-        if card == state.taken_discard:
-            return f"{text}: a card taken from the discard pile may not be discarded this turn"
-    if isinstance(action, Knock):
-        return f"{text}: the count after the discard is over the knock limit"
-    if isinstance(action, Rummy):
-        return f"{text}: the hand is not all matched" + (
-            " (gin has no rummy action)" if state.options.gin else ""
-        )
-    return f"{text} is not legal now"
 
 
 def _add_known(
@@ -619,8 +663,9 @@ def _draw(
 
 
 def _move_to_pile(
-    state: KnockRummyState, seat: int, c: Card
+    state: KnockRummyState, seat: int, c: Card, **changes: Any
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
+    """The card leaves the hand for the pile; ``changes`` go into the same copy."""
     event = Event("discard", seat, {"card": c})
     new = _replace(
         state,
@@ -629,20 +674,29 @@ def _move_to_pile(
         known=_add_known(state.known, seat, c, False),
         taken_discard=None,
         log=(*state.log, event),
+        **changes,
     )
     return new, (event,)
+
+
+def _void_reason(state: KnockRummyState) -> str | None:
+    """KR7/KR8 after a plain discard: why the hand is void now, or ``None``."""
+    if state.options.gin and len(state.stock) <= GIN_VOID_STOCK:
+        return "only two cards are left in the stock"
+    if not state.stock and state.turnovers >= MAX_TURNOVERS:
+        return "the stock ran out a third time"
+    return None
 
 
 def _discard(
     state: KnockRummyState, seat: int, c: Card
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    after, events = _move_to_pile(state, seat, c)
-    if state.options.gin and len(after.stock) <= GIN_VOID_STOCK:
-        return _void_hand(after, events, "only two cards are left in the stock")
-    nxt = _next_seat(state, seat)
-    if not after.stock and after.turnovers >= MAX_TURNOVERS:
-        return _void_hand(after, events, "the stock ran out a third time")
-    return _replace(after, phase="draw", to_act=nxt), events
+    # The stock and turn-overs do not change with a discard: decide on the state before.
+    reason = _void_reason(state)
+    if reason is not None:
+        after, events = _move_to_pile(state, seat, c)
+        return _void_hand(after, events, reason)
+    return _move_to_pile(state, seat, c, phase="draw", to_act=_next_seat(state, seat))
 
 
 # --------------------------------------------------------------------------- settling
@@ -844,7 +898,7 @@ def gin_settlement(
     """
     layouts = min_arrangements(knocker_hand, high_aces)
     k_count = layouts[0].deadwood_points
-    if k_count == 0:
+    if not gin_layoffs_allowed(k_count):
         d_layout = arrange(tuple(defender_hand), high_aces)
         return "gin", 0, d_layout.deadwood_points, layouts[0], d_layout, ()
     chosen, d_count, laid_mask = layouts[0], -1, 0
@@ -855,8 +909,23 @@ def gin_settlement(
     laid_cards = tuple(c for c in sorted(defender_hand) if laid_mask >> c & 1)
     rest = tuple(c for c in sorted(defender_hand) if not laid_mask >> c & 1)
     d_layout = arrange(rest, high_aces)
-    outcome = "undercut" if d_count <= k_count else "knock"
-    return outcome, k_count, d_count, chosen, d_layout, laid_cards
+    return gin_outcome(k_count, d_count), k_count, d_count, chosen, d_layout, laid_cards
+
+
+def gin_layoffs_allowed(knocker_count: int) -> bool:
+    """KR8: the defender lays off on the knocker's melds, except against gin."""
+    return gin_outcome(knocker_count, 0) != GIN_OUTCOME
+
+
+GIN_OUTCOME: Final = "gin"  # the outcome name of a hand won by going gin
+
+
+def gin_outcome(knocker_count: int, defender_count: int) -> str:
+    """KR8: ``gin`` (the knocker's count is 0), ``undercut`` (the defender's count after
+    lay-offs is at or under the knocker's) or ``knock``."""
+    if knocker_count == 0:
+        return GIN_OUTCOME
+    return "undercut" if defender_count <= knocker_count else "knock"
 
 
 def gin_points(outcome: str, knocker_count: int, defender_count: int) -> tuple[bool, int]:
@@ -1291,6 +1360,16 @@ GAME: Final[Game[KnockRummyState, KnockRummyAction]] = Game(
     action_from_json=action_from_json,
     position_from_json=_kr_position_from_json,
     position_to_json=position_to_json,
+    why_illegal=why_illegal,
+    determinize=determinize,
+    facts=RuleFacts(
+        title="Knock Rummy",
+        poker_split=False,
+        rummy=True,
+        hand_size=None,  # KR1: by the number of players (deal_size)
+        knock_limit=None,  # a table option
+        card_points=CARD_POINTS[:52],
+    ),
 )
 
 GIN_GAME: Final[Game[KnockRummyState, KnockRummyAction]] = Game(
@@ -1309,4 +1388,15 @@ GIN_GAME: Final[Game[KnockRummyState, KnockRummyAction]] = Game(
     action_from_json=action_from_json,
     position_from_json=_gin_position_from_json,
     position_to_json=position_to_json,
+    why_illegal=why_illegal,
+    determinize=determinize,
+    facts=RuleFacts(
+        title="Gin",
+        poker_split=False,
+        rummy=False,
+        hand_size=deal_size(2),
+        knock_limit=GIN_LIMIT,
+        card_points=CARD_POINTS[:52],
+        layoffs=True,
+    ),
 )

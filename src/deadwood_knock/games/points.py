@@ -1,0 +1,26 @@
+"""Card points, written once for every game (DK4, KR2): the one table the engines,
+bots, hints and clients read.
+
+An ace counts 1, two to ten their face value, jack, queen and king 10. A joker (Deadwood
+Knock only; Knock Rummy and Gin have none) counts -2 in deadwood.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["CARD_POINTS", "JOKER_DEADWOOD", "RANK_LETTERS", "RANK_VALUE", "card_value"]
+
+#: Deadwood points by rank index 0..12 (A=1, 2-10 face value, J/Q/K=10).
+RANK_VALUE: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+#: The rank letters in the order of RANK_VALUE (for tables shown to players).
+RANK_LETTERS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+#: DK4: a joker in deadwood takes 2 off the count.
+JOKER_DEADWOOD: Final = -2
+#: Points of every card index 0..53 (52 and 53 are the jokers).
+CARD_POINTS: Final = (*(RANK_VALUE[i % 13] for i in range(52)), JOKER_DEADWOOD, JOKER_DEADWOOD)
+
+
+def card_value(c: int) -> int:
+    """Deadwood points of one card."""
+    return CARD_POINTS[c]

@@ -1,0 +1,121 @@
+"""Every rule is written once, in ``games/``: a scan of the sources.
+
+Card points, the poker categories' words and points, legality and the knock limit each
+have one definition; nothing outside ``games/`` asks a game for its name (fronts read
+``Game.facts``). The server and the web client are being restructured by other work
+(issue 16's server and web parts); their files are allow-listed below, each with its
+follow-up, and the allow-list may only shrink.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from deadwood_knock.games import GAME_NAMES, get_game
+from deadwood_knock.games.points import CARD_POINTS, RANK_VALUE, card_value
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "deadwood_knock"
+GAMES = PACKAGE / "games"
+
+# Follow-up (issue 16, server part): server/ reads Game.facts and replay() from games.base.
+# Follow-up (issue 16, web part): the web client reads the rule tables from /api/games.
+ALLOWED_ELSEWHERE = (PACKAGE / "server", PACKAGE / "web")
+
+NAME_TEST = re.compile(
+    r"""(==|!=|===|!==)\s*["'](deadwood-knock|knock-rummy|gin)["']"""
+    r"""|["'](deadwood-knock|knock-rummy|gin)["']\s*(==|!=|===|!==)"""
+    r"""|\bin\s*\(\s*["'](deadwood-knock|knock-rummy|gin)["']"""
+)
+
+
+def _sources(suffixes: tuple[str, ...] = (".py",)) -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*") if p.suffix in suffixes and p.is_file())
+
+
+def _outside(path: Path, *roots: Path) -> bool:
+    return not any(path.is_relative_to(root) for root in roots)
+
+
+def _hits(pattern: re.Pattern[str], paths: list[Path]) -> list[str]:
+    found = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line):
+                found.append(f"{path.relative_to(PACKAGE)}:{number}: {line.strip()}")
+    return found
+
+
+def test_no_game_is_asked_for_by_name_outside_games() -> None:
+    paths = [p for p in _sources((".py", ".js")) if _outside(p, GAMES, *ALLOWED_ELSEWHERE)]
+    assert _hits(NAME_TEST, paths) == []
+
+
+def test_the_scan_finds_a_name_test_when_there_is_one() -> None:
+    # The pattern must catch the forms it forbids (else the test above proves nothing).
+    for line in (
+        'if game.name == "deadwood-knock":',
+        "if name != 'gin':",
+        'if ("gin" == game_name)',
+        'if game in ("knock-rummy", "gin"):',
+        'const dk = game === "deadwood-knock";',
+    ):
+        assert NAME_TEST.search(line), line
+    assert not NAME_TEST.search('get_game("deadwood-knock")')
+
+
+@pytest.mark.parametrize(
+    ("pattern", "homes"),
+    [
+        (r"def card_value\b", ["games/points.py"]),
+        (r"\(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10\)", ["games/points.py"]),
+        (r"^JOKER_DEADWOOD\b.*=", ["games/points.py"]),
+        # The copies that used to sit in bots/ (kr.points, hints) are gone for good.
+        (r"def points\(", []),
+        (r"min\(\w+ % 13 \+ 1, 10\)", []),
+    ],
+)
+def test_card_points_are_defined_once(pattern: str, homes: list[str]) -> None:
+    regex = re.compile(pattern, re.M)
+    hits = [p for p in _sources() if regex.search(p.read_text(encoding="utf-8"))]
+    assert [p.relative_to(PACKAGE).as_posix() for p in hits] == homes
+
+
+@pytest.mark.parametrize(
+    ("pattern", "home"),
+    [
+        (r"^HAND_POINTS\b.*=", "games/deadwood_knock/hand.py"),
+        (r"^CATEGORY_WORDS\b.*=", "games/deadwood_knock/hand.py"),
+        (r"^KNOCK_LIMIT\b.*=", "games/deadwood_knock/hand.py"),
+        (r"^GIN_LIMIT\b.*=", "games/knock_rummy/rules.py"),
+        (r"^(RUMMY_BONUS|GIN_BONUS|KNOCK_PENALTY)\b.*=", "games/knock_rummy/rules.py"),
+        (r"^POT_ANTE\b.*=", "games/deadwood_knock/rules.py"),
+    ],
+)
+def test_rule_tables_are_defined_once(pattern: str, home: str) -> None:
+    regex = re.compile(pattern, re.M)
+    paths = [p for p in _sources() if _outside(p, *ALLOWED_ELSEWHERE)]
+    hits = [p.relative_to(PACKAGE).as_posix() for p in paths if regex.search(p.read_text())]
+    assert hits == [home]
+
+
+def test_legality_has_one_source_per_game() -> None:
+    # One why_illegal per engine; the old second and third copies are gone.
+    for rules in (GAMES / "deadwood_knock" / "rules.py", GAMES / "knock_rummy" / "rules.py"):
+        text = rules.read_text(encoding="utf-8")
+        assert len(re.findall(r"^def why_illegal\(", text, re.M)) == 1
+        for gone in ("def _is_legal", "def _why_illegal", "_legal_memo"):
+            assert gone not in text
+    for name in GAME_NAMES:
+        assert get_game(name).why_illegal is not None
+
+
+def test_the_points_table_is_what_every_game_publishes() -> None:
+    assert [card_value(c) for c in range(54)] == list(CARD_POINTS)
+    assert CARD_POINTS[:13] == RANK_VALUE and CARD_POINTS[52:] == (-2, -2)
+    for name in GAME_NAMES:
+        facts = get_game(name).facts
+        assert facts.card_points == CARD_POINTS[: len(facts.card_points)]
+        assert facts.title
