@@ -272,7 +272,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         finally:
             for proc in procs:
                 with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGTERM)
+                    proc.send_signal(signal.SIGTERM)  # the server shuts its pool down
             for proc in procs:
                 try:
                     proc.wait(timeout=20)
