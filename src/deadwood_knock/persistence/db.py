@@ -98,7 +98,10 @@ class Database:
         if self.is_sqlite:
             kwargs["connect_args"] = {"timeout": 30}
         else:
-            kwargs["pool_pre_ping"] = True
+            # Enough connections that requests never queue for one (each action holds one
+            # only for its own short transaction); a ping before every checkout would cost
+            # each transaction another round trip, so stale connections are recycled instead.
+            kwargs.update(pool_size=40, max_overflow=20, pool_recycle=1800, pool_timeout=10)
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)

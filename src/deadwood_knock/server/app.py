@@ -5,11 +5,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import logging
-import multiprocessing
 import os
 import re
 from collections.abc import AsyncIterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -23,7 +22,6 @@ from starlette.types import Scope
 
 from deadwood_knock import __version__
 from deadwood_knock.persistence import Database
-from deadwood_knock.server import botpool
 from deadwood_knock.server.api import Services, router
 from deadwood_knock.server.apidocs import install_docs
 from deadwood_knock.server.device_api import device_router
@@ -38,6 +36,7 @@ from deadwood_knock.server.otp import OtpService
 from deadwood_knock.server.ratelimit import make_rate_limiter
 from deadwood_knock.server.settings import Settings
 from deadwood_knock.server.trail_api import install_trail, record_trail_result
+from deadwood_knock.server.workers import Backend, ExecutorBackend, FairScheduler, PipeWorkers
 
 log = logging.getLogger("deadwood_knock.server")
 
@@ -56,12 +55,6 @@ def inline_script_hashes(page: Path) -> tuple[str, ...]:
         "'sha256-" + base64.b64encode(hashlib.sha256(b.encode()).digest()).decode() + "'"
         for b in bodies
     )
-
-
-def make_bot_executor(workers: int) -> ProcessPoolExecutor:
-    # "spawn": forking a process that already runs threads (the event loop's helpers,
-    # aiosqlite) can copy held locks into the child.
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
 
 
 def server_secret(settings: Settings) -> bytes:
@@ -112,12 +105,18 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         private_data_dir(settings.data_dir)
         db = Database(settings.effective_database_url)
         await db.migrate()
-        pool = executor or make_bot_executor(settings.bot_workers)
+        backend: Backend
         if executor is None:
-            pool.submit(botpool.warm_up)
+            workers = PipeWorkers(settings.bot_workers)
+            workers.start()
+            await workers.ready()
+            backend = workers
+        else:
+            backend = ExecutorBackend(executor)
+        scheduler = FairScheduler(backend)
         limiter = make_rate_limiter(settings.redis_url)
         hub = Hub()
-        matches = MatchService(db, settings, pool, hub)
+        matches = MatchService(db, settings, scheduler, hub)
         matches.finish_hooks.append(record_trail_result)
         otp = OtpService(db, settings, server_secret(settings), make_mailer(settings), limiter)
         app.state.services = Services(settings, db, matches, otp, hub, limiter)
@@ -128,8 +127,7 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         finally:
             await otp.close()
             await matches.close()
-            if executor is None:
-                pool.shutdown(wait=False, cancel_futures=True)
+            await scheduler.close()
             await limiter.close()
             await db.dispose()
 

@@ -16,7 +16,6 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,11 +26,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deadwood_knock.bots import resolve_bot_name
 from deadwood_knock.games.base import Event, Game, GameError, JSONDict
 from deadwood_knock.persistence import Database, Match, MatchAction, MatchSeat, Player
-from deadwood_knock.server import botpool
 from deadwood_knock.server.errors import ApiError, conflict, invalid, not_found
 from deadwood_knock.server.games import load_game
 from deadwood_knock.server.hub import Hub
 from deadwood_knock.server.settings import Settings
+from deadwood_knock.server.workers import FairScheduler
 
 log = logging.getLogger("deadwood_knock.server.matches")
 
@@ -79,6 +78,28 @@ class LiveMatch:
     recent: deque[tuple[int, Event]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
+    #: client_action_id -> version, so a repeated post is recognised without a query.
+    client_ids: dict[str, int] = field(default_factory=dict)
+    #: (version, seat) -> the seat's observation JSON: the answer, the socket's view and
+    #: a hint at one version share one observation.
+    observed: dict[tuple[int, int], Any] = field(default_factory=dict)
+
+    @property
+    def owner(self) -> str:
+        """Whom this match's bot moves are for (fair scheduling): its first person."""
+        for info in self.seats:
+            if info.player_id is not None:
+                return info.player_id
+        return "match:" + self.id
+
+    def observation(self, seat: int) -> Any:
+        key = (self.version, seat)
+        found = self.observed.get(key)
+        if found is None:
+            if self.observed and next(iter(self.observed))[0] != self.version:
+                self.observed.clear()
+            found = self.observed[key] = _json_of(self.game.observe(self.state, seat))
+        return found
 
     def seat_of(self, player_id: str) -> int | None:
         for info in self.seats:
@@ -106,10 +127,12 @@ FinishHook = Callable[[AsyncSession, "LiveMatch", JSONDict, list[JSONDict]], Awa
 
 
 class MatchService:
-    def __init__(self, db: Database, settings: Settings, executor: Executor, hub: Hub) -> None:
+    def __init__(
+        self, db: Database, settings: Settings, scheduler: FairScheduler, hub: Hub
+    ) -> None:
         self.db = db
         self.settings = settings
-        self.executor = executor
+        self.scheduler = scheduler
         self.hub = hub
         self.live: dict[str, LiveMatch] = {}
         self.finish_hooks: list[FinishHook] = []
@@ -271,6 +294,7 @@ class MatchService:
         state = game.new_game(game.options_from_json(row.options), row.seed)
         recent: deque[tuple[int, Event]] = deque(maxlen=self.settings.recent_events)
         actions: list[JSONDict] = []
+        client_ids: dict[str, int] = {}
         for number, action_row in enumerate(action_rows, 1):
             if action_row.version != number:
                 raise RuntimeError(f"match {match_id}: log has a gap at version {number}")
@@ -280,6 +304,8 @@ class MatchService:
             state, events = game.apply(state, action)
             recent.extend((number, e) for e in events)
             actions.append(dict(action_row.action))
+            if action_row.client_action_id is not None:
+                client_ids[action_row.client_action_id] = number
         if row.version != len(actions):
             raise RuntimeError(
                 f"match {match_id}: version {row.version} but {len(actions)} actions"
@@ -304,6 +330,7 @@ class MatchService:
             table_id=row.table_id,
             actions=actions,
             recent=recent,
+            client_ids=client_ids,
         )
 
     async def resume_all(self) -> int:
@@ -345,7 +372,7 @@ class MatchService:
     def view(self, live: LiveMatch, seat: int) -> JSONDict:
         """Everything ``seat`` may see: its observation, never another seat's hidden cards."""
         game, state = live.game, live.state
-        observation = _json_of(game.observe(state, seat))
+        observation = live.observation(seat)
         to_act = game.to_act(state) if live.status == ACTIVE else None
         legal = (
             [a.to_json() for a in game.legal_actions(state)]
@@ -403,8 +430,10 @@ class MatchService:
         pending = self._hints.get(key)
         if pending is None:
             # One search per position: concurrent and repeated requests share it.
-            observation = _json_of(live.game.observe(live.state, seat))
-            pending = asyncio.ensure_future(self._search_hint(live.game_name, observation))
+            observation = live.observation(seat)
+            pending = asyncio.ensure_future(
+                self._search_hint(seat_owner(live, seat), live.game_name, observation)
+            )
             self._hints[key] = pending
             while len(self._hints) > HINT_CACHE:
                 self._hints.popitem(last=False)
@@ -421,12 +450,11 @@ class MatchService:
             "hint": found,
         }
 
-    async def _search_hint(self, game_name: str, observation: JSONDict) -> JSONDict:
-        loop = asyncio.get_running_loop()
+    async def _search_hint(self, owner: str, game_name: str, observation: JSONDict) -> JSONDict:
         try:
-            found: JSONDict = await loop.run_in_executor(
-                self.executor,
-                botpool.hint,
+            found: JSONDict = await self.scheduler.run(
+                owner,
+                "hint",
                 game_name,
                 observation,
                 self.settings.hint_seconds,
@@ -453,7 +481,7 @@ class MatchService:
     ) -> JSONDict:
         """Apply one of the seat's legal actions; the answer is the seat's new view."""
         async with live.lock:
-            if client_action_id is not None and await self._seen(live, client_action_id):
+            if client_action_id is not None and client_action_id in live.client_ids:
                 return self.view(live, seat)  # the same post again: applied once already
             if live.status != ACTIVE:
                 raise conflict("match_finished", "the match is over")
@@ -479,16 +507,6 @@ class MatchService:
         self._published(live, new_events)
         self.kick(live)
         return self.view(live, seat)
-
-    async def _seen(self, live: LiveMatch, client_action_id: str) -> bool:
-        async with self.db.sessions() as session:
-            found = await session.scalar(
-                select(MatchAction.version).where(
-                    MatchAction.match_id == live.id,
-                    MatchAction.client_action_id == client_action_id,
-                )
-            )
-        return found is not None
 
     async def _append(
         self, live: LiveMatch, seat: int, action: Any, client_action_id: str | None
@@ -535,6 +553,8 @@ class MatchService:
         live.state = new_state
         live.version = version
         live.actions.append(action_json)
+        if client_action_id is not None:
+            live.client_ids[client_action_id] = version
         if over:
             live.status, live.result = FINISHED, result
         tagged = [(version, e) for e in events]
@@ -634,7 +654,6 @@ class MatchService:
         live.bot_task = asyncio.get_running_loop().create_task(self._drive(live))
 
     async def _drive(self, live: LiveMatch) -> None:
-        loop = asyncio.get_running_loop()
         streak = 0  # bot actions since this drive began, i.e. since a person last acted
         try:
             while self.live.get(live.id) is live:
@@ -648,7 +667,7 @@ class MatchService:
                     return
                 version = live.version
                 started = time.monotonic()
-                action_json = await self._decide(loop, live, info)
+                action_json = await self._decide(live, info)
                 pace = self.settings.bot_pacing
                 if pace > 0:
                     # Pacing only, not security: a person-like pause before the move shows.
@@ -670,15 +689,13 @@ class MatchService:
             # The message could name cards; the type is enough to investigate.
             log.error("bot failed in match %s: %s", live.id, type(exc).__name__)
 
-    async def _decide(
-        self, loop: asyncio.AbstractEventLoop, live: LiveMatch, info: SeatInfo
-    ) -> JSONDict:
+    async def _decide(self, live: LiveMatch, info: SeatInfo) -> JSONDict:
         """The bot's choice from the worker pool; a random legal action if that fails, so a
         broken bot or pool never stalls a match."""
         try:
-            chosen: JSONDict = await loop.run_in_executor(
-                self.executor,
-                botpool.decide,
+            chosen: JSONDict = await self.scheduler.run(
+                live.owner,
+                "decide",
                 live.id,
                 live.record_json(),
                 info.seat,
@@ -703,6 +720,12 @@ class MatchService:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def seat_owner(live: LiveMatch, seat: int) -> str:
+    """Whom a hint for ``seat`` is for (fair scheduling)."""
+    info = live.seats[seat] if seat < len(live.seats) else None
+    return info.player_id if info is not None and info.player_id else live.owner
 
 
 class _StaleMatch(Exception):
