@@ -135,7 +135,9 @@ async def _play(
 ) -> bool:
     ws_url = base().replace("http://", "ws://") + f"/api/matches/{match_id}/ws"
     try:
-        async with websockets.connect(ws_url, max_size=None, open_timeout=30) as ws:
+        async with websockets.connect(
+            ws_url, max_size=None, open_timeout=30, compression=None
+        ) as ws:
             await ws.send(json.dumps({"type": "auth", "token": token}))
             acted_at = -1
             while time.monotonic() < deadline:
@@ -245,7 +247,11 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             await _wait_ready(bases, procs)
             stats = Stats()
-            limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+            # Idle connections are dropped before the server's 5 s keep-alive ends, so a
+            # request never goes out on a connection the server is closing.
+            limits = httpx.Limits(
+                max_connections=None, max_keepalive_connections=None, keepalive_expiry=2.0
+            )
             think = args.think
             warm = args.warmup
             deadline = time.monotonic() + warm + args.seconds

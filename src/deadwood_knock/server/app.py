@@ -116,7 +116,7 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         scheduler = FairScheduler(backend)
         limiter = make_rate_limiter(settings.redis_url)
         hub = Hub()
-        matches = MatchService(db, settings, scheduler, hub)
+        matches = MatchService(db, settings, scheduler, hub, limiter)
         matches.finish_hooks.append(record_trail_result)
         otp = OtpService(db, settings, server_secret(settings), make_mailer(settings), limiter)
         app.state.services = Services(settings, db, matches, otp, hub, limiter)

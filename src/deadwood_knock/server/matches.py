@@ -29,6 +29,7 @@ from deadwood_knock.persistence import Database, Match, MatchAction, MatchSeat, 
 from deadwood_knock.server.errors import ApiError, conflict, invalid, not_found
 from deadwood_knock.server.games import load_game
 from deadwood_knock.server.hub import Hub
+from deadwood_knock.server.ratelimit import MemoryRateLimiter, RateLimiter
 from deadwood_knock.server.settings import Settings
 from deadwood_knock.server.workers import FairScheduler
 
@@ -128,8 +129,14 @@ FinishHook = Callable[[AsyncSession, "LiveMatch", JSONDict, list[JSONDict]], Awa
 
 class MatchService:
     def __init__(
-        self, db: Database, settings: Settings, scheduler: FairScheduler, hub: Hub
+        self,
+        db: Database,
+        settings: Settings,
+        scheduler: FairScheduler,
+        hub: Hub,
+        limiter: RateLimiter | None = None,
     ) -> None:
+        self.limiter = limiter or MemoryRateLimiter()
         self.db = db
         self.settings = settings
         self.scheduler = scheduler
@@ -157,6 +164,17 @@ class MatchService:
         table_id: str | None = None,
     ) -> LiveMatch:
         game = self.game(game_name)
+        active = await self._active_count(player.id)
+        if active >= self.settings.max_active_matches:
+            raise ApiError(
+                429,
+                "too_many_matches",
+                f"you have {active} matches in play (at most "
+                f"{self.settings.max_active_matches}); finish or forfeit one first",
+            )
+        await self._check_quota(
+            f"create:{player.id}", self.settings.match_create_limit, "new matches"
+        )
         try:
             # Names are case-insensitive and a character may drop "figure:": store the
             # registered spelling, which is what the clients read.
@@ -228,6 +246,27 @@ class MatchService:
         self._remember(live)
         self.kick(live)
         return live
+
+    async def _check_quota(self, key: str, limit: tuple[int, int], what: str) -> None:
+        retry = await self.limiter.hit(key, limit[0], limit[1])
+        if retry is not None:
+            error = ApiError(
+                429,
+                "quota_exceeded",
+                f"too many {what} (at most {limit[0]} in {limit[1]} s); try again in {retry} s",
+            )
+            error.headers["Retry-After"] = str(retry)
+            raise error
+
+    async def _active_count(self, player_id: str) -> int:
+        async with self.db.sessions() as session:
+            count = await session.scalar(
+                select(func.count())
+                .select_from(Match)
+                .join(MatchSeat, MatchSeat.match_id == Match.id)
+                .where(MatchSeat.player_id == player_id, Match.status == ACTIVE)
+            )
+        return int(count or 0)
 
     async def get(self, match_id: str) -> LiveMatch | None:
         live = self.live.get(match_id)
@@ -429,6 +468,9 @@ class MatchService:
             }
         pending = self._hints.get(key)
         if pending is None:
+            await self._check_quota(
+                f"hint:{seat_owner(live, seat)}", self.settings.hint_limit, "hints"
+            )
             # One search per position: concurrent and repeated requests share it.
             observation = live.observation(seat)
             pending = asyncio.ensure_future(
