@@ -6,10 +6,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from dkserver_helpers import new_player
 from starlette.testclient import TestClient
 
 from deadwood_knock.server import Settings, create_app
-from dkserver_helpers import new_player
 
 
 def _wait_version(
