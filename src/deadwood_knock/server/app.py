@@ -26,7 +26,7 @@ from deadwood_knock.server.api import Services, router
 from deadwood_knock.server.apidocs import install_docs
 from deadwood_knock.server.device_api import device_router
 from deadwood_knock.server.errors import ApiError
-from deadwood_knock.server.hub import Hub
+from deadwood_knock.server.hub import Hub, RedisBridge
 from deadwood_knock.server.logsafe import cap_secret_loggers
 from deadwood_knock.server.mail import make_mailer
 from deadwood_knock.server.matches import MatchService
@@ -119,6 +119,11 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         matches = MatchService(db, settings, scheduler, hub, limiter)
         matches.finish_hooks.append(record_trail_result)
         otp = OtpService(db, settings, server_secret(settings), make_mailer(settings), limiter)
+        bridge = None
+        if settings.redis_url:
+            bridge = RedisBridge(settings.redis_url, hub, matches.remote_update)
+            await bridge.start()
+        matches.start()
         app.state.services = Services(settings, db, matches, otp, hub, limiter)
         resumed = await matches.resume_all()
         log.info("server ready: %d active matches resumed", resumed)
@@ -127,6 +132,8 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         finally:
             await otp.close()
             await matches.close()
+            if bridge is not None:
+                await bridge.close()
             await scheduler.close()
             await limiter.close()
             await db.dispose()

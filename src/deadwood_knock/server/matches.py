@@ -9,6 +9,7 @@ cached state and the answer. A restart replays the logs and carries on exactly.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import re
@@ -19,13 +20,20 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deadwood_knock.bots import resolve_bot_name
 from deadwood_knock.games.base import Event, Game, GameError, JSONDict
-from deadwood_knock.persistence import Database, Match, MatchAction, MatchSeat, Player
+from deadwood_knock.persistence import (
+    Database,
+    Match,
+    MatchAction,
+    MatchLease,
+    MatchSeat,
+    Player,
+)
 from deadwood_knock.server.errors import ApiError, conflict, invalid, not_found
 from deadwood_knock.server.games import load_game
 from deadwood_knock.server.hub import Hub
@@ -41,6 +49,9 @@ FINISHED = "finished"
 MAX_LIVE = 2000
 #: Hints remembered per (match, seat, version), so a repeated request costs no search.
 HINT_CACHE = 256
+#: Seconds a bot-driving lease lasts unless renewed (renewed every third of it): after a
+#: process dies, another takes its matches over within about this long.
+LEASE_SECONDS = 3.0
 #: What a match id can look like (ours are 32 hex digits).
 _MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -79,6 +90,8 @@ class LiveMatch:
     recent: deque[tuple[int, Event]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
+    #: A newer version another process announced: catch up before the next use.
+    behind: int = 0
     #: client_action_id -> version, so a repeated post is recognised without a query.
     client_ids: dict[str, int] = field(default_factory=dict)
     #: (version, seat) -> the seat's observation JSON: the answer, the socket's view and
@@ -140,6 +153,11 @@ class MatchService:
         self.db = db
         self.settings = settings
         self.scheduler = scheduler
+        #: Several processes share the database (Redis configured): leases and catch-up.
+        self.multi = settings.redis_url is not None
+        self.process_id = secrets.token_hex(16)
+        self._leases: set[str] = set()
+        self._keeper: asyncio.Task[None] | None = None
         self.hub = hub
         self.live: dict[str, LiveMatch] = {}
         self.finish_hooks: list[FinishHook] = []
@@ -302,6 +320,7 @@ class MatchService:
         seat = None if live is None else live.seat_of(player.id)
         if live is None or seat is None:
             raise not_found()
+        await self._fresh(live)
         self.kick(live)  # resumes bots paused by the streak cap (a no-op when they run)
         return live, seat
 
@@ -523,6 +542,11 @@ class MatchService:
     ) -> JSONDict:
         """Apply one of the seat's legal actions; the answer is the seat's new view."""
         async with live.lock:
+            if self.multi and (
+                live.behind > live.version
+                or (expected_version is not None and expected_version > live.version)
+            ):
+                await self._catch_up(live)
             if client_action_id is not None and client_action_id in live.client_ids:
                 return self.view(live, seat)  # the same post again: applied once already
             if live.status != ACTIVE:
@@ -588,7 +612,10 @@ class MatchService:
                         await hook(session, live, result, [*live.actions, action_json])
         except (IntegrityError, _StaleMatch):
             # Another writer (another process) got there first: our copy is stale.
-            self.live.pop(live.id, None)
+            if self.multi:
+                await self._catch_up(live)
+            else:
+                self.live.pop(live.id, None)
             raise conflict(
                 "version_conflict", "the match changed meanwhile; reload and try again"
             ) from None
@@ -674,7 +701,134 @@ class MatchService:
         return self.view(live, seat)
 
     def _published(self, live: LiveMatch, events: list[tuple[int, Event]]) -> None:
-        self.hub.publish(live.id, events, lambda seat: self.view(live, seat))
+        """Each watcher gets the events its seat may see, then its seat's new view. With
+        other processes, every person's seat is sent (a watcher may be on any of them)."""
+        if self.hub.bridge is not None:
+            seats = {info.seat for info in live.seats if info.player_id is not None}
+        else:
+            seats = self.hub.watched_seats(live.id)
+        per_seat: dict[int, list[JSONDict]] = {}
+        for seat in seats:
+            messages: list[JSONDict] = [
+                {"type": "event", "version": version, "event": event.to_json()}
+                for version, event in events
+                if event.visible_to(seat)
+            ]
+            messages.append({"type": "view", "view": self.view(live, seat)})
+            per_seat[seat] = messages
+        if per_seat:
+            self.hub.publish(live.id, per_seat, live.version)
+
+    # ----- several processes: catching up and bot-driving leases --------------------------
+
+    def remote_update(self, match_id: str, version: int) -> None:
+        """Another process moved this match on: our copy catches up before its next use."""
+        live = self.live.get(match_id)
+        if live is not None and version > live.behind:
+            live.behind = version
+
+    async def _catch_up(self, live: LiveMatch) -> None:
+        """Apply the actions other processes logged since our copy. Caller holds the lock."""
+        async with self.db.sessions() as session:
+            row = await session.get(Match, live.id)
+            if row is None:
+                return
+            if row.version == live.version and row.status == live.status:
+                return
+            action_rows = (
+                (
+                    await session.execute(
+                        select(MatchAction)
+                        .where(MatchAction.match_id == live.id, MatchAction.version > live.version)
+                        .order_by(MatchAction.version)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        game = live.game
+        for action_row in action_rows:
+            if action_row.version != live.version + 1:
+                raise RuntimeError(f"match {live.id}: log has a gap at {live.version + 1}")
+            state, events = game.apply(live.state, game.action_from_json(action_row.action))
+            live.state, live.version = state, action_row.version
+            live.actions.append(dict(action_row.action))
+            if action_row.client_action_id is not None:
+                live.client_ids[action_row.client_action_id] = action_row.version
+            live.recent.extend((live.version, e) for e in events)
+        if row.status != live.status:
+            live.status, live.result = row.status, row.result
+            if row.result and row.result.get("reason") == "forfeit":
+                live.recent.append((row.version, Event("forfeit", row.result.get("forfeited_by"))))
+
+    async def _fresh(self, live: LiveMatch) -> None:
+        if self.multi and live.behind > live.version:
+            async with live.lock:
+                await self._catch_up(live)
+
+    async def _acquire(self, match_id: str) -> bool:
+        """Take (or keep) the lease to drive this match's bots; False if another holds it."""
+        now = time.time()
+        if self.db.is_sqlite:
+            from sqlalchemy.dialects.sqlite import insert
+        else:
+            from sqlalchemy.dialects.postgresql import insert  # type: ignore[assignment]
+        lease = MatchLease.__table__
+        upsert = insert(MatchLease).values(
+            match_id=match_id, holder=self.process_id, expires_at=now + LEASE_SECONDS
+        )
+        statement = upsert.on_conflict_do_update(
+            index_elements=[lease.c.match_id],
+            set_={"holder": self.process_id, "expires_at": now + LEASE_SECONDS},
+            where=(lease.c.expires_at < now) | (lease.c.holder == self.process_id),
+        ).returning(lease.c.holder)
+        async with self.db.sessions() as session, session.begin():
+            holder = await session.scalar(statement)
+        if holder == self.process_id:
+            self._leases.add(match_id)
+            return True
+        return False
+
+    async def _release(self, match_id: str) -> None:
+        self._leases.discard(match_id)
+        async with self.db.sessions() as session, session.begin():
+            await session.execute(
+                delete(MatchLease).where(
+                    MatchLease.match_id == match_id, MatchLease.holder == self.process_id
+                )
+            )
+
+    async def _lease_keeper(self) -> None:
+        """Renew our leases; take over the matches whose holder stopped renewing (died)."""
+        while not self._closing:
+            await asyncio.sleep(LEASE_SECONDS / 3)
+            try:
+                now = time.time()
+                async with self.db.sessions() as session, session.begin():
+                    if self._leases:
+                        await session.execute(
+                            update(MatchLease)
+                            .where(MatchLease.holder == self.process_id)
+                            .values(expires_at=now + LEASE_SECONDS)
+                        )
+                    orphans = list(
+                        (
+                            await session.execute(
+                                select(MatchLease.match_id)
+                                .where(MatchLease.expires_at < now)
+                                .limit(100)
+                            )
+                        ).scalars()
+                    )
+                for match_id in orphans:
+                    live = await self.get(match_id)
+                    if live is not None:
+                        live.behind = max(live.behind, live.version + 1)  # check the log
+                        self.kick(live)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.error("bot leases: %s", type(exc).__name__)
 
     # ----- bots ----------------------------------------------------------------------
 
@@ -698,6 +852,21 @@ class MatchService:
     async def _drive(self, live: LiveMatch) -> None:
         streak = 0  # bot actions since this drive began, i.e. since a person last acted
         try:
+            if self.multi:
+                # One process drives a match's bots at a time. The holder may be finishing
+                # its last move; a moment later the lease is free (or it is still driving).
+                for _ in range(20):
+                    async with live.lock:
+                        await self._catch_up(live)
+                    if self._bot_to_act(live) is None:
+                        return
+                    if await self._acquire(live.id):
+                        break
+                    await asyncio.sleep(0.1)
+                else:
+                    return
+                async with live.lock:
+                    await self._catch_up(live)
             while self.live.get(live.id) is live:
                 info = self._bot_to_act(live)
                 if info is None or info.bot is None:
@@ -722,6 +891,10 @@ class MatchService:
                     action = live.game.action_from_json(action_json)
                     events = await self._append(live, info.seat, action, None)
                 streak += 1
+                if self.multi and self._bot_to_act(live) is None:
+                    # Free before anyone sees the move: the person's answer may reach
+                    # another process, whose bots must then be free to drive.
+                    await self._release(live.id)
                 self._published(live, events)
         except asyncio.CancelledError:
             raise
@@ -730,6 +903,10 @@ class MatchService:
         except Exception as exc:
             # The message could name cards; the type is enough to investigate.
             log.error("bot failed in match %s: %s", live.id, type(exc).__name__)
+        finally:
+            if live.id in self._leases and not self._closing:
+                with contextlib.suppress(Exception):
+                    await self._release(live.id)
 
     async def _decide(self, live: LiveMatch, info: SeatInfo) -> JSONDict:
         """The bot's choice from the worker pool; a random legal action if that fails, so a
@@ -756,8 +933,16 @@ class MatchService:
             fallback: JSONDict = legal[secrets.randbelow(len(legal))].to_json()
             return fallback
 
+    def start(self) -> None:
+        if self.multi:
+            self._keeper = asyncio.get_running_loop().create_task(self._lease_keeper())
+
     async def close(self) -> None:
         self._closing = True
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
         tasks = [m.bot_task for m in self.live.values() if m.bot_task and not m.bot_task.done()]
         for task in tasks:
             task.cancel()
