@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -584,32 +584,18 @@ class MatchService:
         result = self._result(live, new_state) if over else None
         action_json = action.to_json()
         try:
-            async with self.db.sessions() as session, session.begin():
-                session.add(
-                    MatchAction(
-                        match_id=live.id,
-                        version=version,
-                        seat=seat,
-                        action=action_json,
-                        client_action_id=client_action_id,
-                    )
+            if result is None and not self.db.is_sqlite:
+                # The common case in one statement and one round trip: bump the version
+                # only if it is still ours, and log the action only if it was bumped.
+                logged = await self._append_one_trip(
+                    live, version, seat, action_json, client_action_id
                 )
-                changed = await session.execute(
-                    update(Match)
-                    .where(Match.id == live.id, Match.version == live.version)
-                    .values(
-                        version=version,
-                        status=FINISHED if over else ACTIVE,
-                        result=result,
-                        updated_at=func.now(),
-                    )
+            else:
+                logged = await self._append_in_transaction(
+                    live, version, seat, action_json, client_action_id, over, result
                 )
-                if getattr(changed, "rowcount", 1) != 1:
-                    raise _StaleMatch
-                if result is not None:
-                    await self._record_stats(session, live, result)
-                    for hook in self.finish_hooks:
-                        await hook(session, live, result, [*live.actions, action_json])
+            if not logged:
+                raise _StaleMatch
         except (IntegrityError, _StaleMatch):
             # Another writer (another process) got there first: our copy is stale.
             if self.multi:
@@ -629,6 +615,77 @@ class MatchService:
         tagged = [(version, e) for e in events]
         live.recent.extend(tagged)
         return tagged
+
+    async def _append_one_trip(
+        self,
+        live: LiveMatch,
+        version: int,
+        seat: int,
+        action_json: JSONDict,
+        client_action_id: str | None,
+    ) -> bool:
+        """PostgreSQL: the version bump and the log row in one statement, committed alone."""
+        bumped = (
+            update(Match)
+            .where(Match.id == live.id, Match.version == live.version)
+            .values(version=version, updated_at=func.now())
+            .returning(Match.id)
+            .cte("bumped")
+        )
+        row = select(
+            bumped.c.id,
+            literal(version),
+            literal(seat),
+            literal(action_json, type_=MatchAction.__table__.c.action.type),
+            literal(client_action_id, type_=MatchAction.__table__.c.client_action_id.type),
+        )
+        statement = (
+            insert(MatchAction)
+            .from_select(["match_id", "version", "seat", "action", "client_action_id"], row)
+            .returning(MatchAction.version)
+        )
+        async with self.db.engine.connect() as conn:
+            autocommit = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            logged = (await autocommit.execute(statement)).first()
+        return logged is not None
+
+    async def _append_in_transaction(
+        self,
+        live: LiveMatch,
+        version: int,
+        seat: int,
+        action_json: JSONDict,
+        client_action_id: str | None,
+        over: bool,
+        result: JSONDict | None,
+    ) -> bool:
+        async with self.db.sessions() as session, session.begin():
+            session.add(
+                MatchAction(
+                    match_id=live.id,
+                    version=version,
+                    seat=seat,
+                    action=action_json,
+                    client_action_id=client_action_id,
+                )
+            )
+            changed = await session.execute(
+                update(Match)
+                .where(Match.id == live.id, Match.version == live.version)
+                .values(
+                    version=version,
+                    status=FINISHED if over else ACTIVE,
+                    result=result,
+                    updated_at=func.now(),
+                )
+            )
+            if getattr(changed, "rowcount", 1) != 1:
+                return False
+            if result is not None:
+                await self._record_stats(session, live, result)
+                for hook in self.finish_hooks:
+                    await hook(session, live, result, [*live.actions, action_json])
+        return True
 
     def _result(self, live: LiveMatch, state: Any) -> JSONDict:
         scores = list(live.game.scores(state))
