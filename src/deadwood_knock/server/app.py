@@ -42,6 +42,14 @@ log = logging.getLogger("deadwood_knock.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 NODE_MODULES = Path(os.environ.get("DEADWOOD_NODE_MODULES") or WEB_DIR.parents[2] / "node_modules")
+#: Where an installed wheel carries the same npm packages (copied in at build time).
+PACKAGED_VENDOR = WEB_DIR.parent / "web_vendor"
+
+
+def npm_package(name: str) -> Path:
+    """An npm package's folder: node_modules in a checkout, else the wheel's copy."""
+    checkout = NODE_MODULES / name
+    return checkout if checkout.is_dir() else PACKAGED_VENDOR / name
 
 
 def inline_script_hashes(page: Path) -> tuple[str, ...]:
@@ -152,7 +160,7 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
     install_trail(app)  # trail routes and /art, ahead of the web client's catch-all mount
     install_openapi(app)
     if settings.api_docs:
-        install_docs(app, NODE_MODULES / "swagger-ui-dist")
+        install_docs(app, npm_package("swagger-ui-dist"))
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -195,10 +203,10 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
 
         # The client's Preact and htm come from npm (`npm ci` at the repo root), served as-is.
         for package in ("preact", "htm"):
-            if (NODE_MODULES / package).is_dir():
+            if npm_package(package).is_dir():
                 app.mount(
                     f"/vendor/{package}",
-                    StaticFiles(directory=NODE_MODULES / package),
+                    StaticFiles(directory=npm_package(package)),
                     name=f"vendor-{package}",
                 )
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
