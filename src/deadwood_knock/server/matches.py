@@ -341,7 +341,9 @@ class MatchService:
                 (
                     await session.execute(
                         select(MatchAction)
-                        .where(MatchAction.match_id == match_id)
+                        # Up to the version read with the row: another process may log
+                        # more meanwhile (the copy catches up on its next use).
+                        .where(MatchAction.match_id == match_id, MatchAction.version <= row.version)
                         .order_by(MatchAction.version)
                     )
                 )
