@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 TRAIN_STAMP := $(VENV)/.train-installed
 BENCH_STAMP := bench/.venv/.installed
 
-.PHONY: run test lint typecheck unit bench install clean web-deps
+.PHONY: run test lint typecheck unit bench install clean web-deps loadtest
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,19 @@ $(BENCH_STAMP): pyproject.toml bench/requirements.txt
 
 bench: $(BENCH_STAMP)
 	bench/.venv/bin/python bench/run.py
+
+# The server under load (bench/loadtest.py): players against greedy bots, one table row each.
+# LOAD_DB=postgresql+asyncpg://… for PostgreSQL; LOAD_REDIS=redis://… with LOAD_PROCESSES=2.
+LOAD_PLAYERS ?= 100
+LOAD_THINK ?= 0
+LOAD_SECONDS ?= 30
+LOAD_PROCESSES ?= 1
+LOAD_DB ?=
+LOAD_REDIS ?=
+loadtest: $(STAMP) node_modules/.package-lock.json
+	$(PY) bench/loadtest.py --players $(LOAD_PLAYERS) --think $(LOAD_THINK) \
+		--seconds $(LOAD_SECONDS) --processes $(LOAD_PROCESSES) \
+		$(if $(LOAD_DB),--database-url $(LOAD_DB)) $(if $(LOAD_REDIS),--redis-url $(LOAD_REDIS))
 
 clean:
 	rm -rf $(VENV) bench/.venv .mypy_cache .pytest_cache .ruff_cache

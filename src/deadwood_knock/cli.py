@@ -210,6 +210,7 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
         port=args.port,
         data_dir=Path(args.data_dir),
         database_url=args.database_url,
+        redis_url=args.redis_url,
         trusted_proxies=tuple(p for p in trusted if p) or None,
         log_level=args.log_level,
     )
@@ -336,6 +337,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--database-url",
         default=None,
         help="a database URL instead, e.g. postgresql+asyncpg://… (default: SQLite in --data-dir)",
+    )
+    serve.add_argument(
+        "--redis-url",
+        default=None,
+        help="a Redis URL, e.g. redis://host:6379/0: shared rate limits and match events, "
+        "needed to run several server processes on one PostgreSQL database",
     )
     serve.add_argument(
         "--proxy-headers",

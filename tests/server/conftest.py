@@ -23,7 +23,15 @@ from deadwood_knock.server import Settings, create_app
 # The test-only toy game, importable by name in the bot workers too (spawned
 # processes inherit sys.path, which holds this folder).
 EXTRA_GAMES = {"toy": "dkserver_toy_game:GAME"}
-TABLES = ("match_actions", "match_seats", "devices", "otp_codes", "matches", "players")
+TABLES = (
+    "match_leases",
+    "match_actions",
+    "match_seats",
+    "devices",
+    "otp_codes",
+    "matches",
+    "players",
+)
 
 
 def _backends() -> list[str]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event, make_url
+from sqlalchemy import event, make_url, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -46,7 +46,15 @@ def alembic_config(url: str) -> Config:
     return cfg
 
 
+#: Key of the PostgreSQL advisory lock that lets one process at a time migrate.
+MIGRATION_LOCK = 0x646B6D67
+
+
 def _upgrade(connection: Connection, cfg: Config) -> None:
+    if connection.dialect.name == "postgresql":
+        # Several server processes may start at once: one migrates, the others wait and
+        # then find nothing to do. The lock ends with the transaction.
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
     cfg.attributes["connection"] = connection
     command.upgrade(cfg, "head")
 
@@ -98,7 +106,10 @@ class Database:
         if self.is_sqlite:
             kwargs["connect_args"] = {"timeout": 30}
         else:
-            kwargs["pool_pre_ping"] = True
+            # Enough connections that requests never queue for one (each action holds one
+            # only for its own short transaction); a ping before every checkout would cost
+            # each transaction another round trip, so stale connections are recycled instead.
+            kwargs.update(pool_size=40, max_overflow=20, pool_recycle=1800, pool_timeout=10)
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)

@@ -10,6 +10,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -114,6 +115,19 @@ class MatchAction(Base):
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     client_action_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class MatchLease(Base):
+    """Which server process drives a match's bots, until when (several processes)."""
+
+    __tablename__ = "match_leases"
+
+    match_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    holder: Mapped[str] = mapped_column(String(32))
+    #: Epoch seconds; the holder renews it while it drives, another takes it once past.
+    expires_at: Mapped[float] = mapped_column(Float, index=True)
 
 
 class OtpCode(Base):

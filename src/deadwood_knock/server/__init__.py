@@ -31,6 +31,7 @@ def serve(
     port: int = 8000,
     data_dir: str | Path = "data",
     database_url: str | None = None,
+    redis_url: str | None = None,
     trusted_proxies: tuple[str, ...] | None = None,
     log_level: str = "info",
 ) -> None:
@@ -46,6 +47,7 @@ def serve(
         port=port,
         data_dir=Path(data_dir),
         database_url=database_url,
+        redis_url=redis_url,
         trusted_proxies=trusted_proxies,
     )
     level = logging.DEBUG if log_level == "trace" else getattr(logging, log_level.upper())

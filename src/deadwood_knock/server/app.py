@@ -5,11 +5,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import logging
-import multiprocessing
 import os
 import re
 from collections.abc import AsyncIterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -23,12 +22,11 @@ from starlette.types import Scope
 
 from deadwood_knock import __version__
 from deadwood_knock.persistence import Database
-from deadwood_knock.server import botpool
 from deadwood_knock.server.api import Services, router
 from deadwood_knock.server.apidocs import install_docs
 from deadwood_knock.server.device_api import device_router
 from deadwood_knock.server.errors import ApiError
-from deadwood_knock.server.hub import Hub
+from deadwood_knock.server.hub import Hub, RedisBridge
 from deadwood_knock.server.logsafe import cap_secret_loggers
 from deadwood_knock.server.mail import make_mailer
 from deadwood_knock.server.matches import MatchService
@@ -39,11 +37,20 @@ from deadwood_knock.server.ratelimit import make_rate_limiter
 from deadwood_knock.server.records_api import records_router
 from deadwood_knock.server.settings import Settings
 from deadwood_knock.server.trail_api import install_trail, record_trail_result
+from deadwood_knock.server.workers import Backend, ExecutorBackend, FairScheduler, PipeWorkers
 
 log = logging.getLogger("deadwood_knock.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 NODE_MODULES = Path(os.environ.get("DEADWOOD_NODE_MODULES") or WEB_DIR.parents[2] / "node_modules")
+#: Where an installed wheel carries the same npm packages (copied in at build time).
+PACKAGED_VENDOR = WEB_DIR.parent / "web_vendor"
+
+
+def npm_package(name: str) -> Path:
+    """An npm package's folder: node_modules in a checkout, else the wheel's copy."""
+    checkout = NODE_MODULES / name
+    return checkout if checkout.is_dir() else PACKAGED_VENDOR / name
 
 
 def inline_script_hashes(page: Path) -> tuple[str, ...]:
@@ -57,12 +64,6 @@ def inline_script_hashes(page: Path) -> tuple[str, ...]:
         "'sha256-" + base64.b64encode(hashlib.sha256(b.encode()).digest()).decode() + "'"
         for b in bodies
     )
-
-
-def make_bot_executor(workers: int) -> ProcessPoolExecutor:
-    # "spawn": forking a process that already runs threads (the event loop's helpers,
-    # aiosqlite) can copy held locks into the child.
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
 
 
 def server_secret(settings: Settings) -> bytes:
@@ -113,14 +114,25 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         private_data_dir(settings.data_dir)
         db = Database(settings.effective_database_url)
         await db.migrate()
-        pool = executor or make_bot_executor(settings.bot_workers)
+        backend: Backend
         if executor is None:
-            pool.submit(botpool.warm_up)
+            workers = PipeWorkers(settings.bot_workers)
+            workers.start()
+            await workers.ready()
+            backend = workers
+        else:
+            backend = ExecutorBackend(executor)
+        scheduler = FairScheduler(backend)
         limiter = make_rate_limiter(settings.redis_url)
         hub = Hub()
-        matches = MatchService(db, settings, pool, hub)
+        matches = MatchService(db, settings, scheduler, hub, limiter)
         matches.finish_hooks.append(record_trail_result)
         otp = OtpService(db, settings, server_secret(settings), make_mailer(settings), limiter)
+        bridge = None
+        if settings.redis_url:
+            bridge = RedisBridge(settings.redis_url, hub, matches.remote_update)
+            await bridge.start()
+        matches.start()
         app.state.services = Services(settings, db, matches, otp, hub, limiter)
         resumed = await matches.resume_all()
         log.info("server ready: %d active matches resumed", resumed)
@@ -129,8 +141,9 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         finally:
             await otp.close()
             await matches.close()
-            if executor is None:
-                pool.shutdown(wait=False, cancel_futures=True)
+            if bridge is not None:
+                await bridge.close()
+            await scheduler.close()
             await limiter.close()
             await db.dispose()
 
@@ -149,7 +162,7 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
     install_trail(app)  # trail routes and /art, ahead of the web client's catch-all mount
     install_openapi(app)
     if settings.api_docs:
-        install_docs(app, NODE_MODULES / "swagger-ui-dist")
+        install_docs(app, npm_package("swagger-ui-dist"))
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -192,10 +205,10 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
 
         # The client's Preact and htm come from npm (`npm ci` at the repo root), served as-is.
         for package in ("preact", "htm"):
-            if (NODE_MODULES / package).is_dir():
+            if npm_package(package).is_dir():
                 app.mount(
                     f"/vendor/{package}",
-                    StaticFiles(directory=NODE_MODULES / package),
+                    StaticFiles(directory=npm_package(package)),
                     name=f"vendor-{package}",
                 )
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")

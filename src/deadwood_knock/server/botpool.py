@@ -21,7 +21,7 @@ from deadwood_knock.trail.figure_bots import register_figure_bots
 # The trail seats historic figures as bots named "figure:<id>"; workers must know them too.
 register_figure_bots()
 
-_CACHE_SIZE = 64
+_CACHE_SIZE = 2048  # a worker serves many matches in turn: replays stay incremental
 # match id -> (game, options, seed, actions replayed, state)
 _states: OrderedDict[str, tuple[str, JSONDict, int, tuple[JSONDict, ...], Any]] = OrderedDict()
 

@@ -9,6 +9,7 @@ cached state and the answer. A restart replays the logs and carries on exactly.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import re
@@ -16,22 +17,29 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deadwood_knock.bots import resolve_bot_name
 from deadwood_knock.games.base import Event, Game, GameError, JSONDict
-from deadwood_knock.persistence import Database, Match, MatchAction, MatchSeat, Player
-from deadwood_knock.server import botpool
+from deadwood_knock.persistence import (
+    Database,
+    Match,
+    MatchAction,
+    MatchLease,
+    MatchSeat,
+    Player,
+)
 from deadwood_knock.server.errors import ApiError, conflict, invalid, not_found
 from deadwood_knock.server.games import load_game
 from deadwood_knock.server.hub import Hub
+from deadwood_knock.server.ratelimit import MemoryRateLimiter, RateLimiter
 from deadwood_knock.server.settings import Settings
+from deadwood_knock.server.workers import FairScheduler
 
 log = logging.getLogger("deadwood_knock.server.matches")
 
@@ -41,6 +49,9 @@ FINISHED = "finished"
 MAX_LIVE = 2000
 #: Hints remembered per (match, seat, version), so a repeated request costs no search.
 HINT_CACHE = 256
+#: Seconds a bot-driving lease lasts unless renewed (renewed every third of it): after a
+#: process dies, another takes its matches over within about this long.
+LEASE_SECONDS = 3.0
 #: What a match id can look like (ours are 32 hex digits).
 _MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -79,6 +90,30 @@ class LiveMatch:
     recent: deque[tuple[int, Event]]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
+    #: A newer version another process announced: catch up before the next use.
+    behind: int = 0
+    #: client_action_id -> version, so a repeated post is recognised without a query.
+    client_ids: dict[str, int] = field(default_factory=dict)
+    #: (version, seat) -> the seat's observation JSON: the answer, the socket's view and
+    #: a hint at one version share one observation.
+    observed: dict[tuple[int, int], Any] = field(default_factory=dict)
+
+    @property
+    def owner(self) -> str:
+        """Whom this match's bot moves are for (fair scheduling): its first person."""
+        for info in self.seats:
+            if info.player_id is not None:
+                return info.player_id
+        return "match:" + self.id
+
+    def observation(self, seat: int) -> Any:
+        key = (self.version, seat)
+        found = self.observed.get(key)
+        if found is None:
+            if self.observed and next(iter(self.observed))[0] != self.version:
+                self.observed.clear()
+            found = self.observed[key] = _json_of(self.game.observe(self.state, seat))
+        return found
 
     def seat_of(self, player_id: str) -> int | None:
         for info in self.seats:
@@ -106,10 +141,23 @@ FinishHook = Callable[[AsyncSession, "LiveMatch", JSONDict, list[JSONDict]], Awa
 
 
 class MatchService:
-    def __init__(self, db: Database, settings: Settings, executor: Executor, hub: Hub) -> None:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        scheduler: FairScheduler,
+        hub: Hub,
+        limiter: RateLimiter | None = None,
+    ) -> None:
+        self.limiter = limiter or MemoryRateLimiter()
         self.db = db
         self.settings = settings
-        self.executor = executor
+        self.scheduler = scheduler
+        #: Several processes share the database (Redis configured): leases and catch-up.
+        self.multi = settings.redis_url is not None
+        self.process_id = secrets.token_hex(16)
+        self._leases: set[str] = set()
+        self._keeper: asyncio.Task[None] | None = None
         self.hub = hub
         self.live: dict[str, LiveMatch] = {}
         self.finish_hooks: list[FinishHook] = []
@@ -134,6 +182,17 @@ class MatchService:
         table_id: str | None = None,
     ) -> LiveMatch:
         game = self.game(game_name)
+        active = await self._active_count(player.id)
+        if active >= self.settings.max_active_matches:
+            raise ApiError(
+                429,
+                "too_many_matches",
+                f"you have {active} matches in play (at most "
+                f"{self.settings.max_active_matches}); finish or forfeit one first",
+            )
+        await self._check_quota(
+            f"create:{player.id}", self.settings.match_create_limit, "new matches"
+        )
         try:
             # Names are case-insensitive and a character may drop "figure:": store the
             # registered spelling, which is what the clients read.
@@ -206,6 +265,27 @@ class MatchService:
         self.kick(live)
         return live
 
+    async def _check_quota(self, key: str, limit: tuple[int, int], what: str) -> None:
+        retry = await self.limiter.hit(key, limit[0], limit[1])
+        if retry is not None:
+            error = ApiError(
+                429,
+                "quota_exceeded",
+                f"too many {what} (at most {limit[0]} in {limit[1]} s); try again in {retry} s",
+            )
+            error.headers["Retry-After"] = str(retry)
+            raise error
+
+    async def _active_count(self, player_id: str) -> int:
+        async with self.db.sessions() as session:
+            count = await session.scalar(
+                select(func.count())
+                .select_from(Match)
+                .join(MatchSeat, MatchSeat.match_id == Match.id)
+                .where(MatchSeat.player_id == player_id, Match.status == ACTIVE)
+            )
+        return int(count or 0)
+
     async def get(self, match_id: str) -> LiveMatch | None:
         live = self.live.get(match_id)
         if live is not None:
@@ -240,6 +320,7 @@ class MatchService:
         seat = None if live is None else live.seat_of(player.id)
         if live is None or seat is None:
             raise not_found()
+        await self._fresh(live)
         self.kick(live)  # resumes bots paused by the streak cap (a no-op when they run)
         return live, seat
 
@@ -260,7 +341,9 @@ class MatchService:
                 (
                     await session.execute(
                         select(MatchAction)
-                        .where(MatchAction.match_id == match_id)
+                        # Up to the version read with the row: another process may log
+                        # more meanwhile (the copy catches up on its next use).
+                        .where(MatchAction.match_id == match_id, MatchAction.version <= row.version)
                         .order_by(MatchAction.version)
                     )
                 )
@@ -271,6 +354,7 @@ class MatchService:
         state = game.new_game(game.options_from_json(row.options), row.seed)
         recent: deque[tuple[int, Event]] = deque(maxlen=self.settings.recent_events)
         actions: list[JSONDict] = []
+        client_ids: dict[str, int] = {}
         for number, action_row in enumerate(action_rows, 1):
             if action_row.version != number:
                 raise RuntimeError(f"match {match_id}: log has a gap at version {number}")
@@ -280,6 +364,8 @@ class MatchService:
             state, events = game.apply(state, action)
             recent.extend((number, e) for e in events)
             actions.append(dict(action_row.action))
+            if action_row.client_action_id is not None:
+                client_ids[action_row.client_action_id] = number
         if row.version != len(actions):
             raise RuntimeError(
                 f"match {match_id}: version {row.version} but {len(actions)} actions"
@@ -304,6 +390,7 @@ class MatchService:
             table_id=row.table_id,
             actions=actions,
             recent=recent,
+            client_ids=client_ids,
         )
 
     async def resume_all(self) -> int:
@@ -345,7 +432,7 @@ class MatchService:
     def view(self, live: LiveMatch, seat: int) -> JSONDict:
         """Everything ``seat`` may see: its observation, never another seat's hidden cards."""
         game, state = live.game, live.state
-        observation = _json_of(game.observe(state, seat))
+        observation = live.observation(seat)
         to_act = game.to_act(state) if live.status == ACTIVE else None
         legal = (
             [a.to_json() for a in game.legal_actions(state)]
@@ -402,9 +489,14 @@ class MatchService:
             }
         pending = self._hints.get(key)
         if pending is None:
+            await self._check_quota(
+                f"hint:{seat_owner(live, seat)}", self.settings.hint_limit, "hints"
+            )
             # One search per position: concurrent and repeated requests share it.
-            observation = _json_of(live.game.observe(live.state, seat))
-            pending = asyncio.ensure_future(self._search_hint(live.game_name, observation))
+            observation = live.observation(seat)
+            pending = asyncio.ensure_future(
+                self._search_hint(seat_owner(live, seat), live.game_name, observation)
+            )
             self._hints[key] = pending
             while len(self._hints) > HINT_CACHE:
                 self._hints.popitem(last=False)
@@ -421,12 +513,11 @@ class MatchService:
             "hint": found,
         }
 
-    async def _search_hint(self, game_name: str, observation: JSONDict) -> JSONDict:
-        loop = asyncio.get_running_loop()
+    async def _search_hint(self, owner: str, game_name: str, observation: JSONDict) -> JSONDict:
         try:
-            found: JSONDict = await loop.run_in_executor(
-                self.executor,
-                botpool.hint,
+            found: JSONDict = await self.scheduler.run(
+                owner,
+                "hint",
                 game_name,
                 observation,
                 self.settings.hint_seconds,
@@ -453,7 +544,12 @@ class MatchService:
     ) -> JSONDict:
         """Apply one of the seat's legal actions; the answer is the seat's new view."""
         async with live.lock:
-            if client_action_id is not None and await self._seen(live, client_action_id):
+            if self.multi and (
+                live.behind > live.version
+                or (expected_version is not None and expected_version > live.version)
+            ):
+                await self._catch_up(live)
+            if client_action_id is not None and client_action_id in live.client_ids:
                 return self.view(live, seat)  # the same post again: applied once already
             if live.status != ACTIVE:
                 raise conflict("match_finished", "the match is over")
@@ -480,16 +576,6 @@ class MatchService:
         self.kick(live)
         return self.view(live, seat)
 
-    async def _seen(self, live: LiveMatch, client_action_id: str) -> bool:
-        async with self.db.sessions() as session:
-            found = await session.scalar(
-                select(MatchAction.version).where(
-                    MatchAction.match_id == live.id,
-                    MatchAction.client_action_id == client_action_id,
-                )
-            )
-        return found is not None
-
     async def _append(
         self, live: LiveMatch, seat: int, action: Any, client_action_id: str | None
     ) -> list[tuple[int, Event]]:
@@ -500,46 +586,108 @@ class MatchService:
         result = self._result(live, new_state) if over else None
         action_json = action.to_json()
         try:
-            async with self.db.sessions() as session, session.begin():
-                session.add(
-                    MatchAction(
-                        match_id=live.id,
-                        version=version,
-                        seat=seat,
-                        action=action_json,
-                        client_action_id=client_action_id,
-                    )
+            if result is None and not self.db.is_sqlite:
+                # The common case in one statement and one round trip: bump the version
+                # only if it is still ours, and log the action only if it was bumped.
+                logged = await self._append_one_trip(
+                    live, version, seat, action_json, client_action_id
                 )
-                changed = await session.execute(
-                    update(Match)
-                    .where(Match.id == live.id, Match.version == live.version)
-                    .values(
-                        version=version,
-                        status=FINISHED if over else ACTIVE,
-                        result=result,
-                        updated_at=func.now(),
-                    )
+            else:
+                logged = await self._append_in_transaction(
+                    live, version, seat, action_json, client_action_id, over, result
                 )
-                if getattr(changed, "rowcount", 1) != 1:
-                    raise _StaleMatch
-                if result is not None:
-                    await self._record_stats(session, live, result)
-                    for hook in self.finish_hooks:
-                        await hook(session, live, result, [*live.actions, action_json])
+            if not logged:
+                raise _StaleMatch
         except (IntegrityError, _StaleMatch):
             # Another writer (another process) got there first: our copy is stale.
-            self.live.pop(live.id, None)
+            if self.multi:
+                await self._catch_up(live)
+            else:
+                self.live.pop(live.id, None)
             raise conflict(
                 "version_conflict", "the match changed meanwhile; reload and try again"
             ) from None
         live.state = new_state
         live.version = version
         live.actions.append(action_json)
+        if client_action_id is not None:
+            live.client_ids[client_action_id] = version
         if over:
             live.status, live.result = FINISHED, result
         tagged = [(version, e) for e in events]
         live.recent.extend(tagged)
         return tagged
+
+    async def _append_one_trip(
+        self,
+        live: LiveMatch,
+        version: int,
+        seat: int,
+        action_json: JSONDict,
+        client_action_id: str | None,
+    ) -> bool:
+        """PostgreSQL: the version bump and the log row in one statement, committed alone."""
+        bumped = (
+            update(Match)
+            .where(Match.id == live.id, Match.version == live.version)
+            .values(version=version, updated_at=func.now())
+            .returning(Match.id)
+            .cte("bumped")
+        )
+        row = select(
+            bumped.c.id,
+            literal(version),
+            literal(seat),
+            literal(action_json, type_=MatchAction.__table__.c.action.type),
+            literal(client_action_id, type_=MatchAction.__table__.c.client_action_id.type),
+        )
+        statement = (
+            insert(MatchAction)
+            .from_select(["match_id", "version", "seat", "action", "client_action_id"], row)
+            .returning(MatchAction.version)
+        )
+        async with self.db.engine.connect() as conn:
+            autocommit = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            logged = (await autocommit.execute(statement)).first()
+        return logged is not None
+
+    async def _append_in_transaction(
+        self,
+        live: LiveMatch,
+        version: int,
+        seat: int,
+        action_json: JSONDict,
+        client_action_id: str | None,
+        over: bool,
+        result: JSONDict | None,
+    ) -> bool:
+        async with self.db.sessions() as session, session.begin():
+            session.add(
+                MatchAction(
+                    match_id=live.id,
+                    version=version,
+                    seat=seat,
+                    action=action_json,
+                    client_action_id=client_action_id,
+                )
+            )
+            changed = await session.execute(
+                update(Match)
+                .where(Match.id == live.id, Match.version == live.version)
+                .values(
+                    version=version,
+                    status=FINISHED if over else ACTIVE,
+                    result=result,
+                    updated_at=func.now(),
+                )
+            )
+            if getattr(changed, "rowcount", 1) != 1:
+                return False
+            if result is not None:
+                await self._record_stats(session, live, result)
+                for hook in self.finish_hooks:
+                    await hook(session, live, result, [*live.actions, action_json])
+        return True
 
     def _result(self, live: LiveMatch, state: Any) -> JSONDict:
         scores = list(live.game.scores(state))
@@ -612,7 +760,134 @@ class MatchService:
         return self.view(live, seat)
 
     def _published(self, live: LiveMatch, events: list[tuple[int, Event]]) -> None:
-        self.hub.publish(live.id, events, lambda seat: self.view(live, seat))
+        """Each watcher gets the events its seat may see, then its seat's new view. With
+        other processes, every person's seat is sent (a watcher may be on any of them)."""
+        if self.hub.bridge is not None:
+            seats = {info.seat for info in live.seats if info.player_id is not None}
+        else:
+            seats = self.hub.watched_seats(live.id)
+        per_seat: dict[int, list[JSONDict]] = {}
+        for seat in seats:
+            messages: list[JSONDict] = [
+                {"type": "event", "version": version, "event": event.to_json()}
+                for version, event in events
+                if event.visible_to(seat)
+            ]
+            messages.append({"type": "view", "view": self.view(live, seat)})
+            per_seat[seat] = messages
+        if per_seat:
+            self.hub.publish(live.id, per_seat, live.version)
+
+    # ----- several processes: catching up and bot-driving leases --------------------------
+
+    def remote_update(self, match_id: str, version: int) -> None:
+        """Another process moved this match on: our copy catches up before its next use."""
+        live = self.live.get(match_id)
+        if live is not None and version > live.behind:
+            live.behind = version
+
+    async def _catch_up(self, live: LiveMatch) -> None:
+        """Apply the actions other processes logged since our copy. Caller holds the lock."""
+        async with self.db.sessions() as session:
+            row = await session.get(Match, live.id)
+            if row is None:
+                return
+            if row.version == live.version and row.status == live.status:
+                return
+            action_rows = (
+                (
+                    await session.execute(
+                        select(MatchAction)
+                        .where(MatchAction.match_id == live.id, MatchAction.version > live.version)
+                        .order_by(MatchAction.version)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        game = live.game
+        for action_row in action_rows:
+            if action_row.version != live.version + 1:
+                raise RuntimeError(f"match {live.id}: log has a gap at {live.version + 1}")
+            state, events = game.apply(live.state, game.action_from_json(action_row.action))
+            live.state, live.version = state, action_row.version
+            live.actions.append(dict(action_row.action))
+            if action_row.client_action_id is not None:
+                live.client_ids[action_row.client_action_id] = action_row.version
+            live.recent.extend((live.version, e) for e in events)
+        if row.status != live.status:
+            live.status, live.result = row.status, row.result
+            if row.result and row.result.get("reason") == "forfeit":
+                live.recent.append((row.version, Event("forfeit", row.result.get("forfeited_by"))))
+
+    async def _fresh(self, live: LiveMatch) -> None:
+        if self.multi and live.behind > live.version:
+            async with live.lock:
+                await self._catch_up(live)
+
+    async def _acquire(self, match_id: str) -> bool:
+        """Take (or keep) the lease to drive this match's bots; False if another holds it."""
+        now = time.time()
+        if self.db.is_sqlite:
+            from sqlalchemy.dialects.sqlite import insert
+        else:
+            from sqlalchemy.dialects.postgresql import insert  # type: ignore[assignment]
+        lease = MatchLease.__table__
+        upsert = insert(MatchLease).values(
+            match_id=match_id, holder=self.process_id, expires_at=now + LEASE_SECONDS
+        )
+        statement = upsert.on_conflict_do_update(
+            index_elements=[lease.c.match_id],
+            set_={"holder": self.process_id, "expires_at": now + LEASE_SECONDS},
+            where=(lease.c.expires_at < now) | (lease.c.holder == self.process_id),
+        ).returning(lease.c.holder)
+        async with self.db.sessions() as session, session.begin():
+            holder = await session.scalar(statement)
+        if holder == self.process_id:
+            self._leases.add(match_id)
+            return True
+        return False
+
+    async def _release(self, match_id: str) -> None:
+        self._leases.discard(match_id)
+        async with self.db.sessions() as session, session.begin():
+            await session.execute(
+                delete(MatchLease).where(
+                    MatchLease.match_id == match_id, MatchLease.holder == self.process_id
+                )
+            )
+
+    async def _lease_keeper(self) -> None:
+        """Renew our leases; take over the matches whose holder stopped renewing (died)."""
+        while not self._closing:
+            await asyncio.sleep(LEASE_SECONDS / 3)
+            try:
+                now = time.time()
+                async with self.db.sessions() as session, session.begin():
+                    if self._leases:
+                        await session.execute(
+                            update(MatchLease)
+                            .where(MatchLease.holder == self.process_id)
+                            .values(expires_at=now + LEASE_SECONDS)
+                        )
+                    orphans = list(
+                        (
+                            await session.execute(
+                                select(MatchLease.match_id)
+                                .where(MatchLease.expires_at < now)
+                                .limit(100)
+                            )
+                        ).scalars()
+                    )
+                for match_id in orphans:
+                    live = await self.get(match_id)
+                    if live is not None:
+                        live.behind = max(live.behind, live.version + 1)  # check the log
+                        self.kick(live)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.error("bot leases: %s", type(exc).__name__)
 
     # ----- bots ----------------------------------------------------------------------
 
@@ -634,9 +909,23 @@ class MatchService:
         live.bot_task = asyncio.get_running_loop().create_task(self._drive(live))
 
     async def _drive(self, live: LiveMatch) -> None:
-        loop = asyncio.get_running_loop()
         streak = 0  # bot actions since this drive began, i.e. since a person last acted
         try:
+            if self.multi:
+                # One process drives a match's bots at a time. The holder may be finishing
+                # its last move; a moment later the lease is free (or it is still driving).
+                for _ in range(20):
+                    async with live.lock:
+                        await self._catch_up(live)
+                    if self._bot_to_act(live) is None:
+                        return
+                    if await self._acquire(live.id):
+                        break
+                    await asyncio.sleep(0.1)
+                else:
+                    return
+                async with live.lock:
+                    await self._catch_up(live)
             while self.live.get(live.id) is live:
                 info = self._bot_to_act(live)
                 if info is None or info.bot is None:
@@ -648,7 +937,7 @@ class MatchService:
                     return
                 version = live.version
                 started = time.monotonic()
-                action_json = await self._decide(loop, live, info)
+                action_json = await self._decide(live, info)
                 pace = self.settings.bot_pacing
                 if pace > 0:
                     # Pacing only, not security: a person-like pause before the move shows.
@@ -661,6 +950,10 @@ class MatchService:
                     action = live.game.action_from_json(action_json)
                     events = await self._append(live, info.seat, action, None)
                 streak += 1
+                if self.multi and self._bot_to_act(live) is None:
+                    # Free before anyone sees the move: the person's answer may reach
+                    # another process, whose bots must then be free to drive.
+                    await self._release(live.id)
                 self._published(live, events)
         except asyncio.CancelledError:
             raise
@@ -669,16 +962,18 @@ class MatchService:
         except Exception as exc:
             # The message could name cards; the type is enough to investigate.
             log.error("bot failed in match %s: %s", live.id, type(exc).__name__)
+        finally:
+            if live.id in self._leases and not self._closing:
+                with contextlib.suppress(Exception):
+                    await self._release(live.id)
 
-    async def _decide(
-        self, loop: asyncio.AbstractEventLoop, live: LiveMatch, info: SeatInfo
-    ) -> JSONDict:
+    async def _decide(self, live: LiveMatch, info: SeatInfo) -> JSONDict:
         """The bot's choice from the worker pool; a random legal action if that fails, so a
         broken bot or pool never stalls a match."""
         try:
-            chosen: JSONDict = await loop.run_in_executor(
-                self.executor,
-                botpool.decide,
+            chosen: JSONDict = await self.scheduler.run(
+                live.owner,
+                "decide",
                 live.id,
                 live.record_json(),
                 info.seat,
@@ -697,12 +992,26 @@ class MatchService:
             fallback: JSONDict = legal[secrets.randbelow(len(legal))].to_json()
             return fallback
 
+    def start(self) -> None:
+        if self.multi:
+            self._keeper = asyncio.get_running_loop().create_task(self._lease_keeper())
+
     async def close(self) -> None:
         self._closing = True
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
         tasks = [m.bot_task for m in self.live.values() if m.bot_task and not m.bot_task.done()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def seat_owner(live: LiveMatch, seat: int) -> str:
+    """Whom a hint for ``seat`` is for (fair scheduling)."""
+    info = live.seats[seat] if seat < len(live.seats) else None
+    return info.player_id if info is not None and info.player_id else live.owner
 
 
 class _StaleMatch(Exception):

@@ -52,6 +52,13 @@ class Settings(BaseModel):
     #: driving that match's bots; a safety net against a position bots could cycle in forever.
     max_bot_streak: int = Field(default=5000, ge=1)
     recent_events: int = Field(default=30, ge=0, le=1000)
+    #: Per-player quotas (429 beyond them), so one player cannot take the bots from others:
+    #: matches still being played at once,
+    max_active_matches: int = Field(default=20, ge=1, le=10_000)
+    #: (new matches, window seconds),
+    match_create_limit: tuple[int, int] = (30, 60)
+    #: and (hint searches, window seconds; a repeated request for one position is free).
+    hint_limit: tuple[int, int] = (60, 60)
 
     #: ``None``: mail is printed to the console.
     smtp_host: str | None = None

@@ -1,0 +1,352 @@
+"""Load test: N players, each playing Deadwood Knock against two greedy bots.
+
+Each player acts as soon as the match socket says it is their turn (after an optional think
+time), POSTing the action as the web client does (with ``version`` and a
+``client_action_id``); a finished match is followed by a new one. The latency measured is
+the action POST's round trip. The server processes are started here (``--processes``, on
+consecutive ports), or an already running server is used (``--url``).
+
+    python bench/loadtest.py --players 100 --seconds 30
+    python bench/loadtest.py --players 1000 --think 2-4 --database-url postgresql+asyncpg://…
+
+It prints one table row: players, think time, processes, database, actions/s, p50/p95/p99
+of the action round trip, errors, and the server's memory (RSS of every server process and
+its bot workers). ``--json`` prints the same as JSON. Exit status 1 if any request failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+GAME = "deadwood-knock"
+OPPONENTS = ["greedy", "greedy"]
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    error_kinds: dict[str, int] = field(default_factory=dict)
+    matches: int = 0
+    measuring: bool = False
+
+    def error(self, kind: str) -> None:
+        self.errors += 1
+        self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _rss_kib(pid: int) -> int:
+    """RSS of a process and all its descendants (the bot workers), in KiB."""
+    total = 0
+    todo = [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            for line in Path(f"/proc/{current}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+            todo.extend(int(c) for c in children)
+        except OSError:
+            continue
+    return total
+
+
+def _percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    index = min(len(sorted_values) - 1, max(0, round(q * (len(sorted_values) - 1))))
+    return sorted_values[index]
+
+
+async def _player(
+    number: int,
+    bases: list[str],
+    http: httpx.AsyncClient,
+    stats: Stats,
+    think: tuple[float, float],
+    deadline: float,
+    rng: random.Random,
+) -> None:
+    # Several processes: each request may go to any of them (as behind a proxy).
+    def base() -> str:
+        return bases[rng.randrange(len(bases))]
+
+    # Every player from its own address, as through a reverse proxy, so the per-address
+    # limit on new players applies per player.
+    forwarded = {
+        "X-Forwarded-For": f"10.{number // 65536 % 256}.{number // 256 % 256}.{number % 256}"
+    }
+    response = await http.post(f"{base()}/api/players", json={}, headers=forwarded)
+    if response.status_code != 201:
+        stats.error(f"player {response.status_code}")
+        return
+    token = response.json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    # Spread the players' starts over a second so they do not all begin in one instant.
+    await asyncio.sleep(rng.random())
+    while time.monotonic() < deadline:
+        response = await http.post(
+            f"{base()}/api/matches", json={"game": GAME, "opponents": OPPONENTS}, headers=auth
+        )
+        if response.status_code != 201:
+            stats.error(f"create {response.status_code}")
+            await asyncio.sleep(1.0)
+            continue
+        match_id = response.json()["match_id"]
+        finished = await _play(match_id, token, auth, base, http, stats, think, deadline, rng)
+        if finished:
+            stats.matches += 1
+
+
+async def _play(
+    match_id: str,
+    token: str,
+    auth: dict[str, str],
+    base: Any,
+    http: httpx.AsyncClient,
+    stats: Stats,
+    think: tuple[float, float],
+    deadline: float,
+    rng: random.Random,
+) -> bool:
+    ws_url = base().replace("http://", "ws://") + f"/api/matches/{match_id}/ws"
+    try:
+        async with websockets.connect(
+            ws_url, max_size=None, open_timeout=30, compression=None
+        ) as ws:
+            await ws.send(json.dumps({"type": "auth", "token": token}))
+            acted_at = -1
+            while time.monotonic() < deadline:
+                try:
+                    raw = await asyncio.wait_for(
+                        ws.recv(), timeout=max(0.1, deadline - time.monotonic())
+                    )
+                except TimeoutError:
+                    return False
+                message = json.loads(raw)
+                if message.get("type") == "error":
+                    stats.error(f"socket {message.get('code')}")
+                    return False
+                if message.get("type") != "view":
+                    continue
+                view = message["view"]
+                if view["status"] != "active":
+                    return True
+                if not view["your_turn"] or view["version"] <= acted_at:
+                    continue
+                if think[1] > 0:
+                    await asyncio.sleep(rng.uniform(*think))
+                    if time.monotonic() >= deadline:
+                        return False
+                action = rng.choice(view["legal_actions"])
+                acted_at = view["version"]
+                body = {
+                    "action": action,
+                    "version": view["version"],
+                    "client_action_id": f"{match_id[:8]}-{view['version']}",
+                }
+                started = time.perf_counter()
+                try:
+                    response = await http.post(
+                        f"{base()}/api/matches/{match_id}/actions", json=body, headers=auth
+                    )
+                except httpx.HTTPError as exc:
+                    stats.error(f"action {type(exc).__name__}")
+                    return False
+                elapsed = time.perf_counter() - started
+                if response.status_code != 200:
+                    stats.error(f"action {response.status_code}")
+                    return False
+                if stats.measuring:
+                    stats.latencies.append(elapsed)
+                answer = response.json()
+                if answer["status"] != "active":
+                    return True
+    except (OSError, websockets.WebSocketException, TimeoutError) as exc:
+        stats.error(f"socket {type(exc).__name__}")
+        await asyncio.sleep(0.5)
+    return False
+
+
+def _start_servers(
+    args: argparse.Namespace, data_dir: Path
+) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
+    procs: list[subprocess.Popen[bytes]] = []
+    bases: list[str] = []
+    for _ in range(args.processes):
+        port = _free_port()
+        command = [
+            sys.executable,
+            "-m",
+            "deadwood_knock.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--data-dir",
+            str(data_dir),
+            "--trusted-proxies",
+            "127.0.0.1",
+            "--log-level",
+            "warning",
+        ]
+        if args.database_url:
+            command += ["--database-url", args.database_url]
+        if args.redis_url:
+            command += ["--redis-url", args.redis_url]
+        env = {**os.environ, **dict(kv.split("=", 1) for kv in args.env)}
+        procs.append(subprocess.Popen(command, env=env, start_new_session=True))
+        bases.append(f"http://127.0.0.1:{port}")
+    return procs, bases
+
+
+async def _wait_ready(bases: list[str], procs: list[subprocess.Popen[bytes]]) -> None:
+    async with httpx.AsyncClient() as http:
+        for base in bases:
+            for _ in range(600):
+                if any(p.poll() is not None for p in procs):
+                    raise SystemExit("a server process exited at start")
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await http.get(f"{base}/api/health")).status_code == 200:
+                        break
+                await asyncio.sleep(0.1)
+            else:
+                raise SystemExit(f"{base} did not start")
+
+
+async def _run(args: argparse.Namespace) -> dict[str, Any]:
+    procs: list[subprocess.Popen[bytes]] = []
+    with tempfile.TemporaryDirectory(prefix="dk-load-") as tmp:
+        if args.url:
+            bases = [u.rstrip("/") for u in args.url]
+        else:
+            procs, bases = _start_servers(args, Path(tmp))
+        try:
+            await _wait_ready(bases, procs)
+            stats = Stats()
+            # Idle connections are dropped before the server's 5 s keep-alive ends, so a
+            # request never goes out on a connection the server is closing.
+            limits = httpx.Limits(
+                max_connections=None, max_keepalive_connections=None, keepalive_expiry=2.0
+            )
+            think = args.think
+            warm = args.warmup
+            deadline = time.monotonic() + warm + args.seconds
+            async with httpx.AsyncClient(limits=limits, timeout=60) as http:
+                rng = random.Random(args.seed)
+                tasks = [
+                    asyncio.create_task(
+                        _player(n, bases, http, stats, think, deadline, random.Random(rng.random()))
+                    )
+                    for n in range(args.players)
+                ]
+                await asyncio.sleep(warm)
+                stats.measuring = True
+                begun = time.monotonic()
+                rss_peak = 0
+                while time.monotonic() < deadline:
+                    await asyncio.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
+                    rss_peak = max(rss_peak, sum(_rss_kib(p.pid) for p in procs))
+                measured = time.monotonic() - begun
+                stats.measuring = False
+                await asyncio.gather(*tasks, return_exceptions=True)
+            with contextlib.suppress(OSError):
+                load = os.getloadavg()
+        finally:
+            for proc in procs:
+                with contextlib.suppress(ProcessLookupError):
+                    proc.send_signal(signal.SIGTERM)  # the server shuts its pool down
+            for proc in procs:
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+    lat = sorted(stats.latencies)
+    db = "external" if args.url else ("PostgreSQL" if args.database_url else "SQLite")
+    return {
+        "players": args.players,
+        "think": f"{think[0]:g}-{think[1]:g} s" if think[1] > 0 else "0",
+        "processes": len(bases),
+        "db": db,
+        "actions_per_s": round(len(lat) / measured, 1) if measured > 0 else 0.0,
+        "p50_ms": round(_percentile(lat, 0.50) * 1000, 1),
+        "p95_ms": round(_percentile(lat, 0.95) * 1000, 1),
+        "p99_ms": round(_percentile(lat, 0.99) * 1000, 1),
+        "errors": stats.errors,
+        "error_kinds": stats.error_kinds,
+        "rss_mib": round(rss_peak / 1024, 1) if procs else None,
+        "matches_finished": stats.matches,
+        "seconds": round(measured, 1),
+        "load_average": [round(x, 2) for x in load],
+    }
+
+
+def _think(text: str) -> tuple[float, float]:
+    low, _, high = text.partition("-")
+    pair = (float(low), float(high or low))
+    if pair[0] < 0 or pair[1] < pair[0]:
+        raise argparse.ArgumentTypeError("think time is LOW-HIGH seconds, e.g. 2-4")
+    return pair
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--think", type=_think, default=(0.0, 0.0), help="seconds, e.g. 2-4")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured time")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument("--processes", type=int, default=1, help="server processes to start")
+    parser.add_argument("--database-url", default=None, help="default: SQLite in a temp folder")
+    parser.add_argument("--redis-url", default=None)
+    parser.add_argument("--url", action="append", help="use running server(s) instead")
+    parser.add_argument(
+        "--env", action="append", default=[], metavar="NAME=VALUE", help="server environment"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    result = asyncio.run(_run(args))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            "| players | think | processes | db | actions/s | p50 ms | p95 ms | p99 ms "
+            "| errors | RSS MiB | load avg |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        print(
+            f"| {result['players']} | {result['think']} | {result['processes']} | {result['db']} "
+            f"| {result['actions_per_s']} | {result['p50_ms']} | {result['p95_ms']} "
+            f"| {result['p99_ms']} | {result['errors']} | {result['rss_mib']} "
+            f"| {' '.join(map(str, result['load_average']))} |"
+        )
+        if result["error_kinds"]:
+            print("errors:", result["error_kinds"])
+    return 1 if result["errors"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

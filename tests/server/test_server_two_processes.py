@@ -1,0 +1,224 @@
+"""Two real server processes on one PostgreSQL database and one Redis: any process serves
+any match. Actions alternate between the processes; a socket on one sees what is posted to
+the other; after kill -9 of the process driving a match's bots, the other takes over."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import websockets
+from conftest import _reset_postgres, free_port
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+DB = os.environ.get("DEADWOOD_TEST_DATABASE_URL")
+REDIS = os.environ.get("DEADWOOD_TEST_REDIS_URL")
+
+pytestmark = pytest.mark.skipif(
+    not (DB and REDIS), reason="needs DEADWOOD_TEST_DATABASE_URL and DEADWOOD_TEST_REDIS_URL"
+)
+
+
+class Server:
+    def __init__(self, data_dir: Path, pacing: float) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = data_dir / f"server-{self.port}.log"
+        command = [
+            sys.executable,
+            "-m",
+            "deadwood_knock.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--data-dir",
+            str(data_dir),
+            "--database-url",
+            str(DB),
+            "--redis-url",
+            str(REDIS),
+            "--log-level",
+            "warning",
+        ]
+        env = {
+            **os.environ,
+            "DEADWOOD_SECRET_KEY": "test secret",
+            "DEADWOOD_BOT_PACING": str(pacing),
+            "DEADWOOD_BOT_WORKERS": "1",
+            "DEADWOOD_BOT_SECONDS": "0.2",
+        }
+        self.proc = subprocess.Popen(
+            command, env=env, stdout=subprocess.DEVNULL, stderr=self.log.open("ab")
+        )
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, self.log.read_text()
+            try:
+                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        raise AssertionError("server did not start")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def two(tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    asyncio.run(_reset_postgres(str(DB)))
+    servers: list[Server] = []
+    try:
+        # One after the other: the first applies the migrations.
+        servers.append(Server(tmp_path, pacing=0.5))
+        servers.append(Server(tmp_path, pacing=0.5))
+        yield servers[0], servers[1]
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def _player(server: Server) -> tuple[str, dict[str, str]]:
+    token = httpx.post(server.base + "/api/players", json={}).json()["token"]
+    return token, {"Authorization": f"Bearer {token}"}
+
+
+async def _log_of(match_id: str) -> list[tuple[int, int]]:
+    engine = create_async_engine(str(DB))
+    async with engine.connect() as conn:
+        rows = await conn.execute(
+            text("SELECT version, seat FROM match_actions WHERE match_id = :m ORDER BY version"),
+            {"m": match_id},
+        )
+        found = [(int(r[0]), int(r[1])) for r in rows]
+    await engine.dispose()
+    return found
+
+
+def test_actions_alternate_and_a_socket_on_b_sees_posts_to_a(two: tuple[Server, Server]) -> None:
+    a, b = two
+    token, auth = _player(a)
+    created = httpx.post(
+        a.base + "/api/matches",
+        json={"game": "deadwood-knock", "opponents": ["greedy", "greedy"]},
+        headers=auth,
+    ).json()
+    match_id = created["match_id"]
+
+    async def play() -> tuple[list[int], list[int], list[float]]:
+        posted_to_a: list[int] = []
+        seen_on_b: list[int] = []
+        delays: list[float] = []
+        url = b.base.replace("http", "ws") + f"/api/matches/{match_id}/ws"
+        async with websockets.connect(url) as ws, httpx.AsyncClient() as http:
+            await ws.send(json.dumps({"type": "auth", "token": token}))
+            servers = [a, b]
+            posted = 0
+            sent_at: dict[int, float] = {}
+            while posted < 8:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if message["type"] == "event" and message["version"] in sent_at:
+                    seen_on_b.append(message["version"])
+                    delays.append(time.monotonic() - sent_at.pop(message["version"]))
+                if message["type"] != "view":
+                    continue
+                view = message["view"]
+                if view["status"] != "active":
+                    break
+                if not view["your_turn"]:
+                    continue
+                server = servers[posted % 2]
+                version = view["version"] + 1
+                if server is a:
+                    sent_at[version] = time.monotonic()
+                    posted_to_a.append(version)
+                response = await http.post(
+                    f"{server.base}/api/matches/{match_id}/actions",
+                    json={
+                        "action": view["legal_actions"][0],
+                        "version": view["version"],
+                        "client_action_id": f"t{view['version']}",
+                    },
+                    headers=auth,
+                )
+                assert response.status_code == 200, response.text
+                assert response.json()["version"] == version
+                posted += 1
+            # The last post's event, if it was posted to A.
+            while sent_at:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if message["type"] == "event" and message["version"] in sent_at:
+                    seen_on_b.append(message["version"])
+                    delays.append(time.monotonic() - sent_at.pop(message["version"]))
+        return posted_to_a, seen_on_b, delays
+
+    posted_to_a, seen_on_b, delays = asyncio.run(play())
+    assert posted_to_a and seen_on_b == posted_to_a
+    print(f"two processes: events posted to A reached B's socket after {delays}")
+    log = asyncio.run(_log_of(match_id))
+    assert [version for version, _ in log] == list(range(1, len(log) + 1))
+    view_a = httpx.get(f"{a.base}/api/matches/{match_id}", headers=auth).json()
+    view_b = httpx.get(f"{b.base}/api/matches/{match_id}", headers=auth).json()
+    assert view_a["version"] == view_b["version"] == len(log)
+
+
+def test_after_kill_9_the_other_process_drives_the_bots(two: tuple[Server, Server]) -> None:
+    a, b = two
+    _token, auth = _player(a)
+    created = httpx.post(
+        a.base + "/api/matches",
+        json={"game": "deadwood-knock", "opponents": ["greedy"] * 5},
+        headers=auth,
+    ).json()
+    match_id = created["match_id"]
+    assert created["view"]["to_act"] != 0  # the bots open: A drives them, paced 0.5 s
+    deadline = time.monotonic() + 10
+    while not asyncio.run(_log_of(match_id)):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    os.kill(a.proc.pid, signal.SIGKILL)
+    a.proc.wait()
+    killed_at = time.monotonic()
+    before = len(asyncio.run(_log_of(match_id)))
+    # B takes over once A's lease runs out, and the bots play on to the person's turn.
+    deadline = time.monotonic() + 20
+    while True:
+        view = httpx.get(f"{b.base}/api/matches/{match_id}", headers=auth).json()
+        if view["your_turn"]:
+            break
+        assert time.monotonic() < deadline, view
+        time.sleep(0.1)
+    took = time.monotonic() - killed_at
+    print(f"two processes: B drove the bots to the person's turn {took:.1f} s after kill -9")
+    log = asyncio.run(_log_of(match_id))
+    assert len(log) > before
+    assert [version for version, _ in log] == list(range(1, len(log) + 1))
+    assert view["version"] == len(log)
+    # The person acts through B; the bots carry on, driven by B.
+    response = httpx.post(
+        f"{b.base}/api/matches/{match_id}/actions",
+        json={"action": view["legal_actions"][0], "version": view["version"]},
+        headers=auth,
+    )
+    assert response.status_code == 200, response.text
+    deadline = time.monotonic() + 20
+    while len(asyncio.run(_log_of(match_id))) <= view["version"] + 1:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
