@@ -29,6 +29,7 @@ from deadwood_knock.bots.hints import (
     VERDICT_WORDS,
     Hint,
     hand_focus,
+    signed_points,
 )
 from deadwood_knock.cards import JOKERS, Card, parse_card
 from deadwood_knock.games import get_game
@@ -194,7 +195,7 @@ def check_ranking(hint: Hint, data: dict[str, Any], legal_json: list[dict[str, A
             assert words <= set(OTHER_WORDS.values())
         lines = hint.ranking_lines(len(valued))
         for line, a in zip(lines, valued, strict=True):
-            assert f"{a['value']:+.1f} points" in line and a["words"] in line
+            assert f"{signed_points(a['value'])} points" in line and a["words"] in line
     else:
         assert data["best"] in legal_json
 
@@ -584,7 +585,9 @@ def test_the_best_move_never_scores_below_one_listed_under_it() -> None:
         assert hint.best == hint.actions[0].action
         lines = hint.ranking_lines()
         assert lines[0].startswith("1. ") and "best" in lines[0]
-        assert all(f"{v:+.1f} points" in line for v, line in zip(values, lines, strict=False))
+        assert all(
+            f"{signed_points(v)} points" in line for v, line in zip(values, lines, strict=False)
+        )
 
 
 def test_confidence_words_follow_the_paired_margin() -> None:

@@ -62,7 +62,7 @@ def test_hand_focus_shows_the_hint_on_your_turn(
         assert knock.inner_text().startswith("Knock now?")
     ranking = advice.locator(".advice-ranking li")
     if ranking.count():
-        assert re.search(r"[+-]\d+\.\d points \(", ranking.first.inner_text())
+        assert re.search(r"[+−]\d+\.\d points \(", ranking.first.inner_text())
     shot(page, f"hand-focus-{label}")
     if viewport is PHONE:
         # Advice fits the phone: no sideways scrolling.

@@ -59,6 +59,11 @@ PROBABLY_Z, CLEARLY_Z = 1.0, 2.0
 # --- values -----------------------------------------------------------------------------------
 
 
+def signed_points(value: float) -> str:
+    """A point figure for players, with its sign and a true minus sign: "+4.5", "−3.0"."""
+    return f"{value:+.1f}".replace("-", "\N{MINUS SIGN}")
+
+
 @dataclass(frozen=True, slots=True)
 class Claim:
     """One checked fact and the sentence that says it. ``facts`` are the figures the
@@ -130,7 +135,7 @@ class Hint:
         """The ranked moves in words, best first: what both clients show."""
         lines = []
         for i, r in enumerate([r for r in self.actions if r.value is not None][:top], 1):
-            lines.append(f"{i}. {r.words}: {r.value:+.1f} points ({r.confidence})")
+            lines.append(f"{i}. {r.words}: {signed_points(r.value)} points ({r.confidence})")
         return lines
 
     def to_json(self) -> dict[str, Any]:
@@ -305,7 +310,7 @@ def _search_claim(ranked: Sequence[RankedAction], unit: str) -> Claim | None:
         "samples": best.samples,
         "confidence": best.confidence,
     }
-    text = f"Search: {best.value:+.1f} points {unit} over {best.samples} deals"
+    text = f"Search: {signed_points(best.value)} points {unit} over {best.samples} deals"
     if len(valued) > 1 and valued[1].value is not None:
         ahead = best.value - valued[1].value
         facts["ahead"] = round(ahead, 1)
@@ -680,7 +685,8 @@ def _pot_hint(
         f"{head}: your hand ({_category(mine['category'])}) takes the pot in about "
         f"{100 * pot.chance:.0f}% of {pot.deals} deals of the cards you have not seen, "
         f"against {rivals}. Calling puts in {POT_ANTE} to win {POT_ANTE * pot.in_pot}: "
-        f"worth {pot.call:+.1f} points against the table, folding {pot.fold:+.1f} "
+        f"worth {signed_points(pot.call)} points against the table, "
+        f"folding {signed_points(pot.fold)} "
         "(if the players still to answer fold)."
     )
     claims = [Claim("pot", {}, facts, text)]
