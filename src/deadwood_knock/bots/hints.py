@@ -134,8 +134,9 @@ class Hint:
     def ranking_lines(self, top: int = 4) -> list[str]:
         """The ranked moves in words, best first: what both clients show."""
         lines = []
-        for i, r in enumerate([r for r in self.actions if r.value is not None][:top], 1):
-            lines.append(f"{i}. {r.words}: {signed_points(r.value)} points ({r.confidence})")
+        valued = [(r, r.value) for r in self.actions if r.value is not None][:top]
+        for i, (r, value) in enumerate(valued, 1):
+            lines.append(f"{i}. {r.words}: {signed_points(value)} points ({r.confidence})")
         return lines
 
     def to_json(self) -> dict[str, Any]:
