@@ -567,10 +567,10 @@ class MatchService:
                 action = live.game.action_from_json(action_json)
             except (GameError, TypeError, ValueError, KeyError) as exc:
                 raise invalid("bad_action", f"not an action: {exc}") from None
-            if action not in live.game.legal_actions(live.state):
-                raise invalid(
-                    "illegal_action", "that action is not legal now; choose one of legal_actions"
-                )
+            # The engine's own reason (it names only the player's own cards and the phase).
+            reason = live.game.reason(live.state, action)
+            if reason is not None:
+                raise invalid("illegal_action", f"{reason}; choose one of legal_actions")
             new_events = await self._append(live, seat, action, client_action_id)
         self._published(live, new_events)
         self.kick(live)
