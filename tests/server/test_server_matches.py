@@ -19,8 +19,8 @@ from dkserver_helpers import (
 )
 from starlette.testclient import TestClient
 
+from deadwood_knock.games import get_game
 from deadwood_knock.games.base import GameRecord
-from deadwood_knock.server.games import load_game
 
 
 def _live(client: TestClient, match_id: str) -> Any:
@@ -31,7 +31,7 @@ def _allowed_tokens(client: TestClient, match_id: str, seat: int) -> list[set[st
     """For each version, the card tokens the seat may legitimately see: its engine
     observation, the events it was shown so far and its legal actions."""
     live = _live(client, match_id)
-    game = load_game(live.game_name, client.app.state.services.settings.extra_games)  # type: ignore[attr-defined]
+    game = get_game(live.game_name)
     record = GameRecord(live.game_name, live.options, live.seed)
     state = game.new_game(game.options_from_json(record.options), record.seed)
     shown: set[str] = set()

@@ -16,11 +16,11 @@ from sqlalchemy import select, update
 
 from deadwood_knock import __version__
 from deadwood_knock.bots.base import bot_names
+from deadwood_knock.games import game_names
 from deadwood_knock.persistence import Database, Player
 from deadwood_knock.server.devices import add_device, authenticate, new_token
 from deadwood_knock.server.errors import ApiError
 from deadwood_knock.server.frames import SocketClosed, close_safely, read_message, send_safely
-from deadwood_knock.server.games import game_names
 from deadwood_knock.server.hub import Hub
 from deadwood_knock.server.matches import MatchService
 from deadwood_knock.server.otp import (
@@ -111,8 +111,8 @@ async def health() -> dict[str, str]:
 
 
 @router.get("/games")
-async def games(svc: Svc) -> dict[str, list[str]]:
-    return {"games": list(game_names(svc.settings.extra_games)), "bots": list(bot_names())}
+async def games() -> dict[str, list[str]]:
+    return {"games": list(game_names()), "bots": list(bot_names())}
 
 
 # ----- players ------------------------------------------------------------------------------

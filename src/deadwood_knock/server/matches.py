@@ -25,7 +25,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deadwood_knock.bots import resolve_bot_name
-from deadwood_knock.games.base import Event, Game, GameError, JSONDict
+from deadwood_knock.games import get_game
+from deadwood_knock.games.base import Event, Game, GameError, GameRecord, JSONDict, replay
 from deadwood_knock.persistence import (
     Database,
     Match,
@@ -35,7 +36,6 @@ from deadwood_knock.persistence import (
     Player,
 )
 from deadwood_knock.server.errors import ApiError, conflict, invalid, not_found
-from deadwood_knock.server.games import load_game
 from deadwood_knock.server.hub import Hub
 from deadwood_knock.server.ratelimit import MemoryRateLimiter, RateLimiter
 from deadwood_knock.server.settings import Settings
@@ -169,7 +169,7 @@ class MatchService:
 
     def game(self, name: str) -> Game[Any, Any]:
         try:
-            return load_game(name, self.settings.extra_games)
+            return get_game(name)
         except GameError as exc:
             raise invalid("unknown_game", str(exc)) from None
 
@@ -350,22 +350,21 @@ class MatchService:
                 .scalars()
                 .all()
             )
-        game = load_game(row.game, self.settings.extra_games)
-        state = game.new_game(game.options_from_json(row.options), row.seed)
+        game = get_game(row.game)
         recent: deque[tuple[int, Event]] = deque(maxlen=self.settings.recent_events)
         actions: list[JSONDict] = []
         client_ids: dict[str, int] = {}
         for number, action_row in enumerate(action_rows, 1):
             if action_row.version != number:
                 raise RuntimeError(f"match {match_id}: log has a gap at version {number}")
-            action = game.action_from_json(action_row.action)
-            if action not in game.legal_actions(state):
-                raise RuntimeError(f"match {match_id}: logged action {number} is not legal")
-            state, events = game.apply(state, action)
-            recent.extend((number, e) for e in events)
             actions.append(dict(action_row.action))
             if action_row.client_action_id is not None:
                 client_ids[action_row.client_action_id] = number
+        state = replay(
+            game,
+            GameRecord(row.game, row.options, row.seed, tuple(actions)),
+            lambda number, _action, events: recent.extend((number, e) for e in events),
+        )
         if row.version != len(actions):
             raise RuntimeError(
                 f"match {match_id}: version {row.version} but {len(actions)} actions"
@@ -522,7 +521,6 @@ class MatchService:
                 observation,
                 self.settings.hint_seconds,
                 secrets.randbits(64),
-                dict(self.settings.extra_games),
             )
             return found
         except asyncio.CancelledError:
@@ -805,16 +803,22 @@ class MatchService:
                 .scalars()
                 .all()
             )
-        game = live.game
+        logged: list[JSONDict] = []
         for action_row in action_rows:
-            if action_row.version != live.version + 1:
+            if action_row.version != live.version + len(logged) + 1:
                 raise RuntimeError(f"match {live.id}: log has a gap at {live.version + 1}")
-            state, events = game.apply(live.state, game.action_from_json(action_row.action))
-            live.state, live.version = state, action_row.version
-            live.actions.append(dict(action_row.action))
+            logged.append(dict(action_row.action))
             if action_row.client_action_id is not None:
                 live.client_ids[action_row.client_action_id] = action_row.version
-            live.recent.extend((live.version, e) for e in events)
+        base = live.version
+
+        def step(number: int, _action: Any, events: tuple[Event, ...]) -> None:
+            live.recent.extend((base + number, e) for e in events)
+
+        rest = GameRecord(live.game_name, live.options, live.seed, tuple(logged))
+        live.state = replay(live.game, rest, step, start=live.state)
+        live.version = base + len(logged)
+        live.actions.extend(logged)
         if row.status != live.status:
             live.status, live.result = row.status, row.result
             if row.result and row.result.get("reason") == "forfeit":
@@ -980,7 +984,6 @@ class MatchService:
                 info.bot or "random",
                 secrets.randbits(64),
                 self.settings.bot_seconds,
-                dict(self.settings.extra_games),
             )
             return chosen
         except asyncio.CancelledError:

@@ -20,7 +20,7 @@ from deadwood_knock.bots.personality import LADDER
 from deadwood_knock.content import load_content
 from deadwood_knock.content.loader import CONTENT_DIR, Content
 from deadwood_knock.content.schema import TableGame
-from deadwood_knock.games.base import Event, JSONDict
+from deadwood_knock.games.base import Event, GameRecord, JSONDict, replay
 from deadwood_knock.persistence import Player
 from deadwood_knock.server.api import Me, Services, Strict, Svc
 from deadwood_knock.server.errors import ApiError
@@ -252,12 +252,9 @@ async def create_trail_match(svc: Services, me: Player, request: TrailMatchReque
 
 def _all_events(live: LiveMatch, actions: list[JSONDict]) -> list[Event]:
     """Every event of the match, by replaying its log (the live deque keeps only recent ones)."""
-    game = live.game
-    state = game.new_game(game.options_from_json(live.options), live.seed)
     events: list[Event] = []
-    for action_json in actions:
-        state, new = game.apply(state, game.action_from_json(action_json))
-        events.extend(new)
+    record = GameRecord(live.game_name, live.options, live.seed, tuple(actions))
+    replay(live.game, record, lambda _number, _action, new: events.extend(new))
     return events
 
 

@@ -48,9 +48,12 @@ class Backend(Protocol):
 # ----- the worker process side ------------------------------------------------------------------
 
 
-def _worker_main(conn: Connection) -> None:
-    """Answer (job id, function name, args) with (job id, ok, result or error type)."""
+def _worker_main(conn: Connection, games: tuple[Any, ...] = ()) -> None:
+    """Answer (job id, function name, args) with (job id, ok, result or error type).
+    ``games``: the server's run-time registered games, registered here too."""
     from deadwood_knock.server import botpool
+
+    botpool.register_games(games)
 
     while True:
         try:
@@ -106,7 +109,11 @@ class PipeWorkers:
 
     def _spawn(self) -> _Worker:
         parent, child = self._context.Pipe(duplex=True)
-        process = self._context.Process(target=_worker_main, args=(child,), daemon=True)
+        from deadwood_knock.games import registered_games
+
+        process = self._context.Process(
+            target=_worker_main, args=(child, registered_games()), daemon=True
+        )
         process.start()
         child.close()
         worker = _Worker(process, parent)
