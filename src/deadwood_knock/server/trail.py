@@ -1,78 +1,60 @@
-"""The trail over HTTP: towns and tables, characters, gazette, records, card backs.
+"""The trail's server side: the player's two trail records, matches started from a table or
+a wanted poster, and a finished trail match folded into the records.
 
-Progression itself is pure (:mod:`deadwood_knock.trail`); this module reads and
-writes the two JSON records on the player row (``progress`` for this run of the
-trail, ``stats["trail"]`` for what outlives a restart), starts matches from a
-table or a wanted poster, and folds a finished trail match into the records in
-the same transaction that finishes it (:func:`record_trail_result`).
+Progression itself is pure (:mod:`deadwood_knock.trail`); this module reads and writes
+the two JSON records on the player row (``progress`` for this run of the trail,
+``stats["trail"]`` for what outlives a restart), and :func:`record_trail_result` runs in
+the transaction that finishes a match. The routes are in :mod:`.routes.trail`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
-from fastapi.staticfiles import StaticFiles
 from pydantic import Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deadwood_knock.bots.personality import LADDER
 from deadwood_knock.content import load_content
-from deadwood_knock.content.loader import CONTENT_DIR, Content
+from deadwood_knock.content.loader import Content
 from deadwood_knock.content.schema import TableGame
 from deadwood_knock.games.base import Event, GameRecord, JSONDict, replay
 from deadwood_knock.persistence import Player
-from deadwood_knock.server.api import Me, Services, Strict, Svc
 from deadwood_knock.server.errors import ApiError
-from deadwood_knock.server.matches import LiveMatch
+from deadwood_knock.server.matches import LiveMatch, MatchService
+from deadwood_knock.server.schemas import Strict
 from deadwood_knock.trail import (
     Entry,
     Lifetime,
     TrailProgress,
     apply_match,
-    clear_announcements,
     entry_of,
     facts_from_events,
     poster_status,
     reconcile,
-    restart,
     table_id_of,
     table_status,
 )
-from deadwood_knock.trail.figure_bots import figure_bot_name, register_figure_bots
-from deadwood_knock.trail.views import (
-    art_url,
-    card_backs_view,
-    character_sources,
-    character_summary,
-    gazette_view,
-    records_view,
-    summary_view,
-    trail_view,
-)
-
-__all__ = ["create_trail_match", "install_trail", "record_trail_result", "trail_router"]
-
-trail_router = APIRouter(prefix="/api")
+from deadwood_knock.trail.figure_bots import figure_bot_name
 
 #: Key of the lifetime trail record inside ``players.stats``.
 STATS_KEY = "trail"
 
 
-def _content() -> Content:
+def trail_content() -> Content:
     return load_content()
 
 
-def _progress(player: Player) -> TrailProgress:
+def progress_of(player: Player) -> TrailProgress:
     # Saved progress is read against today's content (renamed, added or retired tables).
-    return reconcile(_content(), TrailProgress.from_json(player.progress or {}))
+    return reconcile(trail_content(), TrailProgress.from_json(player.progress or {}))
 
 
-def _lifetime(player: Player) -> Lifetime:
+def lifetime_of(player: Player) -> Lifetime:
     return Lifetime.from_json((player.stats or {}).get(STATS_KEY))
 
 
-def _store(player: Player, progress: TrailProgress | None, lifetime: Lifetime | None) -> None:
+def save_records(player: Player, progress: TrailProgress | None, lifetime: Lifetime | None) -> None:
     # New dict objects, so SQLAlchemy sees the JSON columns change.
     if progress is not None:
         player.progress = progress.to_json()
@@ -80,59 +62,6 @@ def _store(player: Player, progress: TrailProgress | None, lifetime: Lifetime | 
         stats = dict(player.stats or {})
         stats[STATS_KEY] = lifetime.to_json()
         player.stats = stats
-
-
-# ----- reading the trail --------------------------------------------------------------------
-
-
-@trail_router.get("/trail")
-async def get_trail(me: Me) -> dict[str, Any]:
-    """The towns in journey order, each with its tables, posters and the player's progress."""
-    return trail_view(_content(), _progress(me))
-
-
-@trail_router.get("/characters")
-async def list_characters() -> dict[str, Any]:
-    return {"characters": [character_summary(f) for f in _content().figures]}
-
-
-@trail_router.get("/characters/{figure_id}")
-async def get_character(figure_id: str) -> dict[str, Any]:
-    figure = _content().figure_by_id.get(figure_id)
-    if figure is None:
-        raise ApiError(404, "not_found", f"no character {figure_id[:48]!r}")
-    return character_sources(_content(), figure)
-
-
-@trail_router.get("/gazette")
-async def get_gazette(me: Me) -> dict[str, Any]:
-    return gazette_view(_content(), _lifetime(me))
-
-
-@trail_router.get("/records")
-async def get_records(me: Me) -> dict[str, Any]:
-    """The trail record (this run and lifetime) and the gunfighter record."""
-    return records_view(_content(), _progress(me), _lifetime(me))
-
-
-@trail_router.get("/trail/summaries/{match_id}")
-async def get_summary(me: Me, match_id: str) -> dict[str, Any]:
-    for summary in _lifetime(me).summaries:
-        if summary.match_id == match_id:
-            return summary_view(_content(), summary)
-    raise ApiError(404, "not_found", "no trail summary for that match")
-
-
-@trail_router.get("/card-backs")
-async def get_card_backs(svc: Svc, me: Me) -> dict[str, Any]:
-    """Every back with its unlock state; ``announce`` lists new unlocks once, then clears."""
-    async with svc.db.sessions() as session, session.begin():
-        player = await session.get(Player, me.id)
-        assert player is not None
-        announce, lifetime = clear_announcements(_lifetime(player))
-        if announce:
-            _store(player, None, lifetime)
-    return card_backs_view(_content(), lifetime, player.card_back, announce)
 
 
 def unlocked_card_backs(content: Content, lifetime: Lifetime) -> set[str]:
@@ -143,49 +72,18 @@ def unlocked_card_backs(content: Content, lifetime: Lifetime) -> set[str]:
 
 def check_card_back(player: Player, back_id: str) -> None:
     """Refuse (422) a card back that does not exist or that the player has not unlocked."""
-    content = _content()
+    content = trail_content()
     if back_id not in {b.id for b in content.card_backs}:
         raise ApiError(
             422, "unknown_card_back", f"there is no card back {back_id!r}", card_back=back_id
         )
-    if back_id not in unlocked_card_backs(content, _lifetime(player)):
+    if back_id not in unlocked_card_backs(content, lifetime_of(player)):
         raise ApiError(
             422,
             "card_back_locked",
             f"the card back {back_id!r} is not unlocked yet",
             card_back=back_id,
         )
-
-
-@trail_router.get("/likenesses")
-async def list_likenesses() -> dict[str, Any]:
-    """The likenesses a player may pick: id, name and the SVG's URL."""
-    return {
-        "likenesses": [
-            {"id": lk.id, "name": lk.name, "svg_url": art_url(lk.svg)}
-            for lk in _content().likenesses
-        ]
-    }
-
-
-class RestartBody(Strict):
-    confirm: bool = False
-
-
-@trail_router.post("/progress/restart")
-async def restart_progress(svc: Svc, me: Me, body: RestartBody) -> dict[str, Any]:
-    """Start the trail over. Name, likeness, card backs and lifetime scores stay."""
-    if not body.confirm:
-        raise ApiError(400, "confirm_required", 'send {"confirm": true} to restart the trail')
-    async with svc.db.sessions() as session, session.begin():
-        player = await session.get(Player, me.id)
-        assert player is not None
-        progress, lifetime = restart(_lifetime(player))
-        _store(player, progress, lifetime)
-    return records_view(_content(), progress, lifetime)
-
-
-# ----- starting a trail match ---------------------------------------------------------------
 
 
 class TrailMatchRequest(Strict):
@@ -237,14 +135,16 @@ def _opponents_and_terms(
     return Entry("gunfight", poster.id), poster.gunfight.game.value, [outlaw], terms
 
 
-async def create_trail_match(svc: Services, me: Player, request: TrailMatchRequest) -> JSONDict:
+async def create_trail_match(
+    matches: MatchService, me: Player, request: TrailMatchRequest
+) -> JSONDict:
     """Start a match at a table (its opponents) or a gunfight (the poster's terms)."""
-    content = _content()
-    entry, game, opponents, terms = _opponents_and_terms(content, _progress(me), request)
+    content = trail_content()
+    entry, game, opponents, terms = _opponents_and_terms(content, progress_of(me), request)
     # The table's terms win over anything the client sends for them.
     options = {**request.options, **terms}
-    live = await svc.matches.create(me, game, opponents, options, table_id=table_id_of(entry))
-    return {"match_id": live.id, "view": svc.matches.view(live, 0)}
+    live = await matches.create(me, game, opponents, options, table_id=table_id_of(entry))
+    return {"match_id": live.id, "view": matches.view(live, 0)}
 
 
 # ----- recording a finished trail match -----------------------------------------------------
@@ -262,7 +162,7 @@ async def record_trail_result(
     session: AsyncSession, live: LiveMatch, result: JSONDict, actions: list[JSONDict]
 ) -> None:
     """Finish hook: a trail match's result goes on each human seat's trail."""
-    content = _content()
+    content = trail_content()
     entry = entry_of(content, live.table_id)
     if entry is None:
         return
@@ -277,21 +177,11 @@ async def record_trail_result(
             continue
         update = apply_match(
             content,
-            _progress(player),
-            _lifetime(player),
+            progress_of(player),
+            lifetime_of(player),
             entry,
             facts_from_events(events, info.seat, result),
             player=player.name or "A stranger",
             match_id=live.id,
         )
-        _store(player, update.progress, update.lifetime)
-
-
-def install_trail(app: FastAPI) -> None:
-    """Add the trail routes and the content art (``/art/...``) to the app.
-
-    Call before the web client's catch-all mount so ``/art`` is matched first.
-    """
-    register_figure_bots()
-    app.include_router(trail_router)
-    app.mount("/art", StaticFiles(directory=CONTENT_DIR / "art"), name="art")
+        save_records(player, update.progress, update.lifetime)
