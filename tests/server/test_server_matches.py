@@ -240,9 +240,9 @@ def test_a_failing_bot_never_stalls_the_match(
 def test_finished_matches_leave_memory_and_reload(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import deadwood_knock.server.matches as matches
+    import deadwood_knock.server.store as store
 
-    monkeypatch.setattr(matches, "MAX_LIVE", 2)
+    monkeypatch.setattr(store, "MAX_LIVE", 2)
     headers = new_player(client)
     finished = []
     for _ in range(3):

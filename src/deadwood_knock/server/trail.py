@@ -21,8 +21,10 @@ from deadwood_knock.content.schema import TableGame
 from deadwood_knock.games.base import Event, GameRecord, JSONDict, replay
 from deadwood_knock.persistence import Player
 from deadwood_knock.server.errors import ApiError
-from deadwood_knock.server.matches import LiveMatch, MatchService
+from deadwood_knock.server.live import LiveMatch
+from deadwood_knock.server.matches import MatchService
 from deadwood_knock.server.schemas import Strict
+from deadwood_knock.server.views import seat_view
 from deadwood_knock.trail import (
     Entry,
     Lifetime,
@@ -144,7 +146,7 @@ async def create_trail_match(
     # The table's terms win over anything the client sends for them.
     options = {**request.options, **terms}
     live = await matches.create(me, game, opponents, options, table_id=table_id_of(entry))
-    return {"match_id": live.id, "view": matches.view(live, 0)}
+    return {"match_id": live.id, "view": seat_view(live, 0)}
 
 
 # ----- recording a finished trail match -----------------------------------------------------

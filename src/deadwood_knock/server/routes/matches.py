@@ -11,6 +11,7 @@ from deadwood_knock.server.deps import Me, Svc
 from deadwood_knock.server.errors import ApiError
 from deadwood_knock.server.schemas import PostAction, Strict
 from deadwood_knock.server.trail import TrailMatchRequest, create_trail_match
+from deadwood_knock.server.views import seat_view
 
 router = APIRouter(prefix="/api")
 
@@ -38,7 +39,7 @@ async def create_match(svc: Svc, me: Me, body: CreateMatch) -> dict[str, Any]:
     if body.game is None or body.opponents is None:
         raise ApiError(422, "invalid_request", "give game and opponents (or a table_id)")
     live = await svc.matches.create(me, body.game, body.opponents, body.options)
-    return {"match_id": live.id, "view": svc.matches.view(live, 0)}
+    return {"match_id": live.id, "view": seat_view(live, 0)}
 
 
 @router.get("/matches")
@@ -49,7 +50,7 @@ async def list_matches(svc: Svc, me: Me) -> dict[str, Any]:
 @router.get("/matches/{match_id}")
 async def get_match(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
     live, seat = await svc.matches.get_for(me, match_id)
-    return svc.matches.view(live, seat)
+    return seat_view(live, seat)
 
 
 @router.get("/matches/{match_id}/hint")

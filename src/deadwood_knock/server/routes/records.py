@@ -19,7 +19,8 @@ from deadwood_knock.games.base import GameError, GameRecord, JSONDict
 from deadwood_knock.replays import replay_steps
 from deadwood_knock.server.deps import Me, Svc
 from deadwood_knock.server.errors import ApiError, conflict
-from deadwood_knock.server.matches import ACTIVE, LiveMatch
+from deadwood_knock.server.live import ACTIVE, LiveMatch
+from deadwood_knock.server.views import seat_view
 from deadwood_knock.trail.progress import entry_of
 from deadwood_knock.trail.views import the
 
@@ -99,7 +100,7 @@ async def unfinished(svc: Svc, me: Me) -> dict[str, Any]:
         if live is None or live.status != ACTIVE:
             continue
         seat = row["seat"]
-        view = svc.matches.view(live, seat)
+        view = seat_view(live, seat)
         place = where(content, live, seat)
         label = view.get("round_label")
         if live.game_name != "deadwood-knock" and view.get("round") is not None:

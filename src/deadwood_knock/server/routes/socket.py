@@ -12,6 +12,7 @@ from deadwood_knock.server.deps import Services, player_for_token
 from deadwood_knock.server.errors import ApiError
 from deadwood_knock.server.frames import SocketClosed, close_safely, read_message, send_safely
 from deadwood_knock.server.schemas import PostAction
+from deadwood_knock.server.views import seat_view
 
 router = APIRouter(prefix="/api")
 
@@ -69,7 +70,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                 await close_safely(websocket, 4008)
                 return
 
-    answer({"type": "view", "view": svc.matches.view(live, seat)})
+    answer({"type": "view", "view": seat_view(live, seat)})
     sender = asyncio.create_task(pump())
     try:
         while True:
