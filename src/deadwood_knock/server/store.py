@@ -11,6 +11,7 @@ is behind catches up from the log, and a lease says which process drives a match
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
@@ -46,6 +47,70 @@ class _StaleMatch(Exception):
     pass
 
 
+#: One write in a shared transaction: True if written, False if it wrote nothing.
+Work = Callable[[AsyncSession], Awaitable[bool]]
+
+
+class GroupCommit:
+    """Writes that arrive together committed in one transaction (SQLite: one fsync for the
+    lot instead of one each). A write's caller is answered only after its batch commits.
+
+    The writes that arrive while a batch commits form the next batch. Each write leaves
+    nothing behind when it answers False; if a batch fails as a whole, each of its writes
+    is tried again alone, so one bad write cannot fail the others."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._pending: list[tuple[Work, asyncio.Future[bool]]] = []
+        self._task: asyncio.Task[None] | None = None
+        #: Sizes of the batches committed so far (the last few hundred), for tests and tuning.
+        self.batches: deque[int] = deque(maxlen=500)
+
+    async def submit(self, work: Work) -> bool:
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending.append((work, future))
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        return await future
+
+    async def _run(self) -> None:
+        await asyncio.sleep(0)  # writes posted in this turn of the loop join the first batch
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                answers = await self._commit(batch)
+            except Exception:
+                answers = None
+            if answers is None and len(batch) > 1:
+                for item in batch:
+                    await self._alone(item)
+                continue
+            if answers is None:
+                await self._alone(batch[0])
+                continue
+            self.batches.append(len(batch))
+            for (_work, future), answer in zip(batch, answers, strict=True):
+                if not future.done():
+                    future.set_result(answer)
+
+    async def _commit(self, batch: list[tuple[Work, asyncio.Future[bool]]]) -> list[bool]:
+        async with self.db.sessions() as session, session.begin():
+            return [await work(session) for work, _future in batch]
+
+    async def _alone(self, item: tuple[Work, asyncio.Future[bool]]) -> None:
+        work, future = item
+        try:
+            async with self.db.sessions() as session, session.begin():
+                answer = await work(session)
+        except Exception as exc:
+            if not future.done():
+                future.set_exception(exc)
+            return
+        self.batches.append(1)
+        if not future.done():
+            future.set_result(answer)
+
+
 class MatchStore:
     def __init__(
         self, db: Database, settings: Settings, pinned: Callable[[str], bool] | None = None
@@ -61,6 +126,7 @@ class MatchStore:
         self._pinned = pinned or (lambda _match_id: False)
         self._load_lock = asyncio.Lock()
         self.leases: set[str] = set()
+        self._group = GroupCommit(db)
 
     # ----- the cache ------------------------------------------------------------------------
 
@@ -242,6 +308,20 @@ class MatchStore:
                 logged = await self._append_one_trip(
                     live, version, seat, action_json, client_action_id
                 )
+            elif self.db.is_sqlite:
+                # SQLite has one writer at a time: actions arriving together share one
+                # transaction (one fsync), each answered only after that commit.
+                logged = await self._group.submit(
+                    functools.partial(
+                        self._append_rows,
+                        live=live,
+                        version=version,
+                        seat=seat,
+                        action_json=action_json,
+                        client_action_id=client_action_id,
+                        result=result,
+                    )
+                )
             else:
                 logged = await self._append_in_transaction(
                     live, version, seat, action_json, client_action_id, result
@@ -312,12 +392,19 @@ class MatchStore:
     ) -> bool:
         async with self.db.sessions() as session, session.begin():
             return await self._append_rows(
-                session, live, version, seat, action_json, client_action_id, result
+                session,
+                live=live,
+                version=version,
+                seat=seat,
+                action_json=action_json,
+                client_action_id=client_action_id,
+                result=result,
             )
 
     async def _append_rows(
         self,
         session: AsyncSession,
+        *,
         live: LiveMatch,
         version: int,
         seat: int,
@@ -325,17 +412,9 @@ class MatchStore:
         client_action_id: str | None,
         result: JSONDict | None,
     ) -> bool:
-        """The log row and the version bump (and a finished match's stats), in ``session``'s
-        transaction; False if the match is no longer at ``version - 1``."""
-        session.add(
-            MatchAction(
-                match_id=live.id,
-                version=version,
-                seat=seat,
-                action=action_json,
-                client_action_id=client_action_id,
-            )
-        )
+        """The version bump, then the log row (and a finished match's stats), in
+        ``session``'s transaction; False, having written nothing, if the match is no longer
+        at ``version - 1``."""
         changed = await session.execute(
             update(Match)
             .where(Match.id == live.id, Match.version == live.version)
@@ -348,6 +427,16 @@ class MatchStore:
         )
         if getattr(changed, "rowcount", 1) != 1:
             return False
+        session.add(
+            MatchAction(
+                match_id=live.id,
+                version=version,
+                seat=seat,
+                action=action_json,
+                client_action_id=client_action_id,
+            )
+        )
+        await session.flush()
         if result is not None:
             await self._record_stats(session, live, result)
             for hook in self.finish_hooks:
