@@ -90,6 +90,31 @@ def hint(
     return result
 
 
+class CacheMiss(Exception):
+    """This worker does not hold the match at the position a tail continues from."""
+
+
+def decide_tail(
+    match_id: str,
+    start: tuple[str, JSONDict, int],
+    base: int,
+    tail: list[JSONDict],
+    seat: int,
+    bot_name: str,
+    rng_seed: int,
+    budget_seconds: float | None,
+) -> JSONDict:
+    """:func:`decide` given only the actions since this worker's last decision for the
+    match (``base`` of them before ``tail``), so a move's hand-off does not carry the whole
+    log. :class:`CacheMiss` if the worker no longer holds that position: send it all."""
+    cached = _states.get(match_id)
+    if cached is None or (cached[0], cached[1], cached[2]) != start or len(cached[3]) != base:
+        raise CacheMiss(match_id)
+    game, options, seed = start
+    record = GameRecord(game, options, seed, (*cached[3], *tail))
+    return decide(match_id, record.to_json(), seat, bot_name, rng_seed, budget_seconds)
+
+
 def warm_up() -> bool:
     """Imports done, process started: submitted once at start so the first move is quick."""
     return True

@@ -30,7 +30,9 @@ class Services:
     limiter: RateLimiter
 
 
-def services(request: Request) -> Services:
+async def services(request: Request) -> Services:
+    # async: FastAPI runs a plain function dependency in its thread pool, a thread hop
+    # for every request that the profile showed under load.
     svc: Services = request.app.state.services
     return svc
 
@@ -68,4 +70,5 @@ def client_key(request: Request) -> str:
     """The client's address, through trusted proxies only (rate limits key on it)."""
     peer = request.client.host if request.client else None
     forwarded = request.headers.getlist("x-forwarded-for")
-    return client_address(peer, forwarded, services(request).settings.trusted_proxies)
+    settings: Settings = request.app.state.services.settings
+    return client_address(peer, forwarded, settings.trusted_proxies)

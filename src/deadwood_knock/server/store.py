@@ -186,7 +186,7 @@ class MatchStore:
         self.remember(live)
 
     async def active_count(self, player_id: str) -> int:
-        async with self.db.sessions() as session:
+        async with self.db.reads() as session:
             count = await session.scalar(
                 select(func.count())
                 .select_from(Match)
@@ -201,7 +201,7 @@ class MatchStore:
             return list(ids)
 
     async def list_for(self, player: Player) -> list[JSONDict]:
-        async with self.db.sessions() as session:
+        async with self.db.reads() as session:
             rows = (
                 await session.execute(
                     select(Match.id, Match.game, Match.status, Match.version, MatchSeat.seat)
