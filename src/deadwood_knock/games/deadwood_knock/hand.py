@@ -52,6 +52,7 @@ __all__ = [
     "card_value",
     "evaluate",
     "evaluate_batch",
+    "hand_row",
     "is_legal_poker_hand",
     "knock_count",
     "legal_splits",
@@ -660,7 +661,14 @@ def evaluate(cards: Sequence[Card]) -> HandResult:
 
 def knock_count(cards: Sequence[Card]) -> int:
     """Just the knock count (lowest deadwood over all legal splits), without validation."""
-    return evaluate_batch((cards,))[0][1]
+    return hand_row(cards)[1]
+
+
+def hand_row(cards: Sequence[Card]) -> tuple[int, int, int, int, int]:
+    """One hand's ``evaluate_batch`` row (no validation), without a batch around it:
+    the rules' knock test asks this once per turn."""
+    row = _TABLE.get(_batch_key(cards))
+    return row if row is not None else _slow_row(cards)
 
 
 _NONES: Final = itertools.repeat(None)
