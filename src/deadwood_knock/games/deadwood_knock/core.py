@@ -24,7 +24,6 @@ card (a draw, a discard, a stock card), so a step builds no event objects; their
 from __future__ import annotations
 
 import dataclasses
-import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -36,7 +35,6 @@ from deadwood_knock.games.base import (
     JSONDict,
     PositionError,
     derive_rng,
-    to_jsonable,
 )
 from deadwood_knock.games.deadwood_knock.hand import (
     KNOCK_LIMIT,
@@ -44,6 +42,8 @@ from deadwood_knock.games.deadwood_knock.hand import (
     evaluate_batch,
     hand_row,
     legal_splits,
+    scoring_split,
+    shown,
     split_result,
 )
 
@@ -268,8 +268,8 @@ class RoundResult:
             "round": self.round,
             "knocker": self.knocker,
             "dry": self.dry,
-            "poker_hands": to_jsonable(self.poker_hands),
-            "deadwood": to_jsonable(self.deadwood),
+            "poker_hands": [[str(c) for c in row] for row in self.poker_hands],
+            "deadwood": [[str(c) for c in row] for row in self.deadwood],
             "categories": list(self.categories),
             "hand_points": list(self.hand_points),
             "deadwood_points": list(self.deadwood_points),
@@ -311,12 +311,16 @@ class RoundResult:
             raise PositionError(f"bad round result: {exc}") from exc
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DeadwoodKnockState:
     """A full position. Hands are sorted tuples; stock and discard pile have their top
     LAST. ``covers`` are palmed-over cards set aside for the round (DK9). ``known`` holds,
     per seat, the cards the table saw enter that hand and not leave it. ``log`` is this
-    round's events (private ones carry ``private_to``)."""
+    round's events (private ones carry ``private_to``).
+
+    Its fields live in the instance ``__dict__`` (no slots) on purpose: a :class:`Core`
+    and a snapshot trade all their fields with one dict copy (``Core.of``, ``freeze``),
+    far cheaper than setting each field of a frozen instance."""
 
     seed: int
     options: DeadwoodKnockOptions
@@ -344,7 +348,8 @@ class DeadwoodKnockState:
 
 
 STATE_FIELDS: Final = tuple(f.name for f in dataclasses.fields(DeadwoodKnockState))
-_STATE_VALUES: Final = operator.attrgetter(*STATE_FIELDS)
+_new_state: Final = object.__new__
+_set: Final = object.__setattr__
 
 # --- interned events -------------------------------------------------------------------
 # A draw, a discard and a stock card are one event per (seat, card): built once here.
@@ -375,7 +380,8 @@ class Core:
     (recording only); ``round_scores`` each seat's score (round score + Suspicion) of
     the last round scored."""
 
-    __slots__ = (*STATE_FIELDS, "record", "events", "round_scores")
+    # The state's fields go in __dict__ (traded whole with a snapshot), the rest in slots.
+    __slots__ = ("__dict__", "events", "record", "round_scores")
 
     seed: int
     options: DeadwoodKnockOptions
@@ -405,27 +411,7 @@ class Core:
         """A core at ``state`` (a snapshot or another core; shares its immutable
         containers)."""
         core = cls.__new__(cls)
-        (
-            core.seed,
-            core.options,
-            core.round,
-            core.dealer,
-            core.hands,
-            core.stock,
-            core.discard,
-            core.covers,
-            core.phase,
-            core.to_act,
-            core.knocker,
-            core.calls,
-            core.palmed,
-            core.reshuffled,
-            core.reveals,
-            core.known,
-            core.totals,
-            core.results,
-            core.log,
-        ) = _STATE_VALUES(state)
+        core.__dict__ = state.__dict__.copy()
         core.record = record
         core.events = []
         core.round_scores = ()
@@ -450,8 +436,11 @@ class Core:
         return other
 
     def freeze(self) -> DeadwoodKnockState:
-        """The immutable snapshot of this position."""
-        return DeadwoodKnockState(*_STATE_VALUES(self))
+        """The immutable snapshot of this position (its fields are this core's
+        ``__dict__``: see :class:`DeadwoodKnockState`)."""
+        state = _new_state(DeadwoodKnockState)
+        _set(state, "__dict__", self.__dict__.copy())
+        return state
 
     @property
     def players(self) -> int:
@@ -503,7 +492,6 @@ class Core:
         return events
 
 
-_CORE_SLOTS: Final = (*STATE_FIELDS, "record", "round_scores")
 #: What legality reads: a frozen snapshot or a core (the same fields).
 Position = DeadwoodKnockState | Core
 
@@ -559,25 +547,31 @@ def deal(core: Core, rnd: int, totals: tuple[int, ...], results: tuple[RoundResu
 # --- legality (one source: legal_actions lists what why_illegal allows) -----------------
 
 
-def stock_takeable(pos: Position) -> bool:
-    """DK7: the stock has cards, or can be rebuilt once a round from 2+ discards."""
-    return bool(pos.stock) or (not pos.reshuffled and len(pos.discard) >= 2)
+# The sources a seat may take from, as a 3-bit mask (stock 1, discard 2, palm 4): the
+# names, and every card's draws from them in listing order, are looked up by it.
+_SOURCE_SETS: Final = tuple(
+    tuple(src for bit, src in enumerate(SOURCES) if mask >> bit & 1) for mask in range(8)
+)
+_DRAWS_BY_CARD: Final = tuple(
+    tuple(tuple(DRAWS[src][c] for src in names) for c in range(54)) for names in _SOURCE_SETS
+)
 
 
-def sources(pos: Position, seat: int) -> list[str]:
+def _source_mask(pos: Position, seat: int) -> int:
+    discard = pos.discard
+    # DK7: the stock has cards, or can be rebuilt once a round from 2+ discards.
+    mask = 1 if pos.stock or (not pos.reshuffled and len(discard) >= 2) else 0
+    if discard:
+        mask |= 2
+    # DK9: one palm a round, from a pile of 3 or more, with the Sleight of Hand option.
+    if pos.options.sleight_of_hand and not pos.palmed[seat] and len(discard) >= PALM_MIN_DISCARDS:
+        mask |= 4
+    return mask
+
+
+def sources(pos: Position, seat: int) -> tuple[str, ...]:
     """Where ``seat`` may take a card from now (DK2, DK7, DK9)."""
-    out = []
-    if stock_takeable(pos):
-        out.append("stock")
-    if pos.discard:
-        out.append("discard")
-    if (
-        pos.options.sleight_of_hand
-        and not pos.palmed[seat]
-        and len(pos.discard) >= PALM_MIN_DISCARDS
-    ):
-        out.append("palm")
-    return out
+    return _SOURCE_SETS[_source_mask(pos, seat)]
 
 
 def may_knock(pos: Position, hand: Sequence[Card]) -> bool:
@@ -609,16 +603,15 @@ def legal_actions(pos: Position) -> tuple[DeadwoodKnockAction, ...]:
     hand = pos.hands[seat]
     if phase == "reveal":
         return tuple(Reveal(s) for s in legal_splits(hand))
-    out: list[DeadwoodKnockAction] = []
-    if may_knock(pos, hand):
-        out.append(KNOCK)
-    by_source = [DRAWS[src] for src in sources(pos, seat)]
+    by_card = _DRAWS_BY_CARD[_source_mask(pos, seat)]
     # Both jokers are one select (a joker): list it once.
     selects = hand if hand[-1] != 53 or hand[-2] != 52 else hand[:-1]
-    out.extend([draws[c] for c in selects for draws in by_source])
+    draws = [d for c in selects for d in by_card[c]]
     if phase == "final":
-        out.append(STAND)
-    return tuple(out)
+        return (*draws, STAND)
+    if may_knock(pos, hand):
+        return (KNOCK, *draws)
+    return tuple(draws)
 
 
 def why_illegal(pos: Position, action: object) -> str | None:
@@ -838,42 +831,45 @@ def _score_round(core: Core, chosen: Sequence[tuple[Card, ...] | None] | None) -
     n = core.options.players
     hands = core.hands
     record = core.record
-    results = None
+    # Per seat: the evaluator's row (score, knock, hand points, deadwood, strength code)
+    # and, when recording, the shown split (poker hand, deadwood, category).
+    shown_splits: list[tuple[tuple[Card, ...], tuple[Card, ...], str]] = []
+    rows: list[tuple[int, int, int, int, int]] = []
+    strengths: list[Any] = []
     if chosen is not None:
-        results = [
-            evaluate(hands[s]) if c is None else split_result(hands[s], c)
-            for s, c in enumerate(chosen)
-        ]
+        for s, c in enumerate(chosen):
+            r = evaluate(hands[s]) if c is None else split_result(hands[s], c)
+            rows.append((r.score, r.knock_count, r.hand_points, r.deadwood_points, 0))
+            shown_splits.append((r.poker_hand, r.deadwood, r.category))
+            # A chosen split has no strength code: its strength tuple orders alike.
+            strengths.append(r.strength)
     elif record:
-        results = [evaluate(h) for h in hands]
-    if results is not None:
-        hps = [r.hand_points for r in results]
-        dws = [r.deadwood_points for r in results]
-        strengths: list[Any] = [r.strength for r in results]
+        for h in hands:
+            row, poker = scoring_split(h)
+            rows.append(row)
+            shown_splits.append((poker, *shown(h, poker, row[4])))
+        strengths = [r[4] for r in rows]
     else:
-        # A playout: the evaluator's rows carry the same points, and strength codes
-        # order as the strengths do.
+        # A playout: the points and the strength codes (which order as the strengths).
         rows = evaluate_batch(hands)
-        hps = [r[2] for r in rows]
-        dws = [r[3] for r in rows]
         strengths = [r[4] for r in rows]
     settled = settle_pot(core.knocker, core.calls, strengths)
     pot = settled.result
-    round_scores = [hps[s] - dws[s] + pot[s] for s in range(n)]
+    round_scores = [rows[s][2] - rows[s][3] + pot[s] for s in range(n)]
     suspicion = suspicions(core.palmed, round_scores)
     totals = tuple(core.totals[s] + round_scores[s] + suspicion[s] for s in range(n))
     core.round_scores = tuple(round_scores[s] + suspicion[s] for s in range(n))
     all_results = core.results
-    if results is not None and record:
+    if record:
         result = RoundResult(
             round=core.round + 1,
             knocker=core.knocker,
             dry=core.knocker is None,
-            poker_hands=tuple(r.poker_hand for r in results),
-            deadwood=tuple(r.deadwood for r in results),
-            categories=tuple(r.category for r in results),
-            hand_points=tuple(hps),
-            deadwood_points=tuple(dws),
+            poker_hands=tuple(p for p, _, _ in shown_splits),
+            deadwood=tuple(d for _, d, _ in shown_splits),
+            categories=tuple(c for _, _, c in shown_splits),
+            hand_points=tuple(r[2] for r in rows),
+            deadwood_points=tuple(r[3] for r in rows),
             calls=core.calls,
             pot=pot,
             round_scores=tuple(round_scores),
@@ -890,13 +886,8 @@ def _score_round(core: Core, chosen: Sequence[tuple[Card, ...] | None] | None) -
                 None,
                 {
                     "hands": [
-                        {
-                            "seat": s,
-                            "poker_hand": results[s].poker_hand,
-                            "deadwood": results[s].deadwood,
-                            "category": results[s].category,
-                        }
-                        for s in range(n)
+                        {"seat": s, "poker_hand": p, "deadwood": d, "category": c}
+                        for s, (p, d, c) in enumerate(shown_splits)
                     ]
                 },
             )
@@ -907,8 +898,8 @@ def _score_round(core: Core, chosen: Sequence[tuple[Card, ...] | None] | None) -
         return
     core.phase, core.to_act = "over", None
     core.totals, core.results = totals, all_results
-    if results is not None:
-        core.reveals = tuple(r.poker_hand for r in results)
+    if shown_splits:
+        core.reveals = tuple(p for p, _, _ in shown_splits)
     if record:
         core.known = tuple(frozenset(h) for h in hands)
         best = max(totals)
