@@ -452,9 +452,9 @@ class Core:
     def why_illegal(self, action: object) -> str | None:
         return why_illegal(self, action)
 
-    def step(self, action: DeadwoodKnockAction) -> list[Event]:
+    def step(self, action: DeadwoodKnockAction) -> tuple[Event, ...]:
         """Play one action, which must be legal (ask :meth:`why_illegal` first); returns
-        its events (empty when not recording)."""
+        its events (none when not recording)."""
         events: list[Event] = []
         self.events = events
         rnd = self.round
@@ -463,8 +463,10 @@ class Core:
         if type(action) is Draw:  # the common step first, told apart by type (cheapest)
             _draw(self, seat, action)
             if self.record and self.round == rnd:
-                self.log = self.log + tuple(events)
-            return events
+                done = tuple(events)
+                self.log += done
+                return done
+            return tuple(events)
         kind = action.kind
         if kind == "knock":
             # DK4: the others each take one final turn, from the knocker's left.
@@ -489,10 +491,11 @@ class Core:
         else:
             assert isinstance(action, Reveal)
             _reveal(self, seat, action)
+        done = tuple(events)
         if self.record and self.round == rnd:
             # (A step that dealt a new round left the log at that deal: ``deal``.)
-            self.log = self.log + tuple(events)
-        return events
+            self.log += done
+        return done
 
 
 #: What legality reads: a frozen snapshot or a core (the same fields).

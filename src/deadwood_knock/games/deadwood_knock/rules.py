@@ -219,7 +219,7 @@ def apply(
         raise IllegalActionError(reason)
     moved = Core.of(state)
     events = moved.step(action)
-    return moved.freeze(), tuple(events)
+    return moved.freeze(), events
 
 
 # --- observation -----------------------------------------------------------------------
