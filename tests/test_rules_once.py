@@ -89,8 +89,8 @@ def test_card_points_are_defined_once(pattern: str, homes: list[str]) -> None:
         (r"^HAND_POINTS\b.*=", "games/deadwood_knock/hand.py"),
         (r"^CATEGORY_WORDS\b.*=", "games/deadwood_knock/hand.py"),
         (r"^KNOCK_LIMIT\b.*=", "games/deadwood_knock/hand.py"),
-        (r"^GIN_LIMIT\b.*=", "games/knock_rummy/rules.py"),
-        (r"^(RUMMY_BONUS|GIN_BONUS|KNOCK_PENALTY)\b.*=", "games/knock_rummy/rules.py"),
+        (r"^GIN_LIMIT\b.*=", "games/knock_rummy/core.py"),
+        (r"^(RUMMY_BONUS|GIN_BONUS|KNOCK_PENALTY)\b.*=", "games/knock_rummy/core.py"),
         (r"^POT_ANTE\b.*=", "games/deadwood_knock/rules.py"),
     ],
 )
