@@ -98,6 +98,7 @@ __all__ = [
     "observe",
     "position_from_json",
     "position_to_json",
+    "table_of",
     "why_illegal",
 ]
 
@@ -111,7 +112,6 @@ __all__ += [
     "MAX_TURNOVERS",
     "PHASES",
     "RUMMY_BONUS",
-    "gin_points",
 ]
 
 
@@ -259,6 +259,14 @@ def _table(state: KnockRummyState) -> KrTable:
     t.hand_scores = None
     t.log_base = state.log
     t.log_new = []
+    return t
+
+
+def table_of(state: KnockRummyState, *, single_hand: bool = False) -> KrTable:
+    """The core's mutable table of a state (for the bots' playouts, the learning
+    environments and the tests); ``single_hand`` stops it at the end of the hand."""
+    t = _table(state)
+    t.single_hand = single_hand
     return t
 
 
