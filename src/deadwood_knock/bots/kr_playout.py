@@ -127,28 +127,30 @@ def sample_position(
         )
     except ValueError:
         return None
-    t = KrTable.__new__(KrTable)
-    t.opts = opts
-    t.seed = 0
-    t.hand_number = 1
-    t.dealer = (int(to_act) - 1) % n
-    t.hands = [hand_mask(h) for h in hands]
-    t.stock = stock
-    t.pile = list(view.discard_pile)
-    t.phase = phase
-    t.to_act = int(to_act)
-    t.taken = taken
-    t.turnovers = int(raw.get("turnovers") or 0)
-    t.public = bool(public)
-    t.known = [hand_mask(view.known_cards[s]) if s < len(view.known_cards) else 0 for s in range(n)]
-    t.totals = [0] * n
-    t.last_result = None
-    t.winners = ()
-    t.single_hand = True
-    t.hand_scores = None
-    t.log_base = ()
-    t.log_new = []
-    return t
+    table = KrTable.__new__(KrTable)
+    table.opts = opts
+    table.seed = 0
+    table.hand_number = 1
+    table.dealer = (int(to_act) - 1) % n
+    table.hands = [hand_mask(h) for h in hands]
+    table.stock = stock
+    table.pile = list(view.discard_pile)
+    table.phase = phase
+    table.to_act = int(to_act)
+    table.taken = taken
+    table.turnovers = int(raw.get("turnovers") or 0)
+    table.public = bool(public)
+    table.known = [
+        hand_mask(view.known_cards[s]) if s < len(view.known_cards) else 0 for s in range(n)
+    ]
+    table.totals = [0] * n
+    table.last_result = None
+    table.winners = ()
+    table.single_hand = True
+    table.hand_scores = None
+    table.log_base = ()
+    table.log_new = []
+    return table
 
 
 def policy_move(t: KrTable, knock_at: int) -> None:
