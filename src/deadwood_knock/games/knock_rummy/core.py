@@ -650,6 +650,7 @@ class KrTable:
         "pile",
         "public",
         "seed",
+        "seen",
         "single_hand",
         "stock",
         "taken",
@@ -679,6 +680,7 @@ class KrTable:
     hand_scores: list[int] | None
     log_base: tuple[Event, ...]
     log_new: list[Event]
+    seen: list[list[Event]] | None
 
     def copy(self) -> KrTable:
         """An independent table (lists copied; events and results are immutable)."""
@@ -703,7 +705,17 @@ class KrTable:
         t.hand_scores = None if self.hand_scores is None else self.hand_scores[:]
         t.log_base = self.log_base
         t.log_new = self.log_new[:]
+        t.seen = None if self.seen is None else [v[:] for v in self.seen]
         return t
+
+    def track_seen(self) -> None:
+        """From now on keep, per seat, the hand's log as that seat sees it (``seen``), so
+        that an observation need not filter the whole log (the learning environments)."""
+        log = (*self.log_base, *self.log_new)
+        self.seen = [
+            [e for e in log if e.private_to is None or e.private_to == p]
+            for p in range(self.opts.players)
+        ]
 
     # -- the deal ----------------------------------------------------------------------
 
@@ -725,6 +737,7 @@ class KrTable:
         t.winners = ()
         t.single_hand = single_hand
         t.hand_scores = None
+        t.seen = None
         t._deal(1, 0, events)
         return t
 
@@ -751,6 +764,8 @@ class KrTable:
         self.known = [0] * n
         self.hand_scores = None
         self.log_base = ()
+        if self.seen is not None:
+            self.seen = [[] for _ in range(n)]
         if events is None:
             self.log_new = []
             return
@@ -774,6 +789,9 @@ class KrTable:
         )
         self.log_new = dealt
         events.extend(dealt)
+        if self.seen is not None:
+            for p, seen in enumerate(self.seen):
+                seen.extend(e for e in dealt if e.private_to is None or e.private_to == p)
 
     # -- legality ----------------------------------------------------------------------
 
@@ -838,6 +856,13 @@ class KrTable:
     def _log(self, events: list[Event], event: Event) -> None:
         events.append(event)
         self.log_new.append(event)
+        if self.seen is not None:
+            private = event.private_to
+            if private is None:
+                for seen in self.seen:
+                    seen.append(event)
+            else:
+                self.seen[private].append(event)
 
     def _draw(self, seat: int, source: str, events: list[Event] | None) -> None:
         if source == "discard":

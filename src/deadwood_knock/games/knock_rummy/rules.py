@@ -96,8 +96,10 @@ __all__ = [
     "legal_actions",
     "new_game",
     "observe",
+    "observe_table",
     "position_from_json",
     "position_to_json",
+    "state_of",
     "table_of",
     "why_illegal",
 ]
@@ -227,14 +229,30 @@ def _new_gin_game(options: KnockRummyOptions, seed: int) -> KnockRummyState:
 # ``KrTable``, lets it play, and copies it back.
 
 
+class _Cards(tuple[Card, ...]):
+    """A sorted hand (or known cards) that carries its 52-bit mask, so that the core gets
+    the mask of an unchanged hand without counting its cards again on every action; it
+    is equal to, and prints as, the plain tuple."""
+
+    mask: int
+
+
+def _cards(m: int) -> tuple[Card, ...]:
+    cards = _Cards(cards_of_mask(m))
+    cards.mask = m
+    return cards
+
+
+_BIT: Final = tuple(1 << i for i in range(52))
+
+
 def _mask(cards: Sequence[int]) -> int:
+    if type(cards) is _Cards:
+        return cards.mask
     m = 0
     for c in cards:  # a plain loop beats sum(map(...)) for ~10 items
         m |= _BIT[c]
     return m
-
-
-_BIT: Final = tuple(1 << i for i in range(52))
 
 
 def _table(state: KnockRummyState) -> KrTable:
@@ -259,6 +277,7 @@ def _table(state: KnockRummyState) -> KrTable:
     t.hand_scores = None
     t.log_base = state.log
     t.log_new = []
+    t.seen = None
     return t
 
 
@@ -270,22 +289,24 @@ def table_of(state: KnockRummyState, *, single_hand: bool = False) -> KrTable:
     return t
 
 
+def state_of(table: KrTable) -> KnockRummyState:
+    """The immutable state of a core table (the inverse of :func:`table_of`)."""
+    return _state_of(table, None)
+
+
 def _state_of(t: KrTable, before: KnockRummyState | None) -> KnockRummyState:
     """The immutable state of a table; hands and known cards that did not change keep
     the tuples of ``before``."""
     if before is not None and t.hand_number == before.hand_number:
-        old = before.hands
         hands = tuple(
-            h if _mask(h) == m else cards_of_mask(m) for h, m in zip(old, t.hands, strict=True)
+            h if _mask(h) == m else _cards(m) for h, m in zip(before.hands, t.hands, strict=True)
         )
-        old_known = before.known
         known = tuple(
-            k if _mask(k) == m else cards_of_mask(m)
-            for k, m in zip(old_known, t.known, strict=True)
+            k if _mask(k) == m else _cards(m) for k, m in zip(before.known, t.known, strict=True)
         )
     else:
-        hands = tuple(cards_of_mask(m) for m in t.hands)
-        known = tuple(cards_of_mask(m) for m in t.known)
+        hands = tuple(_cards(m) for m in t.hands)
+        known = tuple(_cards(m) for m in t.known)
     new = t.log_new
     return KnockRummyState(
         t.opts,
@@ -461,9 +482,50 @@ def observe(state: KnockRummyState, seat: int) -> KnockRummyObservation:
         turnovers=state.turnovers,
         totals=state.totals,
         last_result=state.last_result,
-        events=tuple(e for e in state.log if e.visible_to(seat)),
+        # Event.visible_to, spelled out: this filter runs over the whole log per call.
+        events=tuple(e for e in state.log if e.private_to is None or e.private_to == seat),
         legal_actions=legal_actions(state) if state.to_act == seat else (),
         winners=state.winners,
+    )
+
+
+def observe_table(table: KrTable, seat: int) -> KnockRummyObservation:
+    """What ``seat`` sees of a core table: the same observation as
+    ``observe(state_of(table), seat)`` (checked by ``tests/test_kr_core.py``), without
+    building the state; the events come from ``table.seen`` when it is tracked."""
+    t = table
+    n = t.opts.players
+    if not 0 <= seat < n:
+        raise GameError(f"seat must be 0..{n - 1}, not {seat}")
+    hand = cards_of_mask(t.hands[seat])
+    if t.seen is not None:
+        events = tuple(t.seen[seat])
+    else:
+        events = tuple(
+            e for e in (*t.log_base, *t.log_new) if e.private_to is None or e.private_to == seat
+        )
+    return KnockRummyObservation(
+        game=t.opts.game_name,
+        options=t.opts,
+        seat=seat,
+        hand_number=t.hand_number,
+        dealer=t.dealer,
+        to_act=t.to_act,
+        phase=t.phase,
+        hand=hand,
+        arrangement=arrange(hand, t.opts.high_aces),
+        discard_pile=tuple(t.pile),
+        stock_size=len(t.stock),
+        public_stock=tuple(t.stock) if t.public else None,
+        hand_sizes=tuple(h.bit_count() for h in t.hands),
+        known_cards=tuple(cards_of_mask(k) for k in t.known),
+        taken_discard=t.taken,
+        turnovers=t.turnovers,
+        totals=tuple(t.totals),
+        last_result=t.last_result,
+        events=events,
+        legal_actions=t.legal() if t.to_act == seat else (),
+        winners=t.winners,
     )
 
 
