@@ -173,10 +173,8 @@ def policy_move(t: KrTable, knock_at: int) -> None:
             if melds and best_discard_count(cards_of_mask(with_top), ha)[0] < now:
                 t.play(DRAW_PILE)
                 return
-        if t.stock or t.turnovers < 2:
-            t.play(DRAW_STOCK)
-        else:
-            t.play(DRAW_PILE)
+        # The stock, unless the rules say it is spent (then the pile's top).
+        t.play(DRAW_STOCK if t.reason(DRAW_STOCK) is None else DRAW_PILE)
         return
     if not gin and count_mask(hand, ha) == 0:
         t.play(RUMMY_NO_DISCARD)

@@ -21,7 +21,7 @@ playout cheap. ``tests/test_kr_core.py`` checks that both agree on 20,000 random
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Any, Final, Literal
@@ -1080,8 +1080,3 @@ class KrTable:
             return
         self.last_result = result
         self._deal(self.hand_number + 1, dealer, events)
-
-
-def masks_of(hands: Iterable[Iterable[int]]) -> list[int]:
-    """Per seat, the mask of its cards."""
-    return [hand_mask(h) for h in hands]
