@@ -150,6 +150,7 @@ def sample_position(
     table.hand_scores = None
     table.log_base = ()
     table.log_new = []
+    table.seen = None
     return table
 
 
