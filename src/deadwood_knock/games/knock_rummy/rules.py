@@ -295,8 +295,10 @@ def state_of(table: KrTable) -> KnockRummyState:
 
 
 def _state_of(t: KrTable, before: KnockRummyState | None) -> KnockRummyState:
-    """The immutable state of a table; hands and known cards that did not change keep
-    the tuples of ``before``."""
+    """The immutable state of a table. With ``before`` (the state the table was made
+    from, one action ago) whatever that action left alone keeps ``before``'s tuples: one
+    action changes the stock or the pile by one card or turns the pile over, so a pile or
+    stock of the same size in the same hand and turn-over is the same."""
     if before is not None and t.hand_number == before.hand_number:
         hands = tuple(
             h if _mask(h) == m else _cards(m) for h, m in zip(before.hands, t.hands, strict=True)
@@ -304,9 +306,17 @@ def _state_of(t: KrTable, before: KnockRummyState | None) -> KnockRummyState:
         known = tuple(
             k if _mask(k) == m else _cards(m) for k, m in zip(before.known, t.known, strict=True)
         )
+        same = t.turnovers == before.turnovers
+        stock = before.stock if same and len(t.stock) == len(before.stock) else tuple(t.stock)
+        pile = (
+            before.discard_pile
+            if same and len(t.pile) == len(before.discard_pile)
+            else tuple(t.pile)
+        )
     else:
         hands = tuple(_cards(m) for m in t.hands)
         known = tuple(_cards(m) for m in t.known)
+        stock, pile = tuple(t.stock), tuple(t.pile)
     new = t.log_new
     return KnockRummyState(
         t.opts,
@@ -314,8 +324,8 @@ def _state_of(t: KrTable, before: KnockRummyState | None) -> KnockRummyState:
         t.hand_number,
         t.dealer,
         hands,
-        tuple(t.stock),
-        tuple(t.pile),
+        stock,
+        pile,
         t.phase,
         t.to_act,
         t.taken,
