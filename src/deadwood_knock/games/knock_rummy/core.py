@@ -227,11 +227,16 @@ RUMMY_NO_DISCARD: Final = Rummy(None)
 
 
 def _build_suit_cards() -> tuple[tuple[tuple[Card, ...], ...], ...]:
-    """Per suit, per 13-bit field: its cards in order (a hand mask to a sorted tuple)."""
-    return tuple(
-        tuple(tuple(CARDS[13 * s + r] for r in range(13) if f >> r & 1) for f in range(1 << 13))
-        for s in range(4)
-    )
+    """Per suit, per 13-bit field: its cards in order (a hand mask to a sorted tuple).
+    Each field is its lowest card before the field without it (fast to build at import)."""
+    out = []
+    for s in range(4):
+        fields: list[tuple[Card, ...]] = [()]
+        for f in range(1, 1 << 13):
+            low = f & -f
+            fields.append((CARDS[13 * s + low.bit_length() - 1], *fields[f ^ low]))
+        out.append(tuple(fields))
+    return tuple(out)
 
 
 _SUIT_CARDS: Final = _build_suit_cards()
