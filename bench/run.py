@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peers
 
 from deadwood_knock import bench as ours
-from deadwood_knock.bots.kr_sim import PLAYOUT_CAP
+from deadwood_knock.bots.kr_playout import PLAYOUT_CAP
 from deadwood_knock.cards import DECK_52
 from deadwood_knock.games.base import derive_rng
 

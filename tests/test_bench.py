@@ -121,7 +121,7 @@ def test_quick_json_has_every_key_with_positive_numbers(
 def test_sim_playout_steps_play_whole_rounds_from_engine_deals(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from deadwood_knock.bots import dk_playout, kr_sim
+    from deadwood_knock.bots import dk_playout, kr_playout
 
     finished: list[str] = []
 
@@ -136,7 +136,7 @@ def test_sim_playout_steps_play_whole_rounds_from_engine_deals(
         monkeypatch.setattr(module, name, wrapped)
 
     watch(dk_playout, "playout")
-    watch(kr_sim, "playout")
+    watch(kr_playout, "playout")
     for game, players in (
         ("knock-rummy", 2),
         ("gin", 2),
@@ -149,7 +149,7 @@ def test_sim_playout_steps_play_whole_rounds_from_engine_deals(
         assert len(finished) == 3, game
         if game == "deadwood-knock":
             assert finished == ["over"] * 3, finished
-        # Knock Rummy and Gin playouts stop after kr_sim.PLAYOUT_CAP moves by design (the
+        # Knock Rummy and Gin playouts stop after kr_playout.PLAYOUT_CAP moves by design (the
         # rest is scored by counts), so some end mid-hand, as in the strong bot.
 
 

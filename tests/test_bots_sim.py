@@ -1,14 +1,16 @@
 """The search bot's playouts agree with the public engine on the same deals: Deadwood
 Knock's run on the engine's core (``bots/dk_playout``), Knock Rummy's and Gin's on the
-simulator ``bots/kr_sim``."""
+Knock Rummy core (``bots/kr_playout``)."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from deadwood_knock.bots import dk_playout, get_bot, kr_sim
+from deadwood_knock.bots import dk_playout, get_bot, kr_playout
 from deadwood_knock.games import get_game
+from deadwood_knock.games.knock_rummy.core import OVER
+from deadwood_knock.games.knock_rummy.rules import table_of
 
 PLAYERS = ["greedy", "tenderfoot", "gambler", "random", "legend", "cautious"]
 
@@ -53,17 +55,17 @@ def test_dk_playouts_score_rounds_like_the_engine() -> None:
     assert compared >= 80
 
 
-def test_kr_sim_settles_hands_like_the_engine() -> None:
+def test_kr_playout_table_settles_hands_like_the_engine() -> None:
     compared = 0
     for seed in range(80):
         n = 2 + seed % 4
         options = {"players": n, "target": 1}
         first, moves, events = _play_round("knock-rummy", options, seed)
-        sim = kr_sim.KrSim.dealt(first)
+        sim = table_of(first, single_hand=True)
         for seat, action in moves:
-            assert kr_sim.apply_action(sim, seat, action), (seed, action)
+            assert kr_playout.apply_action(sim, seat, action), (seed, action)
         result = next(e for e in events if e.kind == "hand_result").data
-        assert sim.phase == kr_sim.OVER
-        assert sim.result == list(result["scores"]), seed
+        assert sim.phase == OVER
+        assert sim.hand_scores == list(result["scores"]), seed
         compared += 1
     assert compared == 80

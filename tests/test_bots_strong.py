@@ -6,11 +6,13 @@ import dataclasses
 import random
 from typing import Any
 
-from deadwood_knock.bots import Budget, get_bot, kr_sim
+from deadwood_knock.bots import Budget, get_bot, kr_playout
 from deadwood_knock.bots.strong import gin_choice
 from deadwood_knock.bots.view import view_of
 from deadwood_knock.cards import CARDS, parse_cards
 from deadwood_knock.games import get_game
+from deadwood_knock.games.knock_rummy.core import KrTable
+from deadwood_knock.games.knock_rummy.rules import position_from_json, table_of
 
 
 def _gin_position(hand: str, top: str, phase: str, opponent: str = "") -> tuple[Any, Any]:
@@ -92,32 +94,33 @@ def test_strong_bot_is_deterministic_at_gin_with_an_iteration_budget() -> None:
     assert len(runs) == 1 and runs.pop() in legal
 
 
-def _sim(hand: str, top: str, gin: bool) -> kr_sim.KrSim:
+def _sim(hand: str, top: str, gin: bool) -> KrTable:
     mine, pile = list(parse_cards(hand)), list(parse_cards(top))
     rest = [c for c in CARDS[:52] if c not in mine and c not in pile]
-    return kr_sim.KrSim(
-        hands=[mine, rest[:10]],
-        stock=rest[10:],
-        pile=pile,
-        to_act=0,
-        phase=kr_sim.DRAW,
-        high_aces=False,
-        limit=10 if gin else None,
-        gin=gin,
+    state = position_from_json(
+        {
+            "options": {"gin": gin},
+            "hands": [[str(c) for c in mine], [str(c) for c in rest[:10]]],
+            "stock": [str(c) for c in rest[10:]],
+            "discard_pile": [str(c) for c in pile],
+            "to_act": 0,
+            "phase": "draw",
+        }
     )
+    return table_of(state, single_hand=True)
 
 
 def test_gin_playouts_take_the_top_only_to_meld_it() -> None:
     # The 2h lowers the count (it replaces the king) but melds with nothing.
     hand = "7h 8h 5c 5d Jd Qs Kc 3s 9c Td"
     sim = _sim(hand, "2s", gin=True)
-    kr_sim.policy_move(sim, 10)
+    kr_playout.policy_move(sim, 10)
     assert sim.taken is None and sim.pile == list(parse_cards("2s"))
     # Knock Rummy playouts still take any card that lowers the count.
     sim = _sim(hand, "2s", gin=False)
-    kr_sim.policy_move(sim, 6)
+    kr_playout.policy_move(sim, 6)
     assert sim.taken == parse_cards("2s")[0]
     # A top that completes a run is taken at Gin too.
     sim = _sim(hand, "9h", gin=True)
-    kr_sim.policy_move(sim, 10)
+    kr_playout.policy_move(sim, 10)
     assert sim.taken == parse_cards("9h")[0]

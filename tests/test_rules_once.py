@@ -89,8 +89,8 @@ def test_card_points_are_defined_once(pattern: str, homes: list[str]) -> None:
         (r"^HAND_POINTS\b.*=", "games/deadwood_knock/hand.py"),
         (r"^CATEGORY_WORDS\b.*=", "games/deadwood_knock/hand.py"),
         (r"^KNOCK_LIMIT\b.*=", "games/deadwood_knock/hand.py"),
-        (r"^GIN_LIMIT\b.*=", "games/knock_rummy/rules.py"),
-        (r"^(RUMMY_BONUS|GIN_BONUS|KNOCK_PENALTY)\b.*=", "games/knock_rummy/rules.py"),
+        (r"^GIN_LIMIT\b.*=", "games/knock_rummy/core.py"),
+        (r"^(RUMMY_BONUS|GIN_BONUS|KNOCK_PENALTY)\b.*=", "games/knock_rummy/core.py"),
         (r"^POT_ANTE\b.*=", "games/deadwood_knock/core.py"),
         (r"^SUSPICION\b.*=", "games/deadwood_knock/core.py"),
         (r"^PALM_MIN_DISCARDS\b.*=", "games/deadwood_knock/core.py"),
@@ -102,6 +102,37 @@ def test_rule_tables_are_defined_once(pattern: str, home: str) -> None:
     paths = [p for p in _sources() if _outside(p, *ALLOWED_ELSEWHERE)]
     hits = [p.relative_to(PACKAGE).as_posix() for p in paths if regex.search(p.read_text())]
     assert hits == [home]
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        # The search bot's old Knock Rummy simulator, a second rule book, is gone: its
+        # playouts drive the engine's core (games/knock_rummy/core.py).
+        r"def (settle|do_rummy|_layoff_estimate)\(",
+        r"class KrSim\b",
+        # KR7's turn-overs and KR8's void stock are the core's to decide.
+        r"turnovers\s*(<|>=)\s*(2|MAX_TURNOVERS)",
+        r"len\([\w.]*stock\)\s*<=\s*(2|GIN_VOID_STOCK)",
+        # KR6 settlement is the core's: nothing else splits shares among winners.
+        r"(owed|points)\s*//\s*k\b",
+    ],
+)
+def test_no_knock_rummy_rule_outside_games(pattern: str) -> None:
+    regex = re.compile(pattern)
+    paths = [p for p in _sources() if _outside(p, GAMES, *ALLOWED_ELSEWHERE)]
+    assert _hits(regex, paths) == []
+    assert not (PACKAGE / "bots" / "kr_sim.py").exists()
+
+
+def test_knock_rummy_rules_live_in_its_core() -> None:
+    core = (GAMES / "knock_rummy" / "core.py").read_text(encoding="utf-8")
+    for name in ("legal_list", "reason", "_settle_knock_rummy", "gin_settlement"):
+        assert len(re.findall(rf"^def {name}\(", core, re.M)) == 1, name
+    assert len(re.findall(r"^    def (_deal|_draw|_discard|_void|_finish)\(", core, re.M)) == 5
+    rules = (GAMES / "knock_rummy" / "rules.py").read_text(encoding="utf-8")
+    for gone in ("def _settle", "def _draw(", "def _discard(", "def _deal(", "def _can_draw("):
+        assert gone not in rules, gone
 
 
 def test_legality_has_one_source_per_game() -> None:

@@ -257,17 +257,18 @@ def playout_step(play: Callable[[int], int], seed: int, games: int) -> Step:
 
 def sim_playout_step(game_name: str, seed: int, games: int, players: int) -> Step:
     """Times the search bot's own playouts (``bots/dk_playout`` on the Deadwood Knock
-    core, ``bots/kr_sim``: its playout policy for every seat) from fresh engine deals,
-    ``games`` per step.
+    core, ``bots/kr_playout`` on the Knock Rummy core: its playout policy for every seat)
+    from fresh engine deals, ``games`` per step.
 
     This is the path the strong bot runs thousands of times a decision; the tests in
     ``tests/test_bots_sim.py`` prove the playouts score rounds as the engine does.
-    As in the bot, a Knock Rummy or Gin playout stops after ``kr_sim.PLAYOUT_CAP`` moves
-    and scores the rest by counts. Dealing and copying into the simulator is untimed.
+    As in the bot, a Knock Rummy or Gin playout stops after ``kr_playout.PLAYOUT_CAP`` moves
+    and scores the rest by counts. Dealing and copying into the core is untimed.
     """
-    from deadwood_knock.bots import dk_playout, kr_sim
+    from deadwood_knock.bots import dk_playout, kr_playout
     from deadwood_knock.bots.strong import playout_knock_at
     from deadwood_knock.games import get_game
+    from deadwood_knock.games.knock_rummy.rules import table_of
 
     game = get_game(game_name)
     seeds = itertools.count(seed)
@@ -279,7 +280,7 @@ def sim_playout_step(game_name: str, seed: int, games: int, players: int) -> Ste
         state = game.new_game(parsed, s)
         if facts(game_name).poker_split:
             return dk_playout.dealt(state)
-        return kr_sim.KrSim.dealt(state)
+        return table_of(state, single_hand=True)
 
     def step() -> tuple[int, float]:
         batch = list(itertools.islice(seeds, games))
@@ -292,7 +293,7 @@ def sim_playout_step(game_name: str, seed: int, games: int, players: int) -> Ste
                 dk_playout.playout(sim, rng)
         else:
             for sim in sims:
-                kr_sim.playout(sim, knock_at)
+                kr_playout.playout(sim, knock_at)
         return games, now() - start
 
     return step

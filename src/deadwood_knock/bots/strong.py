@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from deadwood_knock.bots import kr_sim
+from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import Budget
 from deadwood_knock.bots.dk import (
     draw_values,
@@ -47,6 +47,7 @@ from deadwood_knock.cards import CARDS, Card
 from deadwood_knock.games import facts
 from deadwood_knock.games.base import Event, Game
 from deadwood_knock.games.deadwood_knock.core import Core
+from deadwood_knock.games.knock_rummy.core import KrTable
 from deadwood_knock.games.knock_rummy.melds import best_discard_count
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
 from deadwood_knock.games.points import card_value
@@ -337,7 +338,7 @@ class StrongBot:
             probe = sample_position(view, random.Random(0))
             if probe is not None:
                 return SimSearch(view)
-        elif kr_sim.sample_position(view, random.Random(0)) is not None:
+        elif kr_playout.sample_position(view, random.Random(0)) is not None:
             return KrSimSearch(view)
         return EngineSearch(game, observation, view)
 
@@ -371,7 +372,7 @@ class SimSearch:
 
 
 class KrSimSearch:
-    """Knock Rummy / Gin playouts in the fast simulator, on positions sampled from the view."""
+    """Knock Rummy / Gin playouts on the engine's core, on positions sampled from the view."""
 
     def __init__(self, view: TableView) -> None:
         self.view = view
@@ -379,18 +380,18 @@ class KrSimSearch:
         self.knock_at = playout_knock_at(gin)
         self.bank: dict[int, list[tuple[int, list[Card]]]] = {}
 
-    def sample(self, rng: random.Random) -> kr_sim.KrSim:
-        sim = kr_sim.sample_position(self.view, rng, self.bank)
+    def sample(self, rng: random.Random) -> KrTable:
+        sim = kr_playout.sample_position(self.view, rng, self.bank)
         assert sim is not None
         return sim
 
-    def value(self, sample: kr_sim.KrSim, action: Any, rng: random.Random) -> float:
+    def value(self, sample: KrTable, action: Any, rng: random.Random) -> float:
         sim = sample.copy()
         seat = self.view.seat
-        if not kr_sim.apply_action(sim, seat, action):
+        if not kr_playout.apply_action(sim, seat, action):
             return -1000.0
         rng.shuffle(sim.stock)  # the sampled stock order is a guess: vary it per playout
-        return float(kr_sim.playout(sim, self.knock_at)[seat])
+        return float(kr_playout.playout(sim, self.knock_at)[seat])
 
 
 class EngineSearch:

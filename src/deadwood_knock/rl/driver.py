@@ -100,31 +100,64 @@ class Table:
         self.players = int(self.options.players)
         self.codec: ActionCodec = action_codec(settings.game)
         self.encoder: ObservationEncoder = observation_encoder(settings.game, self.options)
-        self.state: Any = None
+        self._state: Any = None
+        # Knock Rummy and Gin step the engine's core table in place (the rules the public
+        # API runs, without copying an immutable state per action); see ``state``.
+        self._core: Any = None
+        self._melds = not self.game.facts.poker_split
         self.seed = 0
         self.totals: tuple[int, ...] = (0,) * self.players
         self.steps = 0
 
     # -- the game --------------------------------------------------------------------
 
+    @property
+    def state(self) -> Any:
+        """The game's immutable state now (for a core table, built from it)."""
+        if self._core is not None:
+            from deadwood_knock.games.knock_rummy.rules import state_of
+
+            return state_of(self._core)
+        return self._state
+
     def deal(self, seed: int) -> None:
         """A new match from ``seed``: the deal of ``new_game(options, seed)``, exactly."""
         self.seed = int(seed)
-        self.state = self.game.new_game(self.options, self.seed)
-        self.totals = tuple(self.game.scores(self.state))
+        state = self.game.new_game(self.options, self.seed)
+        if self._melds:
+            from deadwood_knock.games.knock_rummy.rules import table_of
+
+            self._core = table_of(state)
+            self._core.track_seen()
+        else:
+            self._state = state
+        self.totals = tuple(self.game.scores(state))
         self.steps = 0
 
     @property
     def over(self) -> bool:
-        return bool(self.game.is_over(self.state))
+        if self._core is not None:
+            return bool(self._core.to_act is None)
+        return bool(self.game.is_over(self._state))
 
     @property
     def to_act(self) -> int | None:
-        seat = self.game.to_act(self.state)
+        if self._core is not None:
+            return self._core.to_act  # type: ignore[no-any-return]
+        seat = self.game.to_act(self._state)
         return None if seat is None or self.over else int(seat)
 
     def observe(self, seat: int) -> Any:
-        return self.game.observe(self.state, seat)
+        if self._core is not None:
+            from deadwood_knock.games.knock_rummy.rules import observe_table
+
+            return observe_table(self._core, seat)
+        return self.game.observe(self._state, seat)
+
+    def scores(self) -> tuple[int, ...]:
+        if self._core is not None:
+            return tuple(self._core.totals)
+        return tuple(self.game.scores(self._state))
 
     def vector(self, observation: Any) -> Vector:
         return self.encoder.encode(observation)
@@ -154,12 +187,21 @@ class Table:
         return action
 
     def apply(self, action: Any) -> tuple[Event, ...]:
+        core = self._core
+        if core is not None:
+            why = core.reason(action)
+            if why is not None:  # decode checked legality; this is a bug
+                raise IllegalIndexError(why)
+            events: list[Event] = []
+            core.play(action, events)
+            self.steps += 1
+            return tuple(events)
         try:
-            self.state, events = self.game.apply(self.state, action)
+            self._state, done = self.game.apply(self._state, action)
         except IllegalActionError as exc:  # decode checked legality; this is a bug
             raise IllegalIndexError(str(exc)) from exc
         self.steps += 1
-        return tuple(events)
+        return tuple(done)
 
     # -- rewards and episodes ----------------------------------------------------------
 
@@ -177,7 +219,7 @@ class Table:
 
     def rewards(self) -> list[float]:
         """Every seat's reward since the last call (score changes are counted once)."""
-        now = tuple(self.game.scores(self.state))
+        now = self.scores()
         delta = [b - a for a, b in zip(self.totals, now, strict=True)]
         self.totals = now
         mode = self.settings.reward

@@ -466,7 +466,19 @@ def arrange(cards: Sequence[Card], high_aces: bool = False) -> Arrangement:
     set" upward; with High Aces the ace is tried low first). Sets come before runs
     in ``melds``; runs are in rank order.
     """
-    return _layouts(cards, high_aces, first_only=True)[0]
+    # The answer depends only on the hand's mask; observations ask again for the same
+    # hand turn after turn, so recent answers are kept (they are immutable).
+    key = hand_mask(cards) << 1 | high_aces
+    found = _arranged.get(key)
+    if found is None:
+        if len(_arranged) >= _ARRANGED_CAP:
+            _arranged.clear()
+        found = _arranged[key] = _layouts(cards, high_aces, first_only=True)[0]
+    return found
+
+
+_arranged: dict[int, Arrangement] = {}
+_ARRANGED_CAP: Final = 1 << 16
 
 
 def run_positions(meld: Sequence[Card]) -> tuple[int, int] | None:

@@ -21,11 +21,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from itertools import product
 from operator import attrgetter
-from typing import Any, Final, Literal
+from typing import Any, Final
 
-from deadwood_knock.cards import DECK_52, Card, shuffled
+from deadwood_knock.cards import DECK_52, Card
 from deadwood_knock.games.base import (
     Event,
     Game,
@@ -36,19 +35,39 @@ from deadwood_knock.games.base import (
     RuleFacts,
     card_from_json,
     cards_from_json,
-    derive_rng,
 )
-from deadwood_knock.games.knock_rummy.melds import (
-    Arrangement,
-    arrange,
-    count_mask,
-    hand_mask,
-    min_arrangements,
-    run_positions,
+from deadwood_knock.games.knock_rummy.core import (
+    GIN_BONUS,
+    GIN_LIMIT,
+    GIN_NAME,
+    GIN_OUTCOME,
+    GIN_VOID_STOCK,
+    KNOCK_PENALTY,
+    KR_NAME,
+    MAX_TURNOVERS,
+    PHASES,
+    RUMMY_BONUS,
+    Discard,
+    Draw,
+    HandResult,
+    Knock,
+    KnockRummyAction,
+    KnockRummyOptions,
+    KrTable,
+    Rummy,
+    best_layoff,
+    cards_of_mask,
+    deal_size,
+    gin_layoffs_allowed,
+    gin_outcome,
+    gin_points,
+    gin_settlement,
+    knock_rummy_scores,
+    legal_list,
+    reason,
 )
+from deadwood_knock.games.knock_rummy.melds import Arrangement, arrange
 from deadwood_knock.games.points import CARD_POINTS
-
-_VALUE: Final = CARD_POINTS
 
 __all__ = [
     "GAME",
@@ -77,90 +96,25 @@ __all__ = [
     "legal_actions",
     "new_game",
     "observe",
+    "observe_table",
     "position_from_json",
     "position_to_json",
+    "state_of",
+    "table_of",
     "why_illegal",
 ]
 
-KR_NAME: Final = "knock-rummy"
-GIN_NAME: Final = "gin"
-KNOCK_PENALTY: Final = 10  # KR6: a knocker who does not win pays the winner this too
-RUMMY_BONUS: Final = 25  # KR6: going rummy, from each other player
-GIN_BONUS: Final = 25  # KR8: gin, and an undercut
-GIN_LIMIT: Final = 10  # KR8: the fixed knock limit of the Gin preset
-GIN_VOID_STOCK: Final = 2  # KR8: the hand is void when only this many stock cards remain
-MAX_TURNOVERS: Final = 2  # KR7
-PHASES: Final = ("draw", "discard", "over")
-_OPTION_KEYS: Final = frozenset({"players", "knock_limit", "high_aces", "target", "gin"})
-
-
-def deal_size(players: int) -> int:
-    """KR1: 10 cards each for two players, 7 for three or four, 6 for five."""
-    return 10 if players == 2 else 7 if players <= 4 else 6
-
-
-# --------------------------------------------------------------------------- options
-
-
-@dataclass(frozen=True, slots=True)
-class KnockRummyOptions:
-    """Table options. ``gin=True`` is the Gin preset: two players, knock limit 10."""
-
-    players: int = 2
-    knock_limit: int | None = None
-    high_aces: bool = False
-    target: int = 100
-    gin: bool = False
-
-    def __post_init__(self) -> None:
-        if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise GameError("players must be a whole number")
-        if not 2 <= self.players <= 5:
-            raise GameError(f"knock rummy takes 2 to 5 players, not {self.players}")
-        limit = self.knock_limit
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
-            raise GameError("knock_limit must be a whole number or null")
-        if limit is not None and not 0 <= limit <= 200:
-            raise GameError(f"knock_limit must be 0..200, not {limit}")
-        if not isinstance(self.high_aces, bool) or not isinstance(self.gin, bool):
-            raise GameError("high_aces and gin must be true or false")
-        if isinstance(self.target, bool) or not isinstance(self.target, int):
-            raise GameError("target must be a whole number")
-        if not 1 <= self.target <= 100_000:
-            raise GameError(f"target must be 1..100000, not {self.target}")
-        if self.gin:
-            if self.players != 2:
-                raise GameError("gin is for exactly 2 players")
-            if limit is None:
-                # The preset's limit is fixed; fill it in so every reader sees 10.
-                object.__setattr__(self, "knock_limit", GIN_LIMIT)
-            elif limit != GIN_LIMIT:
-                raise GameError(f"gin's knock limit is fixed at {GIN_LIMIT}")
-
-    @property
-    def game_name(self) -> str:
-        return GIN_NAME if self.gin else KR_NAME
-
-    def to_json(self) -> JSONDict:
-        return {
-            "players": self.players,
-            "knock_limit": self.knock_limit,
-            "high_aces": self.high_aces,
-            "target": self.target,
-            "gin": self.gin,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> KnockRummyOptions:
-        if not isinstance(data, Mapping):
-            raise GameError("options must be an object")
-        unknown = set(data) - _OPTION_KEYS
-        if unknown:
-            raise GameError(
-                f"unknown option(s) {', '.join(sorted(unknown))}; "
-                f"known: {', '.join(sorted(_OPTION_KEYS))}"
-            )
-        return cls(**dict(data))
+# The rule constants live in the core; they stay importable from here.
+__all__ += [
+    "GIN_BONUS",
+    "GIN_LIMIT",
+    "GIN_OUTCOME",
+    "GIN_VOID_STOCK",
+    "KNOCK_PENALTY",
+    "MAX_TURNOVERS",
+    "PHASES",
+    "RUMMY_BONUS",
+]
 
 
 def gin_options_from_json(data: Mapping[str, Any]) -> KnockRummyOptions:
@@ -173,66 +127,6 @@ def gin_options_from_json(data: Mapping[str, Any]) -> KnockRummyOptions:
 
 
 # --------------------------------------------------------------------------- actions
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """KR3/KR7: take the top of the stock (turning the pile over if it is empty) or
-    the top of the discard pile."""
-
-    source: Literal["stock", "discard"]
-
-    @property
-    def kind(self) -> str:
-        return "draw"
-
-    def to_json(self) -> JSONDict:
-        return {"type": "draw", "source": self.source}
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    """Put one card face up on the discard pile; ends the turn."""
-
-    card: Card
-
-    @property
-    def kind(self) -> str:
-        return "discard"
-
-    def to_json(self) -> JSONDict:
-        return {"type": "discard", "card": str(self.card)}
-
-
-@dataclass(frozen=True, slots=True)
-class Knock:
-    """KR4: knock, then discard this card; the hand ends after the discard."""
-
-    discard: Card
-
-    @property
-    def kind(self) -> str:
-        return "knock"
-
-    def to_json(self) -> JSONDict:
-        return {"type": "knock", "discard": str(self.discard)}
-
-
-@dataclass(frozen=True, slots=True)
-class Rummy:
-    """KR5: the whole hand is matched, with no discard (``None``) or after this one."""
-
-    discard: Card | None
-
-    @property
-    def kind(self) -> str:
-        return "rummy"
-
-    def to_json(self) -> JSONDict:
-        return {"type": "rummy", "discard": None if self.discard is None else str(self.discard)}
-
-
-KnockRummyAction = Draw | Discard | Knock | Rummy
 
 
 def action_from_json(data: Mapping[str, Any]) -> KnockRummyAction:
@@ -259,63 +153,6 @@ def action_from_json(data: Mapping[str, Any]) -> KnockRummyAction:
         return Knock(card_from_json(data.get("discard"), "discard", jokers=False))
     value = data.get("discard")
     return Rummy(None if value is None else card_from_json(value, "discard", jokers=False))
-
-
-# --------------------------------------------------------------------------- results
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How one hand ended and what it scored.
-
-    ``outcome``: ``knock`` / ``rummy`` (Knock Rummy), ``knock`` / ``undercut`` / ``gin``
-    (Gin), or ``void``. ``ender`` is the knocker or the player who went rummy.
-    ``arrangements`` are the hands as laid down (for the Gin defender: after lay-offs).
-    Each seat's score is ``difference + penalty + bonus``, kept apart so a showdown can
-    show them as their own lines: the count difference paid or won, the knocker's
-    penalty (KR6) and the rummy, gin or undercut bonus (KR6, KR8).
-    ``hands`` of a void hand hold only the cards the table saw (a dead hand is not shown).
-    """
-
-    hand_number: int
-    outcome: str
-    ender: int | None
-    winners: tuple[int, ...]
-    counts: tuple[int, ...]
-    scores: tuple[int, ...]
-    totals: tuple[int, ...]
-    hands: tuple[tuple[Card, ...], ...]
-    arrangements: tuple[Arrangement, ...]
-    layoffs: tuple[Card, ...] = ()
-    difference: tuple[int, ...] = ()
-    penalty: tuple[int, ...] = ()
-    bonus: tuple[int, ...] = ()
-
-    def to_json(self) -> JSONDict:
-        return {
-            "hand": self.hand_number,
-            "outcome": self.outcome,
-            "ender": self.ender,
-            "knocker": self.ender if self.outcome in ("knock", "undercut", "gin") else None,
-            "winners": list(self.winners),
-            "counts": list(self.counts),
-            "scores": list(self.scores),
-            "totals": list(self.totals),
-            "hands": [[str(c) for c in h] for h in self.hands],
-            "arrangements": [a.to_json() for a in self.arrangements],
-            "layoffs": [str(c) for c in self.layoffs],
-            **_score_parts(self),
-        }
-
-
-def _score_parts(result: HandResult) -> JSONDict:
-    """The score split into its lines; a void hand (no scores) has none."""
-    zeros = [0] * len(result.scores)
-    return {
-        "difference": list(result.difference) or zeros,
-        "penalty": list(result.penalty) or zeros,
-        "bonus": list(result.bonus) or zeros,
-    }
 
 
 # --------------------------------------------------------------------------- state
@@ -372,67 +209,12 @@ def _sorted(cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards))
 
 
-def _deal(
-    options: KnockRummyOptions,
-    seed: int,
-    hand_number: int,
-    dealer: int,
-    totals: tuple[int, ...],
-    last_result: HandResult | None,
-) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    """KR1: shuffle (from the seed and hand number), deal one card at a time from the
-    dealer's left, flip one card to start the discard pile."""
-    n = options.players
-    deck = shuffled(DECK_52, derive_rng(seed, hand_number))
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    for _ in range(deal_size(n)):
-        for k in range(1, n + 1):
-            hands[(dealer + k) % n].append(deck.pop())
-    upcard = deck.pop()
-    first = (dealer + 1) % n
-    events: list[Event] = [
-        Event(
-            "deal",
-            None,
-            {
-                "hand": hand_number,
-                "dealer": dealer,
-                "sizes": [len(h) for h in hands],
-                "upcard": upcard,
-                "stock_size": len(deck),
-            },
-        )
-    ]
-    events.extend(
-        Event("dealt", seat, {"cards": _sorted(h)}, private_to=seat) for seat, h in enumerate(hands)
-    )
-    state = KnockRummyState(
-        options=options,
-        seed=seed,
-        hand_number=hand_number,
-        dealer=dealer,
-        hands=tuple(_sorted(h) for h in hands),
-        stock=tuple(deck),
-        discard_pile=(upcard,),
-        phase="draw",
-        to_act=first,
-        taken_discard=None,
-        turnovers=0,
-        stock_public=False,
-        known=tuple(() for _ in range(n)),
-        totals=totals,
-        log=tuple(events),
-        last_result=last_result,
-    )
-    return state, tuple(events)
-
-
 def new_game(options: KnockRummyOptions, seed: int) -> KnockRummyState:
     """Deal the first hand; seat 0 deals first."""
     if not isinstance(options, KnockRummyOptions):
         raise GameError("new_game needs KnockRummyOptions")
-    state, _ = _deal(options, int(seed), 1, 0, (0,) * options.players, None)
-    return state
+    events: list[Event] = []
+    return _state_of(KrTable.new(options, int(seed), events), None)
 
 
 def _new_gin_game(options: KnockRummyOptions, seed: int) -> KnockRummyState:
@@ -441,70 +223,142 @@ def _new_gin_game(options: KnockRummyOptions, seed: int) -> KnockRummyState:
     return new_game(options, seed)
 
 
+# --------------------------------------------------------------------------- the core
+#
+# Every rule is the core's (``core.py``): the public API copies a state into a
+# ``KrTable``, lets it play, and copies it back.
+
+
+class _Cards(tuple[Card, ...]):
+    """A sorted hand (or known cards) that carries its 52-bit mask, so that the core gets
+    the mask of an unchanged hand without counting its cards again on every action; it
+    is equal to, and prints as, the plain tuple."""
+
+    mask: int
+
+
+def _cards(m: int) -> tuple[Card, ...]:
+    cards = _Cards(cards_of_mask(m))
+    cards.mask = m
+    return cards
+
+
+_BIT: Final = tuple(1 << i for i in range(52))
+
+
+def _mask(cards: Sequence[int]) -> int:
+    if type(cards) is _Cards:
+        return cards.mask
+    m = 0
+    for c in cards:  # a plain loop beats sum(map(...)) for ~10 items
+        m |= _BIT[c]
+    return m
+
+
+def _table(state: KnockRummyState) -> KrTable:
+    t = KrTable.__new__(KrTable)
+    t.opts = state.options
+    t.seed = state.seed
+    t.hand_number = state.hand_number
+    t.dealer = state.dealer
+    t.hands = [_mask(h) for h in state.hands]
+    t.stock = list(state.stock)
+    t.pile = list(state.discard_pile)
+    t.phase = state.phase
+    t.to_act = state.to_act
+    t.taken = state.taken_discard
+    t.turnovers = state.turnovers
+    t.public = state.stock_public
+    t.known = [_mask(k) for k in state.known]
+    t.totals = list(state.totals)
+    t.last_result = state.last_result
+    t.winners = state.winners
+    t.single_hand = False
+    t.hand_scores = None
+    t.log_base = state.log
+    t.log_new = []
+    t.seen = None
+    return t
+
+
+def table_of(state: KnockRummyState, *, single_hand: bool = False) -> KrTable:
+    """The core's mutable table of a state (for the bots' playouts, the learning
+    environments and the tests); ``single_hand`` stops it at the end of the hand."""
+    t = _table(state)
+    t.single_hand = single_hand
+    return t
+
+
+def state_of(table: KrTable) -> KnockRummyState:
+    """The immutable state of a core table (the inverse of :func:`table_of`)."""
+    return _state_of(table, None)
+
+
+def _state_of(t: KrTable, before: KnockRummyState | None) -> KnockRummyState:
+    """The immutable state of a table. With ``before`` (the state the table was made
+    from, one action ago) whatever that action left alone keeps ``before``'s tuples: one
+    action changes the stock or the pile by one card or turns the pile over, so a pile or
+    stock of the same size in the same hand and turn-over is the same."""
+    if before is not None and t.hand_number == before.hand_number:
+        hands = tuple(
+            h if _mask(h) == m else _cards(m) for h, m in zip(before.hands, t.hands, strict=True)
+        )
+        known = tuple(
+            k if _mask(k) == m else _cards(m) for k, m in zip(before.known, t.known, strict=True)
+        )
+        same = t.turnovers == before.turnovers
+        stock = before.stock if same and len(t.stock) == len(before.stock) else tuple(t.stock)
+        pile = (
+            before.discard_pile
+            if same and len(t.pile) == len(before.discard_pile)
+            else tuple(t.pile)
+        )
+    else:
+        hands = tuple(_cards(m) for m in t.hands)
+        known = tuple(_cards(m) for m in t.known)
+        stock, pile = tuple(t.stock), tuple(t.pile)
+    new = t.log_new
+    return KnockRummyState(
+        t.opts,
+        t.seed,
+        t.hand_number,
+        t.dealer,
+        hands,
+        stock,
+        pile,
+        t.phase,
+        t.to_act,
+        t.taken,
+        t.turnovers,
+        t.public,
+        known,
+        tuple(t.totals),
+        t.log_base + tuple(new) if new else t.log_base,
+        t.last_result,
+        t.winners,
+    )
+
+
 # --------------------------------------------------------------------------- legality
 #
-# Legality is written once, in ``why_illegal``'s predicates: ``legal_actions`` lists
-# what they allow, ``is_legal`` and ``apply`` ask them, and the reason reaches the player.
-
-
-def _can_draw(state: KnockRummyState, source: str) -> bool:
-    """KR3/KR7: the stock (or the pile to turn over), or the top of the discard pile."""
-    if source == "stock":
-        return bool(state.stock) or state.turnovers < MAX_TURNOVERS
-    return source == "discard" and bool(state.discard_pile)
-
-
-def _may_knock(opts: KnockRummyOptions, left: int) -> bool:
-    """KR4: a knock needs the count after the discard within the limit (if any)."""
-    return opts.knock_limit is None or left <= opts.knock_limit
-
-
-def _may_rummy(opts: KnockRummyOptions, left: int) -> bool:
-    """KR5: rummy is the whole hand matched; Gin (KR8) has no rummy action."""
-    return left == 0 and not opts.gin
-
-
-# Interned actions: legal_actions hands out these shared immutable values.
-_DRAWS: Final = {"stock": Draw("stock"), "discard": Draw("discard")}
-_DISCARDS: Final = tuple(Discard(c) for c in DECK_52)
-_KNOCKS: Final = tuple(Knock(c) for c in DECK_52)
-_RUMMIES: Final = tuple(Rummy(c) for c in DECK_52)
-_RUMMY_NO_DISCARD: Final = Rummy(None)
+# Legality is written once, in the core (``legal_list``, ``reason``): ``legal_actions``
+# lists what it allows, ``is_legal`` and ``apply`` ask it, and the reason reaches the player.
 
 
 def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     """Every action the seat to act may take, in a stable order."""
     seat = state.to_act
-    if seat is None or state.phase == "over":
+    if seat is None:
         return ()
-    if state.phase == "draw":
-        return tuple(_DRAWS[src] for src in ("stock", "discard") if _can_draw(state, src))
-    opts = state.options
-    hand = state.hands[seat]
-    m = hand_mask(hand)
-    taken = state.taken_discard
-    allowed = [c for c in hand if c != taken]
-    out: list[KnockRummyAction] = [_DISCARDS[c] for c in allowed]
-    rummies: list[KnockRummyAction] = []
-    whole = count_mask(m, opts.high_aces)
-    limit = opts.knock_limit
-    rummy_possible = _may_rummy(opts, 0)
-    for c in allowed:
-        # Throwing c leaves a count of at least ``whole - value(c)`` (c put back as
-        # deadwood is an arrangement of the whole hand), so most cards need no count.
-        low = whole - _VALUE[c]
-        check_knock = limit is not None and low <= limit
-        if check_knock or (rummy_possible and low <= 0):
-            left = count_mask(m ^ (1 << c), opts.high_aces)
-            if _may_knock(opts, left):
-                out.append(_KNOCKS[c])
-            if _may_rummy(opts, left):
-                rummies.append(_RUMMIES[c])
-        elif limit is None:
-            out.append(_KNOCKS[c])  # no limit: any discard may knock
-    if _may_rummy(opts, whole):
-        rummies.append(_RUMMY_NO_DISCARD)
-    return (*out, *rummies)
+    return legal_list(
+        state.options,
+        state.phase,
+        _mask(state.hands[seat]),
+        state.taken_discard,
+        len(state.stock),
+        len(state.discard_pile),
+        state.turnovers,
+    )
 
 
 def is_legal(state: KnockRummyState, action: object) -> bool:
@@ -516,55 +370,17 @@ def why_illegal(state: KnockRummyState, action: object) -> str | None:
     """``None`` if the seat to act may play ``action`` now, else the reason it may not
     (the text the player is shown). Cheaper than listing every legal action."""
     seat = state.to_act
-    if seat is None or state.phase == "over":
-        return "the game is over"
-    kind = type(action)
-    if kind is Draw:
-        assert isinstance(action, Draw)
-        if state.phase != "draw":
-            return f"{action.to_json()}: seat {seat} has drawn and must discard"
-        if _can_draw(state, action.source):
-            return None
-        if action.source == "stock":
-            return f"{action.to_json()}: the stock is empty and the pile was turned over twice"
-        return f"{action.to_json()}: the discard pile is empty"
-    if kind is Discard:
-        assert isinstance(action, Discard)
-        card: Card | None = action.card
-    elif kind is Knock or kind is Rummy:
-        assert isinstance(action, (Knock, Rummy))
-        card = action.discard
-    else:
-        return f"not a knock rummy action: {action!r}"
-    if state.phase != "discard":
-        return f"{action.to_json()}: seat {seat} must draw first"
-    hand = state.hands[seat]
-    if card is not None:
-        if not isinstance(card, Card) or card not in hand:
-            return f"{action.to_json()}: {card} is not in the hand"
-        if card == state.taken_discard:
-            return (
-                f"{action.to_json()}: a card taken from the discard pile may not be "
-                "discarded this turn"
-            )
-    if kind is Discard:
-        return None
-    opts = state.options
-    m = hand_mask(hand)
-    left = count_mask(m if card is None else m ^ (1 << card), opts.high_aces)
-    if kind is Knock:
-        if _may_knock(opts, left):
-            return None
-        return f"{action.to_json()}: the count after the discard is {left}, over the knock limit"
-    if _may_rummy(opts, left):
-        return None
-    return f"{action.to_json()}: the hand is not all matched" + (
-        " (gin has no rummy action)" if opts.gin else ""
+    return reason(
+        state.options,
+        state.phase,
+        seat,
+        0 if seat is None else _mask(state.hands[seat]),
+        state.taken_discard,
+        len(state.stock),
+        len(state.discard_pile),
+        state.turnovers,
+        action,
     )
-
-
-def _next_seat(state: KnockRummyState, seat: int) -> int:
-    return (seat + 1) % state.options.players
 
 
 # --------------------------------------------------------------------------- apply
@@ -575,456 +391,13 @@ def apply(
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
     """Play one action; an illegal one raises IllegalActionError (with the reason) and
     changes nothing."""
-    reason = why_illegal(state, action)
-    if reason is not None:
-        raise IllegalActionError(reason)
-    seat = state.to_act
-    assert seat is not None
-    if isinstance(action, Draw):
-        return _draw(state, seat, action.source)
-    if isinstance(action, Discard):
-        return _discard(state, seat, action.card)
-    if isinstance(action, Knock):
-        knock = Event("knock", seat, {"discard": action.discard})
-        knocked = _replace(state, log=(*state.log, knock))
-        after, events = _move_to_pile(knocked, seat, action.discard)
-        return _end_hand_by_knock(after, seat, (knock, *events))
-    after, events = (
-        (state, ()) if action.discard is None else _move_to_pile(state, seat, action.discard)
-    )
-    rummy = Event("rummy", seat, {"discard": action.discard})
-    after = _replace(after, log=(*after.log, rummy))
-    return _end_hand_by_rummy(after, seat, (*events, rummy))
-
-
-def _add_known(
-    known: tuple[tuple[Card, ...], ...], seat: int, c: Card, add: bool
-) -> tuple[tuple[Card, ...], ...]:
-    mine = known[seat]
-    new = _sorted((*mine, c)) if add else tuple(x for x in mine if x != c)
-    if new == mine:
-        return known
-    return (*known[:seat], new, *known[seat + 1 :])
-
-
-def _set_hand(
-    hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, ...]
-) -> tuple[tuple[Card, ...], ...]:
-    return (*hands[:seat], hand, *hands[seat + 1 :])
-
-
-def _draw(
-    state: KnockRummyState, seat: int, source: str
-) -> tuple[KnockRummyState, tuple[Event, ...]]:
+    why = why_illegal(state, action)
+    if why is not None:
+        raise IllegalActionError(why)
+    t = _table(state)
     events: list[Event] = []
-    if source == "discard":
-        c = state.discard_pile[-1]
-        new = _replace(
-            state,
-            hands=_set_hand(state.hands, seat, _sorted((*state.hands[seat], c))),
-            discard_pile=state.discard_pile[:-1],
-            phase="discard",
-            taken_discard=c,
-            known=_add_known(state.known, seat, c, True),
-        )
-        events.append(Event("draw", seat, {"source": "discard", "card": c}))
-        return _replace(new, log=state.log + tuple(events)), tuple(events)
-    stock, pile, turnovers, public = (
-        state.stock,
-        state.discard_pile,
-        state.turnovers,
-        state.stock_public,
-    )
-    if not stock:
-        # KR7: turn the face-up pile face down as it lies: its bottom card becomes
-        # the top of the stock. Everyone saw the pile, so the order is public.
-        stock, pile, turnovers, public = tuple(reversed(pile)), (), turnovers + 1, True
-        events.append(Event("turn_over", seat, {"turnover": turnovers, "stock_size": len(stock)}))
-    c = stock[-1]
-    public_draw: dict[str, Any] = {"source": "stock"}
-    if public:
-        public_draw["card"] = c
-    events.append(Event("draw", seat, public_draw))
-    if not public:
-        events.append(Event("draw_card", seat, {"card": c}, private_to=seat))
-    new = _replace(
-        state,
-        hands=_set_hand(state.hands, seat, _sorted((*state.hands[seat], c))),
-        stock=stock[:-1],
-        discard_pile=pile,
-        phase="discard",
-        taken_discard=None,
-        turnovers=turnovers,
-        stock_public=public,
-        known=_add_known(state.known, seat, c, True) if public else state.known,
-        log=state.log + tuple(events),
-    )
-    return new, tuple(events)
-
-
-def _move_to_pile(
-    state: KnockRummyState, seat: int, c: Card, **changes: Any
-) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    """The card leaves the hand for the pile; ``changes`` go into the same copy."""
-    event = Event("discard", seat, {"card": c})
-    new = _replace(
-        state,
-        hands=_set_hand(state.hands, seat, tuple(x for x in state.hands[seat] if x != c)),
-        discard_pile=(*state.discard_pile, c),
-        known=_add_known(state.known, seat, c, False),
-        taken_discard=None,
-        log=(*state.log, event),
-        **changes,
-    )
-    return new, (event,)
-
-
-def _void_reason(state: KnockRummyState) -> str | None:
-    """KR7/KR8 after a plain discard: why the hand is void now, or ``None``."""
-    if state.options.gin and len(state.stock) <= GIN_VOID_STOCK:
-        return "only two cards are left in the stock"
-    if not state.stock and state.turnovers >= MAX_TURNOVERS:
-        return "the stock ran out a third time"
-    return None
-
-
-def _discard(
-    state: KnockRummyState, seat: int, c: Card
-) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    # The stock and turn-overs do not change with a discard: decide on the state before.
-    reason = _void_reason(state)
-    if reason is not None:
-        after, events = _move_to_pile(state, seat, c)
-        return _void_hand(after, events, reason)
-    return _move_to_pile(state, seat, c, phase="draw", to_act=_next_seat(state, seat))
-
-
-# --------------------------------------------------------------------------- settling
-
-
-def _void_hand(
-    state: KnockRummyState, events: tuple[Event, ...], reason: str
-) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    """KR7/KR8: no score; the same dealer deals again.
-
-    A dead hand is thrown in unseen, so the result's ``hands`` hold only what the table
-    saw of each hand (its ``known`` cards), never the rest."""
-    n = state.options.players
-    void = Event("void", None, {"reason": reason})
-    result = HandResult(
-        hand_number=state.hand_number,
-        outcome="void",
-        ender=None,
-        winners=(),
-        counts=(0,) * n,
-        scores=(0,) * n,
-        totals=state.totals,
-        hands=state.known,
-        arrangements=(),
-    )
-    hr = Event("hand_result", None, _result_summary(result))
-    return _after_hand(
-        _replace(state, log=(*state.log, void, hr)), result, state.dealer, (*events, void, hr)
-    )
-
-
-def _result_summary(result: HandResult) -> JSONDict:
-    return {
-        "hand": result.hand_number,
-        "outcome": result.outcome,
-        "winners": list(result.winners),
-        "counts": list(result.counts),
-        "scores": list(result.scores),
-        "totals": list(result.totals),
-        **_score_parts(result),
-    }
-
-
-def _showdown_event(result: HandResult) -> Event:
-    return Event(
-        "showdown",
-        result.ender,
-        {
-            "outcome": result.outcome,
-            "hands": result.hands,
-            "arrangements": result.arrangements,
-            "counts": list(result.counts),
-            "layoffs": result.layoffs,
-        },
-    )
-
-
-def knock_rummy_scores(
-    counts: Sequence[int], knocker: int | None, rummy: int | None = None
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """KR6 settling: (winners, per-seat scores summing to zero).
-
-    With ``k`` winners sharing, each payment is split into ``k`` equal shares rounded
-    down and the payer pays only the ``k`` shares, so a hand always nets to zero.
-    """
-    settled = _settle_knock_rummy(counts, knocker, rummy)
-    return settled.winners, settled.scores
-
-
-@dataclass(frozen=True, slots=True)
-class _Settled:
-    """A hand's winners and scores, each score split as ``difference + penalty + bonus``."""
-
-    winners: tuple[int, ...]
-    scores: tuple[int, ...]
-    difference: tuple[int, ...]
-    penalty: tuple[int, ...]
-    bonus: tuple[int, ...]
-
-
-def _settle_knock_rummy(counts: Sequence[int], knocker: int | None, rummy: int | None) -> _Settled:
-    n = len(counts)
-    diff, penalty, bonus = [0] * n, [0] * n, [0] * n
-    if rummy is not None:
-        for p in range(n):
-            if p != rummy:
-                d = counts[p] - counts[rummy]
-                diff[p] -= d
-                diff[rummy] += d
-                bonus[p] -= RUMMY_BONUS
-                bonus[rummy] += RUMMY_BONUS
-        scores = tuple(diff[p] + bonus[p] for p in range(n))
-        return _Settled((rummy,), scores, tuple(diff), tuple(penalty), tuple(bonus))
-    low = min(counts)
-    tied = [p for p in range(n) if counts[p] == low]
-    winners = [p for p in tied if p != knocker] if len(tied) > 1 else tied
-    k = len(winners)
-    for p in range(n):
-        if p in winners:
-            continue
-        owed = counts[p] - low
-        # Shares are rounded down per winner; the penalty's part of a share is what it
-        # adds over the share of the difference alone.
-        base = owed // k
-        share = (owed + (KNOCK_PENALTY if p == knocker else 0)) // k
-        diff[p] -= base * k
-        penalty[p] -= (share - base) * k
-        for w in winners:
-            diff[w] += base
-            penalty[w] += share - base
-    scores = tuple(diff[p] + penalty[p] for p in range(n))
-    return _Settled(tuple(winners), scores, tuple(diff), tuple(penalty), tuple(bonus))
-
-
-def _end_hand_by_knock(
-    state: KnockRummyState, knocker: int, events: tuple[Event, ...]
-) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    if state.options.gin:
-        return _settle_gin(state, knocker, events)
-    high = state.options.high_aces
-    arrangements = tuple(arrange(h, high) for h in state.hands)
-    counts = tuple(a.deadwood_points for a in arrangements)
-    settled = _settle_knock_rummy(counts, knocker, None)
-    return _finish(state, "knock", knocker, settled, counts, arrangements, (), events)
-
-
-def _end_hand_by_rummy(
-    state: KnockRummyState, seat: int, events: tuple[Event, ...]
-) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    high = state.options.high_aces
-    arrangements = tuple(arrange(h, high) for h in state.hands)
-    counts = tuple(a.deadwood_points for a in arrangements)
-    settled = _settle_knock_rummy(counts, None, seat)
-    return _finish(state, "rummy", seat, settled, counts, arrangements, (), events)
-
-
-def _layoff_choices(defender: int, melds: Sequence[Sequence[Card]], high: bool) -> list[list[int]]:
-    """Per knocker meld, every card mask the defender could lay off on it: the fourth
-    card of a 3-card set, or a chain extending a run downward and/or upward."""
-    out: list[list[int]] = []
-    for meld in melds:
-        span = run_positions(meld)
-        if span is None:
-            if len(meld) != 3:
-                out.append([0])
-                continue
-            rank = meld[0] % 13
-            missing = [rank + 13 * s for s in range(4) if rank + 13 * s not in meld]
-            out.append([0] + [1 << c for c in missing if defender >> c & 1])
-            continue
-        lo, hi = span
-        base = 13 * (meld[0] // 13)
-        downs, acc, pos = [0], 0, lo - 1
-        while pos >= 0 and defender >> (base + pos) & 1:
-            acc |= 1 << (base + pos)
-            downs.append(acc)
-            pos -= 1
-        ups, acc, pos = [0], 0, hi + 1
-        top = 13 if high else 12
-        while pos <= top and defender >> (base + pos % 13) & 1:
-            acc |= 1 << (base + pos % 13)
-            ups.append(acc)
-            pos += 1
-        out.append([d | u for d in downs for u in ups])
-    return out
-
-
-def best_layoff(
-    defender_hand: Sequence[Card], knocker_melds: Sequence[Sequence[Card]], high_aces: bool
-) -> tuple[int, int]:
-    """The defender's lowest count using own melds plus lay-offs on the knocker's melds
-    (exact: every lay-off choice is tried), and the mask of the cards laid off."""
-    dm = hand_mask(defender_hand)
-    best, best_laid = count_mask(dm, high_aces), 0
-    for combo in product(*_layoff_choices(dm, knocker_melds, high_aces)):
-        laid = 0
-        clash = False
-        for part in combo:
-            if laid & part:
-                clash = True  # two runs' chains reached for the same card
-                break
-            laid |= part
-        if clash or not laid:
-            continue
-        left = count_mask(dm ^ laid, high_aces)
-        if left < best or (left == best and laid.bit_count() < best_laid.bit_count()):
-            best, best_laid = left, laid
-    return best, best_laid
-
-
-def gin_settlement(
-    knocker_hand: Sequence[Card], defender_hand: Sequence[Card], high_aces: bool = False
-) -> tuple[str, int, int, Arrangement, Arrangement, tuple[Card, ...]]:
-    """KR8 showdown for a knock at 10 or less: (outcome, knocker count, defender
-    count, knocker layout, defender layout after lay-offs, cards laid off).
-
-    The knocker lays out a lowest-deadwood arrangement; among ties, the one that lets
-    the defender lay off least (leaves the defender's count highest).
-    """
-    layouts = min_arrangements(knocker_hand, high_aces)
-    k_count = layouts[0].deadwood_points
-    if not gin_layoffs_allowed(k_count):
-        d_layout = arrange(tuple(defender_hand), high_aces)
-        return "gin", 0, d_layout.deadwood_points, layouts[0], d_layout, ()
-    chosen, d_count, laid_mask = layouts[0], -1, 0
-    for layout in layouts:
-        got, laid = best_layoff(defender_hand, layout.melds, high_aces)
-        if got > d_count:
-            chosen, d_count, laid_mask = layout, got, laid
-    laid_cards = tuple(c for c in sorted(defender_hand) if laid_mask >> c & 1)
-    rest = tuple(c for c in sorted(defender_hand) if not laid_mask >> c & 1)
-    d_layout = arrange(rest, high_aces)
-    return gin_outcome(k_count, d_count), k_count, d_count, chosen, d_layout, laid_cards
-
-
-def gin_layoffs_allowed(knocker_count: int) -> bool:
-    """KR8: the defender lays off on the knocker's melds, except against gin."""
-    return gin_outcome(knocker_count, 0) != GIN_OUTCOME
-
-
-GIN_OUTCOME: Final = "gin"  # the outcome name of a hand won by going gin
-
-
-def gin_outcome(knocker_count: int, defender_count: int) -> str:
-    """KR8: ``gin`` (the knocker's count is 0), ``undercut`` (the defender's count after
-    lay-offs is at or under the knocker's) or ``knock``."""
-    if knocker_count == 0:
-        return GIN_OUTCOME
-    return "undercut" if defender_count <= knocker_count else "knock"
-
-
-def gin_points(outcome: str, knocker_count: int, defender_count: int) -> tuple[bool, int]:
-    """KR8: whether the knocker wins the hand, and the points the winner scores, for a
-    :func:`gin_settlement` outcome (gin: the defender's count + 25; undercut: the
-    difference + 25 to the defender; knock: the difference)."""
-    knocker_wins, difference, bonus = _gin_parts(outcome, knocker_count, defender_count)
-    return knocker_wins, difference + bonus
-
-
-def _gin_parts(outcome: str, knocker_count: int, defender_count: int) -> tuple[bool, int, int]:
-    """KR8's parts: whether the knocker wins, the count difference the winner scores and
-    the gin or undercut bonus on top."""
-    if outcome == "gin":
-        return True, defender_count, GIN_BONUS
-    if outcome == "undercut":
-        return False, knocker_count - defender_count, GIN_BONUS
-    return True, defender_count - knocker_count, 0
-
-
-def _settle_gin(
-    state: KnockRummyState, knocker: int, events: tuple[Event, ...]
-) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    """KR8 scoring: only the hand's winner scores (the standard gin way)."""
-    defender = 1 - knocker
-    high = state.options.high_aces
-    outcome, k_count, d_count, k_layout, d_layout, laid = gin_settlement(
-        state.hands[knocker], state.hands[defender], high
-    )
-    diff, bonus = [0, 0], [0, 0]
-    knocker_wins, difference, extra = _gin_parts(outcome, k_count, d_count)
-    winner = knocker if knocker_wins else defender
-    diff[winner], bonus[winner] = difference, extra
-    scores = (diff[0] + bonus[0], diff[1] + bonus[1])
-    settled = _Settled((winner,), scores, tuple(diff), (0, 0), tuple(bonus))
-    counts = [0, 0]
-    counts[knocker], counts[defender] = k_count, d_count
-    layouts = [k_layout, d_layout] if knocker == 0 else [d_layout, k_layout]
-    return _finish(state, outcome, knocker, settled, tuple(counts), tuple(layouts), laid, events)
-
-
-def _finish(
-    state: KnockRummyState,
-    outcome: str,
-    ender: int,
-    settled: _Settled,
-    counts: tuple[int, ...],
-    arrangements: tuple[Arrangement, ...],
-    layoffs: tuple[Card, ...],
-    events: tuple[Event, ...],
-) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    winners = settled.winners
-    totals = tuple(t + s for t, s in zip(state.totals, settled.scores, strict=True))
-    result = HandResult(
-        hand_number=state.hand_number,
-        outcome=outcome,
-        ender=ender,
-        winners=winners,
-        counts=counts,
-        scores=settled.scores,
-        totals=totals,
-        hands=state.hands,
-        arrangements=arrangements,
-        layoffs=layoffs,
-        difference=settled.difference,
-        penalty=settled.penalty,
-        bonus=settled.bonus,
-    )
-    show = _showdown_event(result)
-    hr = Event("hand_result", None, _result_summary(result))
-    n = state.options.players
-    # KR1: with two players the hand's winner deals next; with more the deal passes left.
-    dealer = winners[0] if n == 2 else (state.dealer + 1) % n
-    ended = _replace(state, totals=totals, log=(*state.log, show, hr))
-    return _after_hand(ended, result, dealer, (*events, show, hr))
-
-
-def _after_hand(
-    state: KnockRummyState, result: HandResult, dealer: int, events: tuple[Event, ...]
-) -> tuple[KnockRummyState, tuple[Event, ...]]:
-    totals = state.totals
-    if max(totals) >= state.options.target:
-        best = max(totals)
-        winners = tuple(p for p, t in enumerate(totals) if t == best)
-        over = Event("game_over", None, {"winners": list(winners), "totals": list(totals)})
-        final = _replace(
-            state,
-            phase="over",
-            to_act=None,
-            taken_discard=None,
-            last_result=result,
-            winners=winners,
-            log=(*state.log, over),
-        )
-        return final, (*events, over)
-    nxt, deal_events = _deal(
-        state.options, state.seed, state.hand_number + 1, dealer, totals, result
-    )
-    return nxt, events + deal_events
+    t.play(action, events)
+    return _state_of(t, state), tuple(events)
 
 
 # --------------------------------------------------------------------------- observation
@@ -1119,9 +492,50 @@ def observe(state: KnockRummyState, seat: int) -> KnockRummyObservation:
         turnovers=state.turnovers,
         totals=state.totals,
         last_result=state.last_result,
-        events=tuple(e for e in state.log if e.visible_to(seat)),
+        # Event.visible_to, spelled out: this filter runs over the whole log per call.
+        events=tuple(e for e in state.log if e.private_to is None or e.private_to == seat),
         legal_actions=legal_actions(state) if state.to_act == seat else (),
         winners=state.winners,
+    )
+
+
+def observe_table(table: KrTable, seat: int) -> KnockRummyObservation:
+    """What ``seat`` sees of a core table: the same observation as
+    ``observe(state_of(table), seat)`` (checked by ``tests/test_kr_core.py``), without
+    building the state; the events come from ``table.seen`` when it is tracked."""
+    t = table
+    n = t.opts.players
+    if not 0 <= seat < n:
+        raise GameError(f"seat must be 0..{n - 1}, not {seat}")
+    hand = cards_of_mask(t.hands[seat])
+    if t.seen is not None:
+        events = tuple(t.seen[seat])
+    else:
+        events = tuple(
+            e for e in (*t.log_base, *t.log_new) if e.private_to is None or e.private_to == seat
+        )
+    return KnockRummyObservation(
+        game=t.opts.game_name,
+        options=t.opts,
+        seat=seat,
+        hand_number=t.hand_number,
+        dealer=t.dealer,
+        to_act=t.to_act,
+        phase=t.phase,
+        hand=hand,
+        arrangement=arrange(hand, t.opts.high_aces),
+        discard_pile=tuple(t.pile),
+        stock_size=len(t.stock),
+        public_stock=tuple(t.stock) if t.public else None,
+        hand_sizes=tuple(h.bit_count() for h in t.hands),
+        known_cards=tuple(cards_of_mask(k) for k in t.known),
+        taken_discard=t.taken,
+        turnovers=t.turnovers,
+        totals=tuple(t.totals),
+        last_result=t.last_result,
+        events=events,
+        legal_actions=t.legal() if t.to_act == seat else (),
+        winners=t.winners,
     )
 
 

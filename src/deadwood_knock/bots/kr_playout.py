@@ -1,0 +1,220 @@
+"""The search bot's Knock Rummy / Gin playouts: a playout policy driving the engine's core.
+
+The rules are the engine's own (:class:`~deadwood_knock.games.knock_rummy.core.KrTable`,
+the code the public API runs); this module holds only what a bot decides: how to sample a
+position from the seat's view (:func:`sample_position`), the quick policy every seat
+follows in a playout (:func:`policy_move`) and when to stop (``PLAYOUT_CAP``). Playouts
+run only on positions sampled from the seat's own view, never on the real hidden cards.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+from deadwood_knock.bots.kr import options_of
+from deadwood_knock.bots.view import TableView, cards_of
+from deadwood_knock.cards import Card
+from deadwood_knock.games.knock_rummy.core import (
+    DISCARDS,
+    DRAW,
+    DRAW_PILE,
+    DRAW_STOCK,
+    KNOCKS,
+    OVER,
+    RUMMIES,
+    RUMMY_NO_DISCARD,
+    KnockRummyOptions,
+    KrTable,
+    cards_of_mask,
+    deal_size,
+)
+from deadwood_knock.games.knock_rummy.melds import best_discard_count, count_mask, hand_mask
+from deadwood_knock.games.points import CARD_POINTS
+
+__all__ = ["PLAYOUT_CAP", "apply_action", "playout", "policy_move", "sample_position"]
+
+SAMPLE_TRIES: Final = 30
+BANK_SIZE: Final = 96
+PLAYOUT_CAP: Final = 32  # moves (a draw or a discard each): eight turns each in Gin
+# A sampled hand ends the playout; its later deals are never reached, nor its target.
+_NO_TARGET: Final = 100_000
+_BIT: Final = tuple(1 << i for i in range(52))
+
+
+def _best_discard(mask: int, high_aces: bool, banned: Card | None) -> tuple[int, Card]:
+    """The lowest count after one discard, and that discard (never ``banned``)."""
+    n, c = best_discard_count(cards_of_mask(mask), high_aces)
+    if banned is None or c != banned:
+        return n, c
+    best: tuple[int, int, Card] | None = None
+    for x in cards_of_mask(mask ^ _BIT[banned]):
+        k = (count_mask(mask ^ _BIT[x], high_aces), -CARD_POINTS[x], x)
+        if best is None or k < best:
+            best = k
+    assert best is not None
+    return best[0], best[2]
+
+
+def sample_position(
+    view: TableView, rng: random.Random, bank: dict[int, list[tuple[int, list[Card]]]] | None = None
+) -> KrTable | None:
+    """A full table consistent with the seat's view (its hand ends the playout); ``None``
+    if the view cannot be read.
+
+    ``bank`` (kept by the caller across the samples of one decision) caches random
+    candidate hands for the first hidden hand, so drawing the best of many is cheap.
+    """
+    raw = view.raw
+    to_act = raw.get("to_act")
+    phase = {"draw": DRAW, "discard": "discard"}.get(str(raw.get("phase", "")))
+    if to_act is None or phase is None:
+        return None
+    high_aces, limit, gin = options_of(raw)
+    unseen = list(view.unseen())
+    rng.shuffle(unseen)
+    hands: list[list[Card]] = []
+    for s in range(view.players):
+        if s == view.seat:
+            hands.append(list(view.hand))
+            continue
+        known = list(view.known_cards[s]) if s < len(view.known_cards) else []
+        size = view.hand_sizes[s] if s < len(view.hand_sizes) else 10
+        need = max(0, size - len(known))
+        # A hand that has been played for some turns holds melds a fresh deal would
+        # not: take the lowest count of a few random deals, more the longer it played.
+        t = view.turns[s] if s < len(view.turns) else 0
+        # Calibrated against greedy play: ten-card hands improve fast, short ones slowly.
+        tries = 1 + (min(t * (t + 1) // 2, SAMPLE_TRIES) if size >= 10 else min(t // 2, 4))
+        best: list[Card] | None = None
+        best_count = 10**9
+        first_hidden = s == (1 if view.seat == 0 else 0)  # dealt from the full pool
+        if bank is not None and first_hidden and need <= len(unseen):
+            if s not in bank:
+                bank[s] = []
+                for _ in range(BANK_SIZE):
+                    pick = rng.sample(unseen, need)
+                    bank[s].append((count_mask(hand_mask(known + pick), high_aces), known + pick))
+            entries = bank[s]
+            for _ in range(tries):
+                c, hand = entries[rng.randrange(len(entries))]
+                if c < best_count:
+                    best, best_count = hand, c
+        else:
+            for _ in range(tries):
+                pick = rng.sample(unseen, need) if need <= len(unseen) else list(unseen)
+                c = count_mask(hand_mask(known + pick), high_aces)
+                if best is None or c < best_count:
+                    best, best_count = known + pick, c
+        assert best is not None
+        best = list(best)
+        hands.append(best)
+        dealt = set(best[len(known) :])
+        unseen = [c for c in unseen if c not in dealt]
+        rng.shuffle(unseen)
+    taken_raw = raw.get("taken_discard")
+    taken = None if taken_raw is None else cards_of([taken_raw])[0]
+    public = raw.get("public_stock")
+    stock = list(cards_of(public)) if public else unseen[: view.stock_size]
+    n = view.players
+    try:
+        opts = KnockRummyOptions(
+            players=n,
+            knock_limit=None if gin else limit,
+            high_aces=high_aces,
+            target=_NO_TARGET,
+            gin=gin,
+        )
+    except ValueError:
+        return None
+    table = KrTable.__new__(KrTable)
+    table.opts = opts
+    table.seed = 0
+    table.hand_number = 1
+    table.dealer = (int(to_act) - 1) % n
+    table.hands = [hand_mask(h) for h in hands]
+    table.stock = stock
+    table.pile = list(view.discard_pile)
+    table.phase = phase
+    table.to_act = int(to_act)
+    table.taken = taken
+    table.turnovers = int(raw.get("turnovers") or 0)
+    table.public = bool(public)
+    table.known = [
+        hand_mask(view.known_cards[s]) if s < len(view.known_cards) else 0 for s in range(n)
+    ]
+    table.totals = [0] * n
+    table.last_result = None
+    table.winners = ()
+    table.single_hand = True
+    table.hand_scores = None
+    table.log_base = ()
+    table.log_new = []
+    table.seen = None
+    return table
+
+
+def policy_move(t: KrTable, knock_at: int) -> None:
+    """One move of the playout policy for the seat to act (always a legal one)."""
+    seat = t.to_act
+    assert seat is not None
+    hand = t.hands[seat]
+    ha = t.opts.high_aces
+    gin = t.opts.gin
+    if t.phase == DRAW:
+        pile = t.pile
+        # Take the top discard when keeping it lowers the count (one table lookup: if the
+        # best card to throw were the top itself, the count could not go down).
+        if pile:
+            top = pile[-1]
+            now = count_mask(hand, ha)
+            with_top = hand | _BIT[top]
+            # Gin players take the top only to meld it (otherwise it tells the opponent).
+            melds = not gin or count_mask(with_top, ha) < now + CARD_POINTS[top]
+            if melds and best_discard_count(cards_of_mask(with_top), ha)[0] < now:
+                t.play(DRAW_PILE)
+                return
+        # The stock, unless the rules say it is spent (then the pile's top).
+        t.play(DRAW_STOCK if t.reason(DRAW_STOCK) is None else DRAW_PILE)
+        return
+    if not gin and count_mask(hand, ha) == 0:
+        t.play(RUMMY_NO_DISCARD)
+        return
+    left, card = _best_discard(hand, ha, t.taken)
+    if left == 0 and not gin:
+        t.play(RUMMIES[card])
+        return
+    limit = t.opts.knock_limit
+    if limit is None or knock_at < limit:
+        limit = knock_at
+    t.play(KNOCKS[card] if left <= limit else DISCARDS[card])
+
+
+def apply_action(t: KrTable, seat: int, action: Any) -> bool:
+    """Play one public engine action on the table; False if it does not fit there."""
+    if t.phase == OVER or t.to_act != seat or t.reason(action) is not None:
+        return False
+    t.play(action)
+    return True
+
+
+def playout(t: KrTable, knock_at: int, cap: int = PLAYOUT_CAP) -> list[float]:
+    """Finish the hand (or stop after ``cap`` moves); every seat's score for it.
+
+    A hand cut off by the cap is scored by its counts: each seat gains half the
+    difference between the table's mean count and its own (zero-sum, like a settle).
+    """
+    steps = 0
+    while t.phase != OVER and steps < cap:
+        policy_move(t, knock_at)
+        steps += 1
+    if t.hand_scores is not None:
+        return [float(x) for x in t.hand_scores]
+    ha = t.opts.high_aces
+    size = deal_size(t.opts.players)
+    counts = [
+        count_mask(h, ha) if h.bit_count() <= size else best_discard_count(cards_of_mask(h), ha)[0]
+        for h in t.hands
+    ]
+    mean = sum(counts) / len(counts)
+    return [0.5 * (mean - c) for c in counts]

@@ -1,0 +1,1087 @@
+"""The one implementation of Knock Rummy's rules (KR1-KR8) and the Gin preset: a mutable table.
+
+:class:`KrTable` holds a hand in play on plain lists and 52-bit hand masks; :meth:`KrTable.play`
+changes it in place. Every rule lives here once: the deal, legality with its reason
+(:func:`legal_list`, :func:`reason`), draws, discards, knocks and rummies, the pile turned
+over, the void hand, lay-offs, scoring and settlement, the next deal and the end of the game.
+
+Three callers run this same code:
+
+* the immutable public API (:mod:`.rules`): ``apply`` copies a state into a table, plays the
+  action and copies the table back (:func:`.rules.apply`); ``legal_actions`` and
+  ``why_illegal`` call :func:`legal_list` and :func:`reason` on the state's fields;
+* the bots' playouts (``bots/kr_playout.py``), which copy a sampled table and play on it
+  without events (``events=None``), stopping at the end of the hand (``single_hand``);
+* the learning environments (``deadwood_knock.rl``), which step one table in place.
+
+With ``events`` given, :meth:`KrTable.play` appends exactly the events the public API
+returns; without, it builds none (nor the hand's :class:`HandResult`), which is what makes a
+playout cheap. ``tests/test_kr_core.py`` checks that both agree on 20,000 random games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import product
+from typing import Any, Final, Literal
+
+from deadwood_knock.cards import CARDS, DECK_52, Card, shuffled
+from deadwood_knock.games.base import Event, GameError, JSONDict, derive_rng
+from deadwood_knock.games.knock_rummy.melds import (
+    Arrangement,
+    arrange,
+    count_mask,
+    hand_mask,
+    min_arrangements,
+    run_positions,
+)
+from deadwood_knock.games.points import CARD_POINTS
+
+__all__ = [
+    "DISCARD",
+    "DRAW",
+    "GIN_BONUS",
+    "GIN_LIMIT",
+    "KNOCK_PENALTY",
+    "OVER",
+    "RUMMY_BONUS",
+    "Discard",
+    "Draw",
+    "HandResult",
+    "Knock",
+    "KnockRummyAction",
+    "KnockRummyOptions",
+    "KrTable",
+    "Rummy",
+    "best_layoff",
+    "cards_of_mask",
+    "deal_size",
+    "gin_layoffs_allowed",
+    "gin_outcome",
+    "gin_points",
+    "gin_settlement",
+    "knock_rummy_scores",
+    "legal_list",
+    "reason",
+]
+
+KR_NAME: Final = "knock-rummy"
+GIN_NAME: Final = "gin"
+KNOCK_PENALTY: Final = 10  # KR6: a knocker who does not win pays the winner this too
+RUMMY_BONUS: Final = 25  # KR6: going rummy, from each other player
+GIN_BONUS: Final = 25  # KR8: gin, and an undercut
+GIN_LIMIT: Final = 10  # KR8: the fixed knock limit of the Gin preset
+GIN_VOID_STOCK: Final = 2  # KR8: the hand is void when only this many stock cards remain
+MAX_TURNOVERS: Final = 2  # KR7
+DRAW: Final = "draw"
+DISCARD: Final = "discard"
+OVER: Final = "over"
+PHASES: Final = (DRAW, DISCARD, OVER)
+_OPTION_KEYS: Final = frozenset({"players", "knock_limit", "high_aces", "target", "gin"})
+_VALUE: Final = CARD_POINTS
+_BIT: Final = tuple(1 << i for i in range(52))
+
+
+def deal_size(players: int) -> int:
+    """KR1: 10 cards each for two players, 7 for three or four, 6 for five."""
+    return 10 if players == 2 else 7 if players <= 4 else 6
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class KnockRummyOptions:
+    """Table options. ``gin=True`` is the Gin preset: two players, knock limit 10."""
+
+    players: int = 2
+    knock_limit: int | None = None
+    high_aces: bool = False
+    target: int = 100
+    gin: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.players, bool) or not isinstance(self.players, int):
+            raise GameError("players must be a whole number")
+        if not 2 <= self.players <= 5:
+            raise GameError(f"knock rummy takes 2 to 5 players, not {self.players}")
+        limit = self.knock_limit
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
+            raise GameError("knock_limit must be a whole number or null")
+        if limit is not None and not 0 <= limit <= 200:
+            raise GameError(f"knock_limit must be 0..200, not {limit}")
+        if not isinstance(self.high_aces, bool) or not isinstance(self.gin, bool):
+            raise GameError("high_aces and gin must be true or false")
+        if isinstance(self.target, bool) or not isinstance(self.target, int):
+            raise GameError("target must be a whole number")
+        if not 1 <= self.target <= 100_000:
+            raise GameError(f"target must be 1..100000, not {self.target}")
+        if self.gin:
+            if self.players != 2:
+                raise GameError("gin is for exactly 2 players")
+            if limit is None:
+                # The preset's limit is fixed; fill it in so every reader sees 10.
+                object.__setattr__(self, "knock_limit", GIN_LIMIT)
+            elif limit != GIN_LIMIT:
+                raise GameError(f"gin's knock limit is fixed at {GIN_LIMIT}")
+
+    @property
+    def game_name(self) -> str:
+        return GIN_NAME if self.gin else KR_NAME
+
+    def to_json(self) -> JSONDict:
+        return {
+            "players": self.players,
+            "knock_limit": self.knock_limit,
+            "high_aces": self.high_aces,
+            "target": self.target,
+            "gin": self.gin,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> KnockRummyOptions:
+        if not isinstance(data, Mapping):
+            raise GameError("options must be an object")
+        unknown = set(data) - _OPTION_KEYS
+        if unknown:
+            raise GameError(
+                f"unknown option(s) {', '.join(sorted(unknown))}; "
+                f"known: {', '.join(sorted(_OPTION_KEYS))}"
+            )
+        return cls(**dict(data))
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """KR3/KR7: take the top of the stock (turning the pile over if it is empty) or
+    the top of the discard pile."""
+
+    source: Literal["stock", "discard"]
+
+    @property
+    def kind(self) -> str:
+        return "draw"
+
+    def to_json(self) -> JSONDict:
+        return {"type": "draw", "source": self.source}
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Put one card face up on the discard pile; ends the turn."""
+
+    card: Card
+
+    @property
+    def kind(self) -> str:
+        return "discard"
+
+    def to_json(self) -> JSONDict:
+        return {"type": "discard", "card": str(self.card)}
+
+
+@dataclass(frozen=True, slots=True)
+class Knock:
+    """KR4: knock, then discard this card; the hand ends after the discard."""
+
+    discard: Card
+
+    @property
+    def kind(self) -> str:
+        return "knock"
+
+    def to_json(self) -> JSONDict:
+        return {"type": "knock", "discard": str(self.discard)}
+
+
+@dataclass(frozen=True, slots=True)
+class Rummy:
+    """KR5: the whole hand is matched, with no discard (``None``) or after this one."""
+
+    discard: Card | None
+
+    @property
+    def kind(self) -> str:
+        return "rummy"
+
+    def to_json(self) -> JSONDict:
+        return {"type": "rummy", "discard": None if self.discard is None else str(self.discard)}
+
+
+KnockRummyAction = Draw | Discard | Knock | Rummy
+
+# Interned actions: every listing hands out these shared immutable values.
+DRAW_STOCK: Final = Draw("stock")
+DRAW_PILE: Final = Draw("discard")
+DISCARDS: Final = tuple(Discard(c) for c in DECK_52)
+KNOCKS: Final = tuple(Knock(c) for c in DECK_52)
+RUMMIES: Final = tuple(Rummy(c) for c in DECK_52)
+RUMMY_NO_DISCARD: Final = Rummy(None)
+
+
+# --------------------------------------------------------------------------- masks
+
+
+def _build_suit_cards() -> tuple[tuple[tuple[Card, ...], ...], ...]:
+    """Per suit, per 13-bit field: its cards in order (a hand mask to a sorted tuple).
+    Each field is its lowest card before the field without it (fast to build at import)."""
+    out = []
+    for s in range(4):
+        fields: list[tuple[Card, ...]] = [()]
+        for f in range(1, 1 << 13):
+            low = f & -f
+            fields.append((CARDS[13 * s + low.bit_length() - 1], *fields[f ^ low]))
+        out.append(tuple(fields))
+    return tuple(out)
+
+
+_SUIT_CARDS: Final = _build_suit_cards()
+_S0, _S1, _S2, _S3 = _SUIT_CARDS
+
+
+def cards_of_mask(m: int) -> tuple[Card, ...]:
+    """The cards of a 52-bit mask, in card order (a sorted hand)."""
+    return _S0[m & 0x1FFF] + _S1[(m >> 13) & 0x1FFF] + _S2[(m >> 26) & 0x1FFF] + _S3[m >> 39]
+
+
+# --------------------------------------------------------------------------- legality
+#
+# Legality is written once: ``legal_list`` lists what the predicates below allow and
+# ``reason`` answers for one action; both read plain fields, so the public state and a
+# table are asked the same way.
+
+
+def _can_draw(source: str, stock: int, pile: int, turnovers: int) -> bool:
+    """KR3/KR7: the stock (or the pile to turn over), or the top of the discard pile."""
+    if source == "stock":
+        return stock > 0 or turnovers < MAX_TURNOVERS
+    return source == "discard" and pile > 0
+
+
+def _may_knock(limit: int | None, left: int) -> bool:
+    """KR4: a knock needs the count after the discard within the limit (if any)."""
+    return limit is None or left <= limit
+
+
+def _may_rummy(gin: bool, left: int) -> bool:
+    """KR5: rummy is the whole hand matched; Gin (KR8) has no rummy action."""
+    return left == 0 and not gin
+
+
+def legal_list(
+    opts: KnockRummyOptions,
+    phase: str,
+    mask: int,
+    taken: int | None,
+    stock: int,
+    pile: int,
+    turnovers: int,
+) -> tuple[KnockRummyAction, ...]:
+    """Every action of the seat to act (its hand ``mask``; stock and pile sizes), in a
+    stable order: draws; or discards, knocks, then rummies."""
+    if phase == DRAW:
+        if stock or turnovers < MAX_TURNOVERS:
+            return (DRAW_STOCK, DRAW_PILE) if pile else (DRAW_STOCK,)
+        return (DRAW_PILE,) if pile else ()
+    if phase != DISCARD:
+        return ()
+    high = opts.high_aces
+    allowed = [c for c in cards_of_mask(mask) if c != taken]
+    out: list[KnockRummyAction] = [DISCARDS[c] for c in allowed]
+    rummies: list[KnockRummyAction] = []
+    whole = count_mask(mask, high)
+    limit = opts.knock_limit
+    rummy_possible = not opts.gin
+    for c in allowed:
+        # Throwing c leaves a count of at least ``whole - value(c)`` (c put back as
+        # deadwood is an arrangement of the whole hand), so most cards need no count.
+        low = whole - _VALUE[c]
+        check_knock = limit is not None and low <= limit
+        if check_knock or (rummy_possible and low <= 0):
+            left = count_mask(mask ^ _BIT[c], high)
+            if _may_knock(limit, left):
+                out.append(KNOCKS[c])
+            if _may_rummy(opts.gin, left):
+                rummies.append(RUMMIES[c])
+        elif limit is None:
+            out.append(KNOCKS[c])  # no limit: any discard may knock
+    if _may_rummy(opts.gin, whole):
+        rummies.append(RUMMY_NO_DISCARD)
+    return (*out, *rummies)
+
+
+def reason(
+    opts: KnockRummyOptions,
+    phase: str,
+    seat: int | None,
+    mask: int,
+    taken: int | None,
+    stock: int,
+    pile: int,
+    turnovers: int,
+    action: object,
+) -> str | None:
+    """``None`` if the seat to act may play ``action`` now, else the reason it may not
+    (the text the player is shown). Cheaper than listing every legal action."""
+    if seat is None or phase == OVER:
+        return "the game is over"
+    kind = type(action)
+    if kind is Draw:
+        assert isinstance(action, Draw)
+        if phase != DRAW:
+            return f"{action.to_json()}: seat {seat} has drawn and must discard"
+        if _can_draw(action.source, stock, pile, turnovers):
+            return None
+        if action.source == "stock":
+            return f"{action.to_json()}: the stock is empty and the pile was turned over twice"
+        return f"{action.to_json()}: the discard pile is empty"
+    if kind is Discard:
+        assert isinstance(action, Discard)
+        card: Card | None = action.card
+    elif kind is Knock or kind is Rummy:
+        assert isinstance(action, (Knock, Rummy))
+        card = action.discard
+    else:
+        return f"not a knock rummy action: {action!r}"
+    if phase != DISCARD:
+        return f"{action.to_json()}: seat {seat} must draw first"
+    if card is not None:
+        if not isinstance(card, Card) or not 0 <= card < 52 or not mask >> card & 1:
+            return f"{action.to_json()}: {card} is not in the hand"
+        if card == taken:
+            return (
+                f"{action.to_json()}: a card taken from the discard pile may not be "
+                "discarded this turn"
+            )
+    if kind is Discard:
+        return None
+    left = count_mask(mask if card is None else mask ^ _BIT[card], opts.high_aces)
+    if kind is Knock:
+        if _may_knock(opts.knock_limit, left):
+            return None
+        return f"{action.to_json()}: the count after the discard is {left}, over the knock limit"
+    if _may_rummy(opts.gin, left):
+        return None
+    return f"{action.to_json()}: the hand is not all matched" + (
+        " (gin has no rummy action)" if opts.gin else ""
+    )
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How one hand ended and what it scored.
+
+    ``outcome``: ``knock`` / ``rummy`` (Knock Rummy), ``knock`` / ``undercut`` / ``gin``
+    (Gin), or ``void``. ``ender`` is the knocker or the player who went rummy.
+    ``arrangements`` are the hands as laid down (for the Gin defender: after lay-offs).
+    Each seat's score is ``difference + penalty + bonus``, kept apart so a showdown can
+    show them as their own lines: the count difference paid or won, the knocker's
+    penalty (KR6) and the rummy, gin or undercut bonus (KR6, KR8).
+    ``hands`` of a void hand hold only the cards the table saw (a dead hand is not shown).
+    """
+
+    hand_number: int
+    outcome: str
+    ender: int | None
+    winners: tuple[int, ...]
+    counts: tuple[int, ...]
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    arrangements: tuple[Arrangement, ...]
+    layoffs: tuple[Card, ...] = ()
+    difference: tuple[int, ...] = ()
+    penalty: tuple[int, ...] = ()
+    bonus: tuple[int, ...] = ()
+
+    def to_json(self) -> JSONDict:
+        return {
+            "hand": self.hand_number,
+            "outcome": self.outcome,
+            "ender": self.ender,
+            "knocker": self.ender if self.outcome in ("knock", "undercut", "gin") else None,
+            "winners": list(self.winners),
+            "counts": list(self.counts),
+            "scores": list(self.scores),
+            "totals": list(self.totals),
+            "hands": [[str(c) for c in h] for h in self.hands],
+            "arrangements": [a.to_json() for a in self.arrangements],
+            "layoffs": [str(c) for c in self.layoffs],
+            **_score_parts(self),
+        }
+
+
+def _score_parts(result: HandResult) -> JSONDict:
+    """The score split into its lines; a void hand (no scores) has none."""
+    zeros = [0] * len(result.scores)
+    return {
+        "difference": list(result.difference) or zeros,
+        "penalty": list(result.penalty) or zeros,
+        "bonus": list(result.bonus) or zeros,
+    }
+
+
+def _result_summary(result: HandResult) -> JSONDict:
+    return {
+        "hand": result.hand_number,
+        "outcome": result.outcome,
+        "winners": list(result.winners),
+        "counts": list(result.counts),
+        "scores": list(result.scores),
+        "totals": list(result.totals),
+        **_score_parts(result),
+    }
+
+
+# --------------------------------------------------------------------------- settling
+
+
+@dataclass(frozen=True, slots=True)
+class _Settled:
+    """A hand's winners and scores, each score split as ``difference + penalty + bonus``."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    difference: tuple[int, ...]
+    penalty: tuple[int, ...]
+    bonus: tuple[int, ...]
+
+
+def knock_rummy_scores(
+    counts: Sequence[int], knocker: int | None, rummy: int | None = None
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """KR6 settling: (winners, per-seat scores summing to zero).
+
+    With ``k`` winners sharing, each payment is split into ``k`` equal shares rounded
+    down and the payer pays only the ``k`` shares, so a hand always nets to zero.
+    """
+    settled = _settle_knock_rummy(counts, knocker, rummy)
+    return settled.winners, settled.scores
+
+
+def _settle_knock_rummy(counts: Sequence[int], knocker: int | None, rummy: int | None) -> _Settled:
+    n = len(counts)
+    diff, penalty, bonus = [0] * n, [0] * n, [0] * n
+    if rummy is not None:
+        for p in range(n):
+            if p != rummy:
+                d = counts[p] - counts[rummy]
+                diff[p] -= d
+                diff[rummy] += d
+                bonus[p] -= RUMMY_BONUS
+                bonus[rummy] += RUMMY_BONUS
+        scores = tuple(diff[p] + bonus[p] for p in range(n))
+        return _Settled((rummy,), scores, tuple(diff), tuple(penalty), tuple(bonus))
+    low = min(counts)
+    tied = [p for p in range(n) if counts[p] == low]
+    winners = [p for p in tied if p != knocker] if len(tied) > 1 else tied
+    k = len(winners)
+    for p in range(n):
+        if p in winners:
+            continue
+        owed = counts[p] - low
+        # Shares are rounded down per winner; the penalty's part of a share is what it
+        # adds over the share of the difference alone.
+        base = owed // k
+        share = (owed + (KNOCK_PENALTY if p == knocker else 0)) // k
+        diff[p] -= base * k
+        penalty[p] -= (share - base) * k
+        for w in winners:
+            diff[w] += base
+            penalty[w] += share - base
+    scores = tuple(diff[p] + penalty[p] for p in range(n))
+    return _Settled(tuple(winners), scores, tuple(diff), tuple(penalty), tuple(bonus))
+
+
+def _layoff_choices(defender: int, melds: Sequence[Sequence[Card]], high: bool) -> list[list[int]]:
+    """Per knocker meld, every card mask the defender could lay off on it: the fourth
+    card of a 3-card set, or a chain extending a run downward and/or upward."""
+    out: list[list[int]] = []
+    for meld in melds:
+        span = run_positions(meld)
+        if span is None:
+            if len(meld) != 3:
+                out.append([0])
+                continue
+            rank = meld[0] % 13
+            missing = [rank + 13 * s for s in range(4) if rank + 13 * s not in meld]
+            out.append([0] + [1 << c for c in missing if defender >> c & 1])
+            continue
+        lo, hi = span
+        base = 13 * (meld[0] // 13)
+        downs, acc, pos = [0], 0, lo - 1
+        while pos >= 0 and defender >> (base + pos) & 1:
+            acc |= 1 << (base + pos)
+            downs.append(acc)
+            pos -= 1
+        ups, acc, pos = [0], 0, hi + 1
+        top = 13 if high else 12
+        while pos <= top and defender >> (base + pos % 13) & 1:
+            acc |= 1 << (base + pos % 13)
+            ups.append(acc)
+            pos += 1
+        out.append([d | u for d in downs for u in ups])
+    return out
+
+
+def best_layoff(
+    defender_hand: Sequence[Card], knocker_melds: Sequence[Sequence[Card]], high_aces: bool
+) -> tuple[int, int]:
+    """The defender's lowest count using own melds plus lay-offs on the knocker's melds
+    (exact: every lay-off choice is tried), and the mask of the cards laid off."""
+    dm = hand_mask(defender_hand)
+    best, best_laid = count_mask(dm, high_aces), 0
+    for combo in product(*_layoff_choices(dm, knocker_melds, high_aces)):
+        laid = 0
+        clash = False
+        for part in combo:
+            if laid & part:
+                clash = True  # two runs' chains reached for the same card
+                break
+            laid |= part
+        if clash or not laid:
+            continue
+        left = count_mask(dm ^ laid, high_aces)
+        if left < best or (left == best and laid.bit_count() < best_laid.bit_count()):
+            best, best_laid = left, laid
+    return best, best_laid
+
+
+GIN_OUTCOME: Final = "gin"  # the outcome name of a hand won by going gin
+
+
+def gin_outcome(knocker_count: int, defender_count: int) -> str:
+    """KR8: ``gin`` (the knocker's count is 0), ``undercut`` (the defender's count after
+    lay-offs is at or under the knocker's) or ``knock``."""
+    if knocker_count == 0:
+        return GIN_OUTCOME
+    return "undercut" if defender_count <= knocker_count else "knock"
+
+
+def gin_layoffs_allowed(knocker_count: int) -> bool:
+    """KR8: the defender lays off on the knocker's melds, except against gin."""
+    return gin_outcome(knocker_count, 0) != GIN_OUTCOME
+
+
+def gin_settlement(
+    knocker_hand: Sequence[Card], defender_hand: Sequence[Card], high_aces: bool = False
+) -> tuple[str, int, int, Arrangement, Arrangement, tuple[Card, ...]]:
+    """KR8 showdown for a knock at 10 or less: (outcome, knocker count, defender
+    count, knocker layout, defender layout after lay-offs, cards laid off).
+
+    The knocker lays out a lowest-deadwood arrangement; among ties, the one that lets
+    the defender lay off least (leaves the defender's count highest).
+    """
+    layouts = min_arrangements(knocker_hand, high_aces)
+    k_count = layouts[0].deadwood_points
+    if not gin_layoffs_allowed(k_count):
+        d_layout = arrange(tuple(defender_hand), high_aces)
+        return "gin", 0, d_layout.deadwood_points, layouts[0], d_layout, ()
+    chosen, d_count, laid_mask = layouts[0], -1, 0
+    for layout in layouts:
+        got, laid = best_layoff(defender_hand, layout.melds, high_aces)
+        if got > d_count:
+            chosen, d_count, laid_mask = layout, got, laid
+    laid_cards = tuple(c for c in sorted(defender_hand) if laid_mask >> c & 1)
+    rest = tuple(c for c in sorted(defender_hand) if not laid_mask >> c & 1)
+    d_layout = arrange(rest, high_aces)
+    return gin_outcome(k_count, d_count), k_count, d_count, chosen, d_layout, laid_cards
+
+
+def _gin_counts(knocker: int, defender: int, high: bool) -> tuple[int, int]:
+    """The knocker's count and the defender's after lay-offs, as :func:`gin_settlement`
+    finds them (the same search), without building the laid-out hands."""
+    k_count = count_mask(knocker, high)
+    if not gin_layoffs_allowed(k_count):
+        return k_count, count_mask(defender, high)
+    d_hand = cards_of_mask(defender)
+    return k_count, max(
+        best_layoff(d_hand, layout.melds, high)[0]
+        for layout in min_arrangements(cards_of_mask(knocker), high)
+    )
+
+
+def gin_points(outcome: str, knocker_count: int, defender_count: int) -> tuple[bool, int]:
+    """KR8: whether the knocker wins the hand, and the points the winner scores, for a
+    :func:`gin_settlement` outcome (gin: the defender's count + 25; undercut: the
+    difference + 25 to the defender; knock: the difference)."""
+    knocker_wins, difference, bonus = _gin_parts(outcome, knocker_count, defender_count)
+    return knocker_wins, difference + bonus
+
+
+def _gin_parts(outcome: str, knocker_count: int, defender_count: int) -> tuple[bool, int, int]:
+    """KR8's parts: whether the knocker wins, the count difference the winner scores and
+    the gin or undercut bonus on top."""
+    if outcome == "gin":
+        return True, defender_count, GIN_BONUS
+    if outcome == "undercut":
+        return False, knocker_count - defender_count, GIN_BONUS
+    return True, defender_count - knocker_count, 0
+
+
+# --------------------------------------------------------------------------- the table
+
+
+class KrTable:
+    """A Knock Rummy or Gin table in play, changed in place by :meth:`play`.
+
+    ``hands`` and ``known`` are 52-bit masks per seat; ``stock`` and ``pile`` are lists
+    with the top last. ``known`` holds, per seat, the cards everyone has seen enter that
+    hand (taken from the discard pile, or drawn from a stock that was the face-up pile
+    turned over) and not discarded since; ``public`` is true once the pile has been
+    turned over this hand. With ``single_hand`` the table stops when the hand ends
+    (``phase`` ``over``, ``hand_scores`` set) instead of dealing the next one.
+    ``log_base`` and ``log_new`` are the hand's event log (the public state's ``log``).
+    """
+
+    __slots__ = (
+        "dealer",
+        "hand_number",
+        "hand_scores",
+        "hands",
+        "known",
+        "last_result",
+        "log_base",
+        "log_new",
+        "opts",
+        "phase",
+        "pile",
+        "public",
+        "seed",
+        "seen",
+        "single_hand",
+        "stock",
+        "taken",
+        "to_act",
+        "totals",
+        "turnovers",
+        "winners",
+    )
+
+    opts: KnockRummyOptions
+    seed: int
+    hand_number: int
+    dealer: int
+    hands: list[int]
+    stock: list[Card]
+    pile: list[Card]
+    phase: str
+    to_act: int | None
+    taken: Card | None
+    turnovers: int
+    public: bool
+    known: list[int]
+    totals: list[int]
+    last_result: HandResult | None
+    winners: tuple[int, ...]
+    single_hand: bool
+    hand_scores: list[int] | None
+    log_base: tuple[Event, ...]
+    log_new: list[Event]
+    seen: list[list[Event]] | None
+
+    def copy(self) -> KrTable:
+        """An independent table (lists copied; events and results are immutable)."""
+        t = KrTable.__new__(KrTable)
+        t.opts = self.opts
+        t.seed = self.seed
+        t.hand_number = self.hand_number
+        t.dealer = self.dealer
+        t.hands = self.hands[:]
+        t.stock = self.stock[:]
+        t.pile = self.pile[:]
+        t.phase = self.phase
+        t.to_act = self.to_act
+        t.taken = self.taken
+        t.turnovers = self.turnovers
+        t.public = self.public
+        t.known = self.known[:]
+        t.totals = self.totals[:]
+        t.last_result = self.last_result
+        t.winners = self.winners
+        t.single_hand = self.single_hand
+        t.hand_scores = None if self.hand_scores is None else self.hand_scores[:]
+        t.log_base = self.log_base
+        t.log_new = self.log_new[:]
+        t.seen = None if self.seen is None else [v[:] for v in self.seen]
+        return t
+
+    def track_seen(self) -> None:
+        """From now on keep, per seat, the hand's log as that seat sees it (``seen``), so
+        that an observation need not filter the whole log (the learning environments)."""
+        log = (*self.log_base, *self.log_new)
+        self.seen = [
+            [e for e in log if e.private_to is None or e.private_to == p]
+            for p in range(self.opts.players)
+        ]
+
+    # -- the deal ----------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        opts: KnockRummyOptions,
+        seed: int,
+        events: list[Event] | None = None,
+        *,
+        single_hand: bool = False,
+    ) -> KrTable:
+        """The first hand of a game; seat 0 deals first."""
+        t = KrTable.__new__(KrTable)
+        t.opts = opts
+        t.seed = seed
+        t.totals = [0] * opts.players
+        t.last_result = None
+        t.winners = ()
+        t.single_hand = single_hand
+        t.hand_scores = None
+        t.seen = None
+        t._deal(1, 0, events)
+        return t
+
+    def _deal(self, hand_number: int, dealer: int, events: list[Event] | None) -> None:
+        """KR1: shuffle (from the seed and hand number), deal one card at a time from the
+        dealer's left, flip one card to start the discard pile."""
+        n = self.opts.players
+        deck = shuffled(DECK_52, derive_rng(self.seed, hand_number))
+        hands = [0] * n
+        for _ in range(deal_size(n)):
+            for k in range(1, n + 1):
+                hands[(dealer + k) % n] |= _BIT[deck.pop()]
+        upcard = deck.pop()
+        self.hand_number = hand_number
+        self.dealer = dealer
+        self.hands = hands
+        self.stock = deck
+        self.pile = [upcard]
+        self.phase = DRAW
+        self.to_act = (dealer + 1) % n
+        self.taken = None
+        self.turnovers = 0
+        self.public = False
+        self.known = [0] * n
+        self.hand_scores = None
+        self.log_base = ()
+        if self.seen is not None:
+            self.seen = [[] for _ in range(n)]
+        if events is None:
+            self.log_new = []
+            return
+        size = deal_size(n)
+        dealt = [
+            Event(
+                "deal",
+                None,
+                {
+                    "hand": hand_number,
+                    "dealer": dealer,
+                    "sizes": [size] * n,
+                    "upcard": upcard,
+                    "stock_size": len(deck),
+                },
+            )
+        ]
+        dealt.extend(
+            Event("dealt", seat, {"cards": cards_of_mask(h)}, private_to=seat)
+            for seat, h in enumerate(hands)
+        )
+        self.log_new = dealt
+        events.extend(dealt)
+        if self.seen is not None:
+            for p, seen in enumerate(self.seen):
+                seen.extend(e for e in dealt if e.private_to is None or e.private_to == p)
+
+    # -- legality ----------------------------------------------------------------------
+
+    def legal(self) -> tuple[KnockRummyAction, ...]:
+        """Every action of the seat to act (:func:`legal_list`)."""
+        seat = self.to_act
+        if seat is None:
+            return ()
+        return legal_list(
+            self.opts,
+            self.phase,
+            self.hands[seat],
+            self.taken,
+            len(self.stock),
+            len(self.pile),
+            self.turnovers,
+        )
+
+    def reason(self, action: object) -> str | None:
+        """Why ``action`` is illegal now, or ``None`` (:func:`reason`)."""
+        seat = self.to_act
+        return reason(
+            self.opts,
+            self.phase,
+            seat,
+            0 if seat is None else self.hands[seat],
+            self.taken,
+            len(self.stock),
+            len(self.pile),
+            self.turnovers,
+            action,
+        )
+
+    # -- moves -------------------------------------------------------------------------
+
+    def play(self, action: KnockRummyAction, events: list[Event] | None = None) -> None:
+        """Play one action of the seat to act, which the caller has checked is legal
+        (:meth:`reason`); ``events`` (if given) receives what happened, as the table
+        saw it, and the hand's log keeps them."""
+        seat = self.to_act
+        assert seat is not None
+        kind = type(action)
+        if kind is Draw:
+            self._draw(seat, action.source, events)  # type: ignore[union-attr]
+        elif kind is Discard:
+            self._discard(seat, action.card, events)  # type: ignore[union-attr]
+        elif kind is Knock:
+            c = action.discard  # type: ignore[union-attr]
+            assert c is not None
+            if events is not None:
+                self._log(events, Event("knock", seat, {"discard": c}))
+            self._to_pile(seat, c, events)
+            self._end_by_knock(seat, events)
+        else:
+            c = action.discard  # type: ignore[union-attr]
+            if c is not None:
+                self._to_pile(seat, c, events)
+            if events is not None:
+                self._log(events, Event("rummy", seat, {"discard": c}))
+            self._end_hand("rummy", seat, events)
+
+    def _log(self, events: list[Event], event: Event) -> None:
+        events.append(event)
+        self.log_new.append(event)
+        if self.seen is not None:
+            private = event.private_to
+            if private is None:
+                for seen in self.seen:
+                    seen.append(event)
+            else:
+                self.seen[private].append(event)
+
+    def _draw(self, seat: int, source: str, events: list[Event] | None) -> None:
+        if source == "discard":
+            c = self.pile.pop()
+            self.hands[seat] |= _BIT[c]
+            self.known[seat] |= _BIT[c]
+            self.taken = c
+            self.phase = DISCARD
+            if events is not None:
+                self._log(events, Event("draw", seat, {"source": "discard", "card": c}))
+            return
+        if not self.stock:
+            # KR7: turn the face-up pile face down as it lies: its bottom card becomes
+            # the top of the stock. Everyone saw the pile, so the order is public.
+            self.pile.reverse()
+            self.stock, self.pile = self.pile, []
+            self.turnovers += 1
+            self.public = True
+            if events is not None:
+                self._log(
+                    events,
+                    Event(
+                        "turn_over",
+                        seat,
+                        {"turnover": self.turnovers, "stock_size": len(self.stock)},
+                    ),
+                )
+        c = self.stock.pop()
+        self.hands[seat] |= _BIT[c]
+        public = self.public
+        if public:
+            self.known[seat] |= _BIT[c]
+        self.taken = None
+        self.phase = DISCARD
+        if events is not None:
+            if public:
+                self._log(events, Event("draw", seat, {"source": "stock", "card": c}))
+            else:
+                self._log(events, Event("draw", seat, {"source": "stock"}))
+                self._log(events, Event("draw_card", seat, {"card": c}, private_to=seat))
+
+    def _to_pile(self, seat: int, c: Card, events: list[Event] | None) -> None:
+        """The card leaves the hand (and the seat's known cards) for the pile."""
+        bit = _BIT[c]
+        self.hands[seat] ^= bit
+        self.known[seat] &= ~bit
+        self.pile.append(c)
+        self.taken = None
+        if events is not None:
+            self._log(events, Event("discard", seat, {"card": c}))
+
+    def void_reason(self) -> str | None:
+        """KR7/KR8 after a plain discard: why the hand is void now, or ``None``."""
+        if self.opts.gin and len(self.stock) <= GIN_VOID_STOCK:
+            return "only two cards are left in the stock"
+        if not self.stock and self.turnovers >= MAX_TURNOVERS:
+            return "the stock ran out a third time"
+        return None
+
+    def _discard(self, seat: int, c: Card, events: list[Event] | None) -> None:
+        self._to_pile(seat, c, events)
+        why = self.void_reason()
+        if why is not None:
+            self._void(why, events)
+            return
+        self.phase = DRAW
+        self.to_act = (seat + 1) % self.opts.players
+
+    # -- the end of a hand ------------------------------------------------------------
+
+    def _void(self, why: str, events: list[Event] | None) -> None:
+        """KR7/KR8: no score; the same dealer deals again.
+
+        A dead hand is thrown in unseen, so the result's ``hands`` hold only what the
+        table saw of each hand (its ``known`` cards), never the rest."""
+        n = self.opts.players
+        result = None
+        if events is not None:
+            self._log(events, Event("void", None, {"reason": why}))
+            result = HandResult(
+                hand_number=self.hand_number,
+                outcome="void",
+                ender=None,
+                winners=(),
+                counts=(0,) * n,
+                scores=(0,) * n,
+                totals=tuple(self.totals),
+                hands=tuple(cards_of_mask(k) for k in self.known),
+                arrangements=(),
+            )
+            self._log(events, Event("hand_result", None, _result_summary(result)))
+        self._after_hand(result, [0] * n, self.dealer, events)
+
+    def _end_by_knock(self, knocker: int, events: list[Event] | None) -> None:
+        if not self.opts.gin:
+            self._end_hand("knock", knocker, events)
+            return
+        # KR8 scoring: only the hand's winner scores (the standard gin way).
+        defender = 1 - knocker
+        high = self.opts.high_aces
+        k_mask, d_mask = self.hands[knocker], self.hands[defender]
+        if events is None:
+            k_count, d_count = _gin_counts(k_mask, d_mask, high)
+            outcome = gin_outcome(k_count, d_count)
+            layouts: tuple[Arrangement, ...] = ()
+            laid: tuple[Card, ...] = ()
+        else:
+            outcome, k_count, d_count, k_layout, d_layout, laid = gin_settlement(
+                cards_of_mask(k_mask), cards_of_mask(d_mask), high
+            )
+            layouts = (k_layout, d_layout) if knocker == 0 else (d_layout, k_layout)
+        diff, bonus = [0, 0], [0, 0]
+        knocker_wins, difference, extra = _gin_parts(outcome, k_count, d_count)
+        winner = knocker if knocker_wins else defender
+        diff[winner], bonus[winner] = difference, extra
+        scores = (diff[0] + bonus[0], diff[1] + bonus[1])
+        settled = _Settled((winner,), scores, tuple(diff), (0, 0), tuple(bonus))
+        counts = [0, 0]
+        counts[knocker], counts[defender] = k_count, d_count
+        self._finish(outcome, knocker, settled, tuple(counts), layouts, laid, events)
+
+    def _end_hand(self, outcome: str, ender: int, events: list[Event] | None) -> None:
+        """KR6: a knock or rummy in Knock Rummy, settled on every hand's count."""
+        high = self.opts.high_aces
+        if events is None:
+            counts = tuple(count_mask(h, high) for h in self.hands)
+            arrangements: tuple[Arrangement, ...] = ()
+        else:
+            arrangements = tuple(arrange(cards_of_mask(h), high) for h in self.hands)
+            counts = tuple(a.deadwood_points for a in arrangements)
+        if outcome == "rummy":
+            settled = _settle_knock_rummy(counts, None, ender)
+        else:
+            settled = _settle_knock_rummy(counts, ender, None)
+        self._finish(outcome, ender, settled, counts, arrangements, (), events)
+
+    def _finish(
+        self,
+        outcome: str,
+        ender: int,
+        settled: _Settled,
+        counts: tuple[int, ...],
+        arrangements: tuple[Arrangement, ...],
+        layoffs: tuple[Card, ...],
+        events: list[Event] | None,
+    ) -> None:
+        winners = settled.winners
+        totals = self.totals
+        for p, s in enumerate(settled.scores):
+            totals[p] += s
+        result = None
+        if events is not None:
+            result = HandResult(
+                hand_number=self.hand_number,
+                outcome=outcome,
+                ender=ender,
+                winners=winners,
+                counts=counts,
+                scores=settled.scores,
+                totals=tuple(totals),
+                hands=tuple(cards_of_mask(h) for h in self.hands),
+                arrangements=arrangements,
+                layoffs=layoffs,
+                difference=settled.difference,
+                penalty=settled.penalty,
+                bonus=settled.bonus,
+            )
+            self._log(
+                events,
+                Event(
+                    "showdown",
+                    ender,
+                    {
+                        "outcome": outcome,
+                        "hands": result.hands,
+                        "arrangements": arrangements,
+                        "counts": list(counts),
+                        "layoffs": layoffs,
+                    },
+                ),
+            )
+            self._log(events, Event("hand_result", None, _result_summary(result)))
+        n = self.opts.players
+        # KR1: with two players the hand's winner deals next; with more the deal passes left.
+        dealer = winners[0] if n == 2 else (self.dealer + 1) % n
+        self._after_hand(result, list(settled.scores), dealer, events)
+
+    def _after_hand(
+        self,
+        result: HandResult | None,
+        scores: list[int],
+        dealer: int,
+        events: list[Event] | None,
+    ) -> None:
+        totals = self.totals
+        if self.single_hand:
+            self.hand_scores = scores
+            self.phase = OVER
+            self.to_act = None
+            self.taken = None
+            return
+        if max(totals) >= self.opts.target:
+            best = max(totals)
+            winners = tuple(p for p, t in enumerate(totals) if t == best)
+            self.phase = OVER
+            self.to_act = None
+            self.taken = None
+            self.last_result = result
+            self.winners = winners
+            if events is not None:
+                self._log(
+                    events,
+                    Event("game_over", None, {"winners": list(winners), "totals": list(totals)}),
+                )
+            return
+        self.last_result = result
+        self._deal(self.hand_number + 1, dealer, events)
