@@ -154,3 +154,30 @@ def test_the_points_table_is_what_every_game_publishes() -> None:
         facts = get_game(name).facts
         assert facts.card_points == CARD_POINTS[: len(facts.card_points)]
         assert facts.title
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        # Deadwood Knock's round rules: the deal, turns, knock, calls, showdown, pot and
+        # Suspicion are written in games/deadwood_knock/core.py only. These are the
+        # definitions the bots' old simulator (bots/dk_sim.py) carried.
+        r"^\s*def (settle_pot|suspicions|pot_result|showdown|_showdown|_score_round|do_answer)\(",
+        r"^\s*(POT_ANTE|SUSPICION|PALM_MIN_DISCARDS|POT)\s*(:[^=]*)?=",
+        r"derive_rng\(.*, 1\)",  # the DK7 reshuffle's stream
+    ],
+)
+def test_deadwood_knock_rules_are_written_only_in_games(pattern: str) -> None:
+    regex = re.compile(pattern, re.M)
+    outside = [p for p in _sources() if _outside(p, GAMES)]
+    assert [p.relative_to(PACKAGE).as_posix() for p in outside if regex.search(p.read_text())] == []
+    inside = [p.relative_to(GAMES).as_posix() for p in _sources() if regex.search(p.read_text())]
+    assert inside and all(p.startswith("deadwood_knock/") or "knock_rummy" in p for p in inside)
+
+
+def test_the_bots_play_deadwood_knock_on_the_engines_core() -> None:
+    # The second rule book is gone; the playouts step the engine's Core.
+    assert not (PACKAGE / "bots" / "dk_sim.py").exists()
+    playout = (PACKAGE / "bots" / "dk_playout.py").read_text(encoding="utf-8")
+    assert "from deadwood_knock.games.deadwood_knock.core import" in playout
+    assert ".step(" in playout

@@ -1,10 +1,12 @@
 """Deadwood Knock: the rules (rulings DK1-DK10) and the hand evaluator (DK3).
 
 ``GAME`` (public name ``deadwood-knock``) implements the engine API of
-:mod:`deadwood_knock.games.base`; :mod:`.hand` is the evaluator the rules, bots and
-benchmarks share.
+:mod:`deadwood_knock.games.base` on the mutable :class:`~.core.Core`, where every rule
+is written once (the bots' playouts step it too); :mod:`.hand` is the evaluator the
+rules, bots and benchmarks share.
 """
 
+from deadwood_knock.games.deadwood_knock.core import Core
 from deadwood_knock.games.deadwood_knock.hand import (
     HandResult,
     IllegalSplitError,
@@ -41,6 +43,7 @@ from deadwood_knock.games.deadwood_knock.rules import (
 __all__ = [
     "GAME",
     "Call",
+    "Core",
     "DeadwoodKnockAction",
     "DeadwoodKnockObservation",
     "DeadwoodKnockOptions",

@@ -1,10 +1,11 @@
-"""The Deadwood Knock core: every rule of a round (DK1, DK2, DK4-DK9) written once.
+"""The Deadwood Knock core: every rule of a match (DK1, DK2, DK4-DK10) written once;
+the hand evaluator (DK3) is :mod:`.hand`.
 
 One mutable :class:`Core` plays a match in place; the public API of :mod:`.rules` and
 the bots' playouts both run it:
 
 * the public API keeps immutable :class:`DeadwoodKnockState` snapshots; ``apply`` copies
-  the snapshot's fields into a ``Core`` (one attribute copy: every container in it is an
+  the snapshot's fields into a ``Core`` (one dict copy: every container in it is an
   immutable tuple or frozenset, so nothing is copied deeply), steps it and freezes it
   back;
 * a bot's playout makes one ``Core`` (``record=False``: no events, no log, no known
