@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from deadwood_knock.bots import get_bot
+from deadwood_knock.bots import Budget, SearchBot, get_bot
 from deadwood_knock.bots.inference import evidence_of, marginals
 from deadwood_knock.bots.view import view_of
 from deadwood_knock.games import get_game
@@ -109,3 +109,38 @@ def test_evidence_reads_throws_passes_and_takes() -> None:
     # Every draw is a pass or a take (the first player may pass the upcard).
     draws = sum(1 for e in view.raw["events"] if e.get("type") == "draw" and e.get("seat") == other)
     assert len(ev[other].passed) + len(ev[other].took) == draws
+
+
+@pytest.mark.parametrize(
+    ("game_name", "options"),
+    [
+        ("deadwood-knock", {"players": 4, "rounds": 1}),
+        ("knock-rummy", {"players": 3}),
+        ("gin", {"players": 2}),
+    ],
+)
+def test_strong_repeats_itself_for_a_seed_with_an_iteration_budget(
+    game_name: str, options: dict[str, Any]
+) -> None:
+    """Two runs with one seed and an iteration budget agree, move for move and value for
+    value (a wall-clock limit would make them depend on the machine)."""
+    game = get_game(game_name)
+    state = game.new_game(game.options_from_json(options), 12)
+    rng = random.Random(5)
+    bot = get_bot("legend")
+    for _ in range(9):
+        seat = game.to_act(state)
+        assert seat is not None
+        legal = game.legal_actions(state)
+        state, _ = game.apply(state, bot.act(game, game.observe(state, seat), legal, rng))
+    seat = game.to_act(state)
+    assert seat is not None
+    obs, legal = game.observe(state, seat), game.legal_actions(state)
+    strong = get_bot("strong")
+    assert isinstance(strong, SearchBot)
+    budget = Budget(iterations=40)
+    runs = [strong.evaluate(game, obs, legal, random.Random(99), budget) for _ in range(2)]
+    assert [(v.action, v.value, v.samples) for v in runs[0]] == [
+        (v.action, v.value, v.samples) for v in runs[1]
+    ]
+    assert runs[0][0].samples == 40

@@ -32,8 +32,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from deadwood_knock.bots.dk import hand_value
+from deadwood_knock.bots.kr import count, options_of
 from deadwood_knock.bots.view import TableView, cards_of
 from deadwood_knock.cards import Card
+from deadwood_knock.games.deadwood_knock.hand import HAND_POINTS, KNOCK_LIMIT
 
 __all__ = [
     "COEFFICIENTS",
@@ -70,7 +73,7 @@ COEFFICIENTS: Final[Mapping[str, tuple[float, ...]]] = {
 
 #: Deadwood Knock hand points of a pair (``hand.HAND_POINTS``): a caller
 #: usually holds at least this much.
-CALL_POINTS: Final = 15
+CALL_POINTS: Final = HAND_POINTS[1]
 REJECT_TRIES: Final = 8
 
 
@@ -210,9 +213,11 @@ def _weighted_pick(
 class HiddenDealer:
     """Deals the unseen cards to the other hands by the model; built once per decision."""
 
-    def __init__(self, view: TableView, uniform: bool = False) -> None:
+    def __init__(self, view: TableView, uniform: bool = False, keep_best: int = 0) -> None:
         self.view = view
         self.uniform = uniform
+        self.keep_best = 0 if uniform else keep_best
+        self.high_aces = options_of(view.raw)[0] if view.game != "deadwood-knock" else False
         self.unseen = list(view.unseen())
         coef = COEFFICIENTS.get(view.game, COEFFICIENTS["knock-rummy"])
         evidence = evidence_of(view)
@@ -237,6 +242,20 @@ class HiddenDealer:
         size = v.hand_sizes[s] if s < len(v.hand_sizes) else (8 if self.dk else 10)
         return max(0, size - len(known))
 
+    def tries(self, s: int) -> int:
+        """How many weighted deals a hidden hand is the best of: players keep their better
+        cards, so a hand played for a few turns is better than a deal by the card weights
+        alone (the weights see single cards, not how the hand fits together)."""
+        if not self.keep_best:
+            return 1
+        t = self.view.turns[s] if s < len(self.view.turns) else 0
+        return 1 + min(t, self.keep_best)
+
+    def quality(self, hand: Sequence[Card]) -> float:
+        if self.dk:
+            return float(hand_value(hand).score) if len(hand) >= 5 else 0.0
+        return -float(count(hand, self.high_aces))
+
     def deal_once(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
         v = self.view
         left = list(self.unseen)
@@ -247,7 +266,16 @@ class HiddenDealer:
                 continue
             known = list(v.known_cards[s]) if s < len(v.known_cards) else []
             w = self.weights[s]
-            pick = _weighted_pick(left, [w[c] for c in left], self.need(s), rng)
+            weights = [w[c] for c in left]
+            tries = self.tries(s)
+            pick = _weighted_pick(left, weights, self.need(s), rng)
+            if tries > 1:
+                best_q = self.quality(known + pick)
+                for _ in range(tries - 1):
+                    other = _weighted_pick(left, weights, self.need(s), rng)
+                    q = self.quality(known + other)
+                    if q > best_q:
+                        pick, best_q = other, q
             taken = set(pick)
             left = [c for c in left if c not in taken]
             hands.append(known + pick)
@@ -258,16 +286,14 @@ class HiddenDealer:
         """How many of the Deadwood Knock pot facts this deal contradicts (0: none)."""
         if not self.dk:
             return 0
-        from deadwood_knock.bots.dk_sim import quick
-
         bad = 0
         for s, hand in enumerate(hands):
             if s == self.view.seat or len(hand) < 5:
                 continue
-            if s == self.knocker and quick(hand)[1] > 11:
+            if s == self.knocker and hand_value(hand).knock_count > KNOCK_LIMIT:
                 bad += 1
             answer = self.calls[s] if s < len(self.calls) else None
-            if answer in (True, "call") and quick(hand)[2] < CALL_POINTS:
+            if answer in (True, "call") and hand_value(hand).hand_points < CALL_POINTS:
                 bad += 1
         return bad
 
@@ -295,10 +321,10 @@ def deal_hidden(
 
 
 def marginals(
-    view: TableView, rng: random.Random, samples: int, uniform: bool = False
+    view: TableView, rng: random.Random, samples: int, uniform: bool = False, keep_best: int = 0
 ) -> dict[int, dict[Card, float]]:
     """The sampled probability that each other seat holds each unseen card."""
-    dealer = HiddenDealer(view, uniform)
+    dealer = HiddenDealer(view, uniform, keep_best)
     counts: dict[int, dict[Card, float]] = {
         s: dict.fromkeys(dealer.unseen, 0.0) for s in dealer.weights
     }
