@@ -3,10 +3,11 @@ than dealing the unseen cards uniformly.
 
 Seeded games between personalities and greedy (seeds apart from the fit's); at sampled
 decisions the seat to act predicts, for every opponent and every card it has not seen,
-the probability that the opponent holds it (the share of 200 sampled deals). Grouped in
-bins of predicted probability, the predictions must match the observed frequency within
-CALIBRATION_TOLERANCE in every bin with at least MIN_BIN pairs, and the Brier score must
-beat uniform dealing's.
+the probability that the opponent holds it (the share of 200 deals by the sampler the
+search uses). Grouped in bins of predicted probability, the predictions must match the
+observed frequency within CALIBRATION_TOLERANCE (or 2.5 binomial standard errors, if
+more) in every bin with at least MIN_BIN pairs, and the Brier score must beat uniform
+dealing's.
 """
 
 from __future__ import annotations
@@ -81,7 +82,10 @@ def test_sampled_hands_are_calibrated_and_beat_uniform(
             continue
         predicted = sum(p for p, _ in b) / len(b)
         observed = sum(y for _, y in b) / len(b)
-        assert abs(predicted - observed) <= CALIBRATION_TOLERANCE, (predicted, observed, len(b))
+        # Within the tolerance, or 2.5 binomial standard errors in a small bin.
+        se = (observed * (1 - observed) / len(b)) ** 0.5
+        tolerance = max(CALIBRATION_TOLERANCE, 2.5 * se)
+        assert abs(predicted - observed) <= tolerance, (predicted, observed, len(b))
         checked += 1
     assert checked >= 2
     assert _brier(model) < _brier(uniform)
@@ -143,4 +147,4 @@ def test_strong_repeats_itself_for_a_seed_with_an_iteration_budget(
     assert [(v.action, v.value, v.samples) for v in runs[0]] == [
         (v.action, v.value, v.samples) for v in runs[1]
     ]
-    assert runs[0][0].samples == 40
+    assert max(v.samples for v in runs[0]) == 40

@@ -75,6 +75,13 @@ COEFFICIENTS: Final[Mapping[str, tuple[float, ...]]] = {
 #: usually holds at least this much.
 CALL_POINTS: Final = HAND_POINTS[1]
 REJECT_TRIES: Final = 8
+#: A knocker's hand is the best of this many deals (it chose to knock with it).
+KNOCKER_TRIES: Final = 12
+#: A hidden hand is the best (by hand quality) of 1 + min(turns played, KEEP_BEST)
+#: weighted deals; with that, the card weights are scaled by SHRINK, so as not to count
+#: the same evidence twice (both chosen by the calibration test, tests/test_inference.py).
+KEEP_BEST: Final = 3
+SHRINK: Final = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,13 +220,19 @@ def _weighted_pick(
 class HiddenDealer:
     """Deals the unseen cards to the other hands by the model; built once per decision."""
 
-    def __init__(self, view: TableView, uniform: bool = False, keep_best: int = 0) -> None:
+    def __init__(
+        self,
+        view: TableView,
+        uniform: bool = False,
+        keep_best: int = KEEP_BEST,
+        shrink: float = SHRINK,
+    ) -> None:
         self.view = view
         self.uniform = uniform
         self.keep_best = 0 if uniform else keep_best
         self.high_aces = options_of(view.raw)[0] if view.game != "deadwood-knock" else False
         self.unseen = list(view.unseen())
-        coef = COEFFICIENTS.get(view.game, COEFFICIENTS["knock-rummy"])
+        coef = [a * shrink for a in COEFFICIENTS.get(view.game, COEFFICIENTS["knock-rummy"])]
         evidence = evidence_of(view)
         self.weights: dict[int, dict[Card, float]] = {}
         for s in range(view.players):
@@ -248,12 +261,19 @@ class HiddenDealer:
         alone (the weights see single cards, not how the hand fits together)."""
         if not self.keep_best:
             return 1
+        if self.dk and s == self.knocker:
+            return KNOCKER_TRIES
         t = self.view.turns[s] if s < len(self.view.turns) else 0
         return 1 + min(t, self.keep_best)
 
-    def quality(self, hand: Sequence[Card]) -> float:
+    def quality(self, hand: Sequence[Card], s: int) -> float:
         if self.dk:
-            return float(hand_value(hand).score) if len(hand) >= 5 else 0.0
+            if len(hand) < 5:
+                return 0.0
+            value = hand_value(hand)
+            # A knocker's hand allowed the knock.
+            bad = s == self.knocker and value.knock_count > KNOCK_LIMIT
+            return float(value.score) - (1000.0 if bad else 0.0)
         return -float(count(hand, self.high_aces))
 
     def deal_once(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
@@ -270,10 +290,10 @@ class HiddenDealer:
             tries = self.tries(s)
             pick = _weighted_pick(left, weights, self.need(s), rng)
             if tries > 1:
-                best_q = self.quality(known + pick)
+                best_q = self.quality(known + pick, s)
                 for _ in range(tries - 1):
                     other = _weighted_pick(left, weights, self.need(s), rng)
-                    q = self.quality(known + other)
+                    q = self.quality(known + other, s)
                     if q > best_q:
                         pick, best_q = other, q
             taken = set(pick)
@@ -321,10 +341,15 @@ def deal_hidden(
 
 
 def marginals(
-    view: TableView, rng: random.Random, samples: int, uniform: bool = False, keep_best: int = 0
+    view: TableView,
+    rng: random.Random,
+    samples: int,
+    uniform: bool = False,
+    keep_best: int = KEEP_BEST,
+    shrink: float = SHRINK,
 ) -> dict[int, dict[Card, float]]:
     """The sampled probability that each other seat holds each unseen card."""
-    dealer = HiddenDealer(view, uniform, keep_best)
+    dealer = HiddenDealer(view, uniform, keep_best, shrink)
     counts: dict[int, dict[Card, float]] = {
         s: dict.fromkeys(dealer.unseen, 0.0) for s in dealer.weights
     }
