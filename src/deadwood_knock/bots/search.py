@@ -20,11 +20,12 @@ from typing import Any
 
 from deadwood_knock.bots import kr_sim
 from deadwood_knock.bots.base import Budget
-from deadwood_knock.bots.dk_sim import Sim, Style, apply_action, playout, sample_position
+from deadwood_knock.bots.dk_playout import Style, apply_action, playout, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.games.base import Game
+from deadwood_knock.games.deadwood_knock.core import Core
 
 __all__ = ["DEFAULT_BUDGET", "KR_BUDGET", "SearchBot"]
 
@@ -52,18 +53,16 @@ class InferredSimSearch(SimSearch):
         self.dealer = HiddenDealer(view)
         self.style = style
 
-    def sample(self, rng: random.Random) -> Sim:
-        sim = sample_position(self.view, rng)
+    def sample(self, rng: random.Random) -> Core:
+        sim = sample_position(self.view, rng, self.dealer.deal)
         assert sim is not None
-        hands, rest = self.dealer.deal(rng)
-        sim.hands = hands
-        sim.stock = rest[: self.view.stock_size]
         return sim
 
-    def value(self, sample: Sim, action: Any, rng: random.Random) -> float:
+    def value(self, sample: Core, action: Any, rng: random.Random) -> float:
         sim = sample.copy()
+        sim.seed = rng.getrandbits(63)  # a reshuffle's order is a guess: one per stream
         seat = self.view.seat
-        if not apply_action(sim, seat, action, rng):
+        if not apply_action(sim, seat, action):
             return -1000.0
         scores = playout(sim, rng, self.style)
         others = [v for s, v in enumerate(scores) if s != seat]
