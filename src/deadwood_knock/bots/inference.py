@@ -36,7 +36,9 @@ from deadwood_knock.bots.dk import hand_value
 from deadwood_knock.bots.kr import count, options_of
 from deadwood_knock.bots.view import TableView, cards_of
 from deadwood_knock.cards import Card
+from deadwood_knock.games import facts
 from deadwood_knock.games.deadwood_knock.hand import HAND_POINTS, KNOCK_LIMIT
+from deadwood_knock.games.points import card_value
 
 __all__ = [
     "COEFFICIENTS",
@@ -184,8 +186,8 @@ def features(c: Card, ev: Evidence, game: str) -> tuple[float, ...]:
     p = _relations(c, ev.passed)
     k = _relations(c, ev.took)
     joker = float(ev.turns) if c >= 52 else 0.0
-    value = 0.0 if c >= 52 else float(min(c % 13 + 1, 10))
-    low = (10.0 - value) * min(ev.turns, 8) / 8.0 if game != "deadwood-knock" else 0.0
+    value = 0.0 if c >= 52 else float(card_value(c))
+    low = 0.0 if facts(game).poker_split else (10.0 - value) * min(ev.turns, 8) / 8.0
     return (*map(float, t), *map(float, p), *map(float, k), joker, low)
 
 
@@ -230,7 +232,8 @@ class HiddenDealer:
         self.view = view
         self.uniform = uniform
         self.keep_best = 0 if uniform else keep_best
-        self.high_aces = options_of(view.raw)[0] if view.game != "deadwood-knock" else False
+        self.dk = facts(view.game).poker_split
+        self.high_aces = False if self.dk else options_of(view.raw)[0]
         self.unseen = list(view.unseen())
         coef = [a * shrink for a in COEFFICIENTS.get(view.game, COEFFICIENTS["knock-rummy"])]
         evidence = evidence_of(view)
@@ -242,7 +245,6 @@ class HiddenDealer:
             self.weights[s] = {
                 c: 1.0 if uniform else _weight(c, ev, view.game, coef) for c in self.unseen
             }
-        self.dk = view.game == "deadwood-knock"
         raw = view.raw
         knocker = raw.get("knocker")
         self.knocker = knocker if isinstance(knocker, int) else None
