@@ -191,7 +191,7 @@ def _doctor(state: Any, seat: int, rng: random.Random) -> Any:
         ("gin", {"players": 2}),
     ],
 )
-@pytest.mark.parametrize("bot_name", ["strong", "greedy", "legend", "tenderfoot"])
+@pytest.mark.parametrize("bot_name", ["strong", "strong-v1", "greedy", "legend", "tenderfoot"])
 def test_doctored_hidden_cards_do_not_change_any_decision(
     game_name: str, options: dict[str, Any], bot_name: str
 ) -> None:
@@ -222,7 +222,7 @@ def test_bot_reads_only_the_observation_it_is_given() -> None:
     obs = game.observe(state, seat)
     legal = game.legal_actions(state)
     as_json = json.loads(json.dumps(obs.to_json()))
-    for name in ("greedy", "legend", "strong"):
+    for name in ("greedy", "legend", "strong", "strong-v1"):
         bot = get_bot(name)
         a = bot.act(game, obs, legal, random.Random(3), Budget(iterations=4))
         b = bot.act(game, as_json, legal, random.Random(3), Budget(iterations=4))

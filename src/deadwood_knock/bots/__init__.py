@@ -2,8 +2,9 @@
 
 The registry maps public bot names to factories; every consumer (server, arena,
 terminal client) asks it for bots by name, and an unknown name is an error that
-lists the valid ones. Built in: ``random``, ``greedy``, ``strong`` (search), the ladder
-``tenderfoot`` … ``legend`` and a few styles (``flush-chaser``, ``cautious``, …).
+lists the valid ones. Built in: ``random``, ``greedy``, ``strong`` (search; ``strong-v1``
+its frozen predecessor), the ladder ``tenderfoot`` … ``legend`` and a few styles
+(``flush-chaser``, ``cautious``, …).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from deadwood_knock.bots.personality import (
     PersonalityParams,
     personality_bot,
 )
+from deadwood_knock.bots.search import SearchBot
 from deadwood_knock.bots.strong import StrongBot
 
 __all__ = [
@@ -39,6 +41,7 @@ __all__ = [
     "PersonalityBot",
     "PersonalityParams",
     "RandomBot",
+    "SearchBot",
     "StrongBot",
     "UnknownBotError",
     "bot_names",
@@ -55,7 +58,9 @@ def _personality_factory(name: str) -> PersonalityBot:
 
 def _register_builtins() -> None:
     register("greedy", GreedyBot)
-    register("strong", StrongBot)
+    register("strong", SearchBot)
+    # Today's search bot before issue #17, frozen: the yardstick for the new one.
+    register("strong-v1", StrongBot)
     for name in PERSONALITIES:
         register(name, lambda name=name: _personality_factory(name))  # type: ignore[misc]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -71,12 +71,18 @@ def dealt(state: DeadwoodKnockState) -> Core:
     return core
 
 
-def sample_position(view: TableView, rng: random.Random) -> Core | None:
+def sample_position(
+    view: TableView,
+    rng: random.Random,
+    deal: Callable[[random.Random], tuple[list[list[Card]], list[Card]]] | None = None,
+) -> Core | None:
     """A full round position consistent with everything this seat has seen.
 
     Cards the seat saw go where they were seen (its hand, the pile, cards others took
     from the pile); every unseen card is dealt at random to the other hands and the
-    stock. Returns ``None`` when the observation is not a Deadwood Knock turn it can read.
+    stock, or by ``deal`` (every seat's hand and the rest, e.g. the inference model's
+    ``HiddenDealer.deal``). Returns ``None`` when the observation is not a Deadwood Knock
+    turn it can read.
     """
     raw = view.raw
     n = view.players
@@ -84,7 +90,10 @@ def sample_position(view: TableView, rng: random.Random) -> Core | None:
     rng.shuffle(unseen)
     hands: list[tuple[Card, ...]] = []
     knocker_seat = raw.get("knocker")
-    for s in range(n):
+    if deal is not None:
+        dealt_hands, unseen = deal(rng)
+        hands = [tuple(sorted(h)) for h in dealt_hands]
+    for s in range(n if deal is None else 0):
         if s == view.seat:
             hands.append(tuple(sorted(view.hand)))
             continue

@@ -30,7 +30,8 @@ from typing import Any
 from deadwood_knock.bots.base import Budget
 from deadwood_knock.bots.dk import PotOutlook, pot_outlook, source_of
 from deadwood_knock.bots.kr import count, discard_card, options_of
-from deadwood_knock.bots.strong import ActionValue, StrongBot
+from deadwood_knock.bots.search import SearchBot
+from deadwood_knock.bots.strong import ActionValue
 from deadwood_knock.bots.view import TableView, view_of, with_card, without
 from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games import facts as rule_facts
@@ -221,7 +222,7 @@ def hand_focus(
     kinds = {_kind(a) for a in legal}
     if "call" in kinds and game.facts.poker_split:
         return _pot_hint(game.name, view, legal, rng, unit, pot_deals)
-    values = StrongBot().evaluate(
+    values = SearchBot().evaluate(
         game, observation, legal, rng, budget or DEFAULT_HINT_BUDGET, cull=False
     )
     ranked, best = _rank(values, legal)

@@ -1,0 +1,80 @@
+"""Decision time of a search bot at its default budget (no budget passed, as the server
+and hints call it): p50 and p95, wall clock and CPU, over seeded games against a
+personality. Prints one JSON object per game; report the load average with it.
+
+    .venv/bin/python bench/decision_time.py --bot strong --games 3 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import time
+from typing import Any
+
+from deadwood_knock.bots import get_bot
+from deadwood_knock.games import get_game
+
+TABLES: dict[str, dict[str, Any]] = {
+    "deadwood-knock": {"players": 4, "rounds": 2},
+    "knock-rummy": {"players": 2},
+    "gin": {"players": 2},
+}
+
+
+def percentile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
+
+
+def measure(game_name: str, bot_name: str, games: int, seed: int, cap: int) -> dict[str, Any]:
+    game = get_game(game_name)
+    opts = TABLES[game_name]
+    rng = random.Random(seed)
+    wall: list[float] = []
+    cpu: list[float] = []
+    for g in range(games):
+        state = game.new_game(game.options_from_json(opts), seed * 1000 + g)
+        bots = [get_bot(bot_name)] + [get_bot("legend") for _ in range(opts["players"] - 1)]
+        steps = 0
+        while not game.is_over(state) and steps < cap:
+            seat = game.to_act(state)
+            if seat is None:
+                break
+            legal = game.legal_actions(state)
+            obs = game.observe(state, seat)
+            t0, c0 = time.perf_counter(), time.process_time()
+            action = bots[seat].act(game, obs, legal, rng)
+            if seat == 0 and len(legal) > 1:
+                wall.append(time.perf_counter() - t0)
+                cpu.append(time.process_time() - c0)
+            state, _ = game.apply(state, action)
+            steps += 1
+    return {
+        "game": game_name,
+        "bot": bot_name,
+        "decisions": len(wall),
+        "wall_ms_p50": round(1000 * percentile(wall, 0.5), 1),
+        "wall_ms_p95": round(1000 * percentile(wall, 0.95), 1),
+        "cpu_ms_p50": round(1000 * percentile(cpu, 0.5), 1),
+        "cpu_ms_p95": round(1000 * percentile(cpu, 0.95), 1),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bot", default="strong")
+    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cap", type=int, default=160, help="moves per game at most")
+    ap.add_argument("--game", action="append", help="default: all three")
+    args = ap.parse_args()
+    for name in args.game or list(TABLES):
+        print(json.dumps(measure(name, args.bot, args.games, args.seed, args.cap)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

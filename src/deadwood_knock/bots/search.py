@@ -1,0 +1,119 @@
+"""The search bot ``strong``: today's determinized search, on inferred hands.
+
+It is :class:`~deadwood_knock.bots.strong.StrongBot` (registered as ``strong-v1``, the
+yardstick) with the sampling step replaced in Deadwood Knock and Gin (Knock Rummy keeps
+strong-v1's, see ``INFERRED_RUMMY``): the hidden cards are dealt by the inference
+model (``bots/inference.py``: what each opponent threw, let go past and took, and in
+Deadwood Knock the knock and the calls) instead of uniformly with a best-of-a-few
+stand-in for "players keep their better cards". Everything else is the same search:
+paired playouts of every kept action on each sampled position, successive halving, the
+Gin anchor. Deadwood Knock's pot decisions are part of that search: at a call, the
+playouts settle the pot on the inferred hands, so the call's value is the chance of
+winning the pot (priced in points) on those hands; a knock is valued by its expected
+round score against every way of playing on. Hand Focus ranks moves with this bot.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from deadwood_knock.bots import kr_playout
+from deadwood_knock.bots.base import Budget
+from deadwood_knock.bots.dk_playout import Style, apply_action, playout, sample_position
+from deadwood_knock.bots.inference import HiddenDealer
+from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
+from deadwood_knock.bots.view import TableView
+from deadwood_knock.games.base import Game
+from deadwood_knock.games.deadwood_knock.core import Core
+from deadwood_knock.games.knock_rummy.core import KrTable
+from deadwood_knock.games.knock_rummy.melds import hand_mask
+
+__all__ = ["DEFAULT_BUDGET", "KR_BUDGET", "SearchBot"]
+
+#: Wall-clock limits keep p95 under 250 ms on this machine; the iteration caps make a
+#: seeded run repeat exactly.
+DEFAULT_BUDGET = Budget(seconds=0.15, iterations=600)
+KR_BUDGET = Budget(seconds=0.18, iterations=600)
+
+#: Rivals in the Deadwood Knock playouts: patient knockers (the characters wait for a
+#: made hand), callers with two pair.
+DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
+
+#: The rummy games whose search deals by the inference model. Knock Rummy is not one:
+#: there the model's hands (best of at most four weighted deals) are weaker than
+#: strong-v1's (best of up to 31 uniform deals), the search expected the rival to knock
+#: later and lost 9.5 points a hand to strong-v1 (docs/bots.md), so it keeps strong-v1's.
+INFERRED_RUMMY: frozenset[str] = frozenset({"gin"})
+
+
+class InferredSimSearch(SimSearch):
+    """Deadwood Knock playouts on positions whose hidden hands come from the model."""
+
+    def __init__(self, view: TableView, style: Style = DK_STYLE) -> None:
+        super().__init__(view)
+        self.dealer = HiddenDealer(view)
+        self.style = style
+
+    def sample(self, rng: random.Random) -> Core:
+        sim = sample_position(self.view, rng, self.dealer.deal)
+        assert sim is not None
+        return sim
+
+    def value(self, sample: Core, action: Any, rng: random.Random) -> float:
+        sim = sample.copy()
+        sim.seed = rng.getrandbits(63)  # a reshuffle's order is a guess: one per stream
+        seat = self.view.seat
+        if not apply_action(sim, seat, action):
+            return -1000.0
+        scores = playout(sim, rng, self.style)
+        others = [v for s, v in enumerate(scores) if s != seat]
+        return scores[seat] - (sum(others) / len(others) if others else 0.0)
+
+
+class InferredKrSearch(KrSimSearch):
+    """Knock Rummy / Gin playouts on positions whose hidden hands come from the model."""
+
+    def __init__(self, view: TableView) -> None:
+        super().__init__(view)
+        self.dealer = HiddenDealer(view)
+        self.public = bool(view.raw.get("public_stock"))
+
+    def sample(self, rng: random.Random) -> KrTable:
+        sim = kr_playout.sample_position(self.view, rng)
+        assert sim is not None
+        hands, rest = self.dealer.deal(rng)
+        sim.hands = [hand_mask(h) for h in hands]
+        if not self.public:
+            sim.stock = rest[: self.view.stock_size]
+        return sim
+
+
+class SearchBot(StrongBot):
+    """``strong``: see the module docstring."""
+
+    name = "strong"
+
+    def __init__(self, default_budget: Budget = DEFAULT_BUDGET, width: int = 6) -> None:
+        super().__init__(default_budget, width)
+
+    def evaluate(
+        self,
+        game: Game[Any, Any],
+        observation: Any,
+        legal: Any,
+        rng: random.Random,
+        budget: Budget | None = None,
+        cull: bool = True,
+    ) -> Any:
+        if budget is None and self.default_budget is DEFAULT_BUDGET:
+            budget = DEFAULT_BUDGET if game.facts.poker_split else KR_BUDGET
+        return super().evaluate(game, observation, legal, rng, budget, cull)
+
+    def _search(self, game: Game[Any, Any], observation: Any, view: TableView) -> Search:
+        if game.facts.poker_split:
+            if sample_position(view, random.Random(0)) is not None:
+                return InferredSimSearch(view)
+        elif game.name in INFERRED_RUMMY and kr_playout.sample_position(view, random.Random(0)):
+            return InferredKrSearch(view)
+        return super()._search(game, observation, view)

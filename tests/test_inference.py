@@ -1,0 +1,150 @@
+"""Inference of the opponents' hidden cards (bots/inference.py): calibrated, and better
+than dealing the unseen cards uniformly.
+
+Seeded games between personalities and greedy (seeds apart from the fit's); at sampled
+decisions the seat to act predicts, for every opponent and every card it has not seen,
+the probability that the opponent holds it (the share of 200 deals by the sampler the
+search uses). Grouped in bins of predicted probability, the predictions must match the
+observed frequency within CALIBRATION_TOLERANCE (or 2.5 binomial standard errors, if
+more) in every bin with at least MIN_BIN pairs, and the Brier score must beat uniform
+dealing's.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from deadwood_knock.bots import Budget, SearchBot, get_bot
+from deadwood_knock.bots.inference import evidence_of, marginals
+from deadwood_knock.bots.view import view_of
+from deadwood_knock.games import get_game
+
+CALIBRATION_TOLERANCE = 0.05
+MIN_BIN = 150
+BINS = 10
+SAMPLES = 200
+BOTS = ("greedy", "legend", "sharp", "regular", "high_roller", "tenderfoot")
+
+
+def _pairs(game_name: str, players: int, games: int, uniform: bool) -> list[tuple[float, int]]:
+    """(predicted probability, held) for every (decision, opponent, unseen card)."""
+    game = get_game(game_name)
+    opts: dict[str, Any] = {"players": players}
+    if game_name == "deadwood-knock":
+        opts["rounds"] = 1
+    rng = random.Random(4242)
+    out: list[tuple[float, int]] = []
+    for g in range(games):
+        state = game.new_game(game.options_from_json(opts), 90_000 + g)
+        bots = [get_bot(rng.choice(BOTS)) for _ in range(players)]
+        for step in range(60):
+            seat = game.to_act(state)
+            if seat is None or game.is_over(state):
+                break
+            obs = game.observe(state, seat)
+            legal = game.legal_actions(state)
+            if step >= 4 and step % 5 == 0:
+                view = view_of(obs, game_name)
+                probs = marginals(view, random.Random(g * 1000 + step), SAMPLES, uniform)
+                for s, table in probs.items():
+                    held = set(state.hands[s])
+                    for c, p in table.items():
+                        out.append((p, int(c in held)))
+            state, events = game.apply(state, bots[seat].act(game, obs, legal, rng))
+            if any(e.kind in ("round_result", "hand_result", "void", "hand_void") for e in events):
+                break
+    return out
+
+
+def _brier(pairs: list[tuple[float, int]]) -> float:
+    return sum((p - y) ** 2 for p, y in pairs) / len(pairs)
+
+
+@pytest.mark.parametrize(
+    ("game_name", "players", "games"),
+    [("gin", 2, 40), ("knock-rummy", 3, 30), ("deadwood-knock", 4, 30)],
+)
+def test_sampled_hands_are_calibrated_and_beat_uniform(
+    game_name: str, players: int, games: int
+) -> None:
+    model = _pairs(game_name, players, games, uniform=False)
+    uniform = _pairs(game_name, players, games, uniform=True)
+    assert len(model) == len(uniform) > 2000
+    bins: list[list[tuple[float, int]]] = [[] for _ in range(BINS)]
+    for p, y in model:
+        bins[min(BINS - 1, int(p * BINS))].append((p, y))
+    checked = 0
+    for b in bins:
+        if len(b) < MIN_BIN:
+            continue
+        predicted = sum(p for p, _ in b) / len(b)
+        observed = sum(y for _, y in b) / len(b)
+        # Within the tolerance, or 2.5 binomial standard errors in a small bin.
+        se = (observed * (1 - observed) / len(b)) ** 0.5
+        tolerance = max(CALIBRATION_TOLERANCE, 2.5 * se)
+        assert abs(predicted - observed) <= tolerance, (predicted, observed, len(b))
+        checked += 1
+    assert checked >= 2
+    assert _brier(model) < _brier(uniform)
+
+
+def test_evidence_reads_throws_passes_and_takes() -> None:
+    """A blind draw past a top card is a pass; a pile draw is a take; throws are read."""
+    game = get_game("gin")
+    state = game.new_game(game.options_from_json({"players": 2}), 3)
+    rng = random.Random(1)
+    bot = get_bot("greedy")
+    for _ in range(12):
+        seat = game.to_act(state)
+        assert seat is not None
+        state, _ = game.apply(
+            state, bot.act(game, game.observe(state, seat), game.legal_actions(state), rng)
+        )
+    seat = game.to_act(state)
+    assert seat is not None
+    view = view_of(game.observe(state, seat), "gin")
+    ev = evidence_of(view)
+    other = 1 - seat
+    assert set(view.thrown[other]) == set(ev[other].threw)
+    assert set(view.picked[other]) == set(ev[other].took)
+    # Every draw is a pass or a take (the first player may pass the upcard).
+    draws = sum(1 for e in view.raw["events"] if e.get("type") == "draw" and e.get("seat") == other)
+    assert len(ev[other].passed) + len(ev[other].took) == draws
+
+
+@pytest.mark.parametrize(
+    ("game_name", "options"),
+    [
+        ("deadwood-knock", {"players": 4, "rounds": 1}),
+        ("knock-rummy", {"players": 3}),
+        ("gin", {"players": 2}),
+    ],
+)
+def test_strong_repeats_itself_for_a_seed_with_an_iteration_budget(
+    game_name: str, options: dict[str, Any]
+) -> None:
+    """Two runs with one seed and an iteration budget agree, move for move and value for
+    value (a wall-clock limit would make them depend on the machine)."""
+    game = get_game(game_name)
+    state = game.new_game(game.options_from_json(options), 12)
+    rng = random.Random(5)
+    bot = get_bot("legend")
+    for _ in range(9):
+        seat = game.to_act(state)
+        assert seat is not None
+        legal = game.legal_actions(state)
+        state, _ = game.apply(state, bot.act(game, game.observe(state, seat), legal, rng))
+    seat = game.to_act(state)
+    assert seat is not None
+    obs, legal = game.observe(state, seat), game.legal_actions(state)
+    strong = get_bot("strong")
+    assert isinstance(strong, SearchBot)
+    budget = Budget(iterations=40)
+    runs = [strong.evaluate(game, obs, legal, random.Random(99), budget) for _ in range(2)]
+    assert [(v.action, v.value, v.samples) for v in runs[0]] == [
+        (v.action, v.value, v.samples) for v in runs[1]
+    ]
+    assert max(v.samples for v in runs[0]) == 40
