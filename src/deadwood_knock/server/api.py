@@ -15,12 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select, update
 
 from deadwood_knock import __version__
-from deadwood_knock.bots.base import bot_names
 from deadwood_knock.persistence import Database, Player
 from deadwood_knock.server.devices import add_device, authenticate, new_token
 from deadwood_knock.server.errors import ApiError
 from deadwood_knock.server.frames import SocketClosed, close_safely, read_message, send_safely
-from deadwood_knock.server.games import game_names
 from deadwood_knock.server.hub import Hub
 from deadwood_knock.server.matches import MatchService
 from deadwood_knock.server.otp import (
@@ -102,17 +100,12 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-# ----- health and catalogue ---------------------------------------------------------------
+# ----- health (the games catalogue is in games_api.py) ---------------------------------------
 
 
 @router.get("/health")
 async def health() -> dict[str, str]:
     return {"status": "ok", "version": __version__}
-
-
-@router.get("/games")
-async def games(svc: Svc) -> dict[str, list[str]]:
-    return {"games": list(game_names(svc.settings.extra_games)), "bots": list(bot_names())}
 
 
 # ----- players ------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from deadwood_knock.server.api import Services, router
 from deadwood_knock.server.apidocs import install_docs
 from deadwood_knock.server.device_api import device_router
 from deadwood_knock.server.errors import ApiError
+from deadwood_knock.server.games_api import games_router
 from deadwood_knock.server.hub import Hub, RedisBridge
 from deadwood_knock.server.logsafe import cap_secret_loggers
 from deadwood_knock.server.mail import make_mailer
@@ -156,6 +157,7 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         docs_url=None,
         redoc_url=None,
     )
+    app.include_router(games_router)
     app.include_router(router)
     app.include_router(device_router)
     app.include_router(records_router)
