@@ -1,3 +1,4 @@
+// @ts-check
 // Thin client for the server's JSON API. The bearer token from POST /api/players is kept in
 // localStorage (see store.js). Errors carry the server's message so screens can show it.
 import { settings, update, isOffline } from "./store.js";
@@ -33,7 +34,7 @@ async function request(method, path, body, raw = false) {
   }
   const text = await res.text();
   if (raw && res.ok) return text;
-  let data = null;
+  let data;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {

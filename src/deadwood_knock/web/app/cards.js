@@ -1,3 +1,4 @@
+// @ts-check
 // Card notation (same as the server: "7c", "Th", "JK") and SVG card faces drawn in code.
 // Suits always carry their symbol; colour is only a second cue.
 import { html } from "./lib.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Example hands for the rules pages: each one's split, points and deadwood are the engine's
 // own answer (tests/test_rules_examples.py checks every entry against the evaluator).
 export const EXAMPLES = [

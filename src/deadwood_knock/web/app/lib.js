@@ -1,3 +1,4 @@
+// @ts-check
 // One place that binds htm to Preact, so every module writes the same `html` tag.
 import { h, render, Fragment } from "preact";
 import htm from "htm";

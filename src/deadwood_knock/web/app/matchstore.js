@@ -1,3 +1,4 @@
+// @ts-check
 // One live view per match. The match socket feeds it; while the socket is closed it polls.
 // Views from every source (socket, an action's answer, a poll) go through `offer`, which keeps
 // a view only if it is newer than the newest one held, so a late answer can never roll the
@@ -148,7 +149,7 @@ export class MatchStore {
     // The token goes in the first message, never in the URL.
     ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token: settings().token }));
     ws.onmessage = (msg) => {
-      let data = null;
+      let data;
       try {
         data = JSON.parse(msg.data);
       } catch {

@@ -1,3 +1,4 @@
+// @ts-check
 // Card moves on screen: a copy of the card flies from where it was to where it lands (stock or
 // pile to a hand, a hand to the pile). Pure decoration over the real table, drawn in a layer
 // that takes no clicks; nothing flies when the player asks the system for reduced motion.

@@ -1,3 +1,4 @@
+// @ts-check
 // Portraits: the content's art when a character has one, else a drawn silhouette with initials,
 // tinted from the name so each opponent is told apart by more than colour.
 import { html, useState, useEffect } from "./lib.js";

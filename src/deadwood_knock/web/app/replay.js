@@ -1,3 +1,4 @@
+// @ts-check
 // Replays of finished matches, from the player's records: step through every action. During
 // play each step shows what the player's seat saw (its hand, the pile, the totals and the
 // events it could see); once the replay reaches the end, every hand is shown. A replay can be

@@ -1,41 +1,14 @@
+// @ts-check
 // A round's end and the match's end. Every figure shown here is the engine's (the round or
 // hand result the server sent): the client lays them out and adds no arithmetic of its own.
 import { html, useEffect, useState } from "./lib.js";
 import { api } from "./api.js";
 import { pretty, parseCard } from "./cards.js";
 import { A2HSHint, Modal } from "./dialogs.js";
+import { categoryPhrase, categoryTitle } from "./games.js";
 
-const CATEGORY_WORDS = {
-  high_card: "High card",
-  pair: "Pair",
-  two_pair: "Two pair",
-  three_of_a_kind: "Three of a kind",
-  straight: "Straight",
-  flush: "Flush",
-  full_house: "Full house",
-  four_of_a_kind: "Four of a kind",
-  straight_flush: "Straight flush",
-  royal_flush: "Royal flush",
-};
-
-// In a sentence: "takes it with a straight", "with two pair".
-const CATEGORY_PHRASES = {
-  high_card: "high card",
-  pair: "a pair",
-  two_pair: "two pair",
-  three_of_a_kind: "three of a kind",
-  straight: "a straight",
-  flush: "a flush",
-  full_house: "a full house",
-  four_of_a_kind: "four of a kind",
-  straight_flush: "a straight flush",
-  royal_flush: "a royal flush",
-};
-
-export function categoryWords(c) {
-  if (!c) return "—";
-  return CATEGORY_WORDS[c] || String(c).replace(/_/g, " ");
-}
+// A poker category as a label ("Full house"): the engine's words, from /api/games.
+export const categoryWords = categoryTitle;
 
 // A plain number with a true minus sign ("−31").
 export function num(n) {
@@ -115,7 +88,7 @@ function potLine(result, who) {
   if (!result.pot_total) return `Nobody called: ${takes(result.knocker)} ${signed((result.pot || [])[result.knocker])}.`;
   const taker = winners.length > 1 ? `${listNames(winners.map(who))} split it` : `${takes(winners[0])} it`;
   const category = winners.length ? (result.categories || [])[winners[0]] : null;
-  const withWhat = winners.length > 1 ? "equal hands" : CATEGORY_PHRASES[category] || categoryWords(category);
+  const withWhat = winners.length > 1 ? "equal hands" : categoryPhrase(category);
   return `Pot of ${result.pot_total} from ${listNames(ins.map(who))}: ${taker} with ${withWhat}.`;
 }
 

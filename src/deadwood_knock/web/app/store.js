@@ -1,3 +1,4 @@
+// @ts-check
 // Local settings and identity. Everything lives in localStorage so a reload (or an offline
 // start) comes back to the same saloon; the server holds the authoritative copy when reachable.
 const KEY = "dk.settings.v1";

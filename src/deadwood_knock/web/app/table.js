@@ -1,3 +1,4 @@
+// @ts-check
 // The table: one match, driven only by the server's views. The client never applies a rule:
 // every control comes from `legal_actions`, and a click posts one of them verbatim. The views
 // come from one live store (matchstore.js) and reach the screen through the playback
@@ -15,14 +16,10 @@ import { TableLog } from "./tablelog.js";
 import { ShowdownDialog, MatchComplete, outcomeFor, categoryWords, deadwoodTerm, num, signed } from "./showdown.js";
 import { HandFocus, MeldPanel, Scores, focusSummary } from "./focus.js";
 import { unlockSound } from "./sound.js";
+import { categoryPhrase, gameTitle, pokerSplit, unitWord } from "./games.js";
 
 export { categoryWords };
 
-const GAME_TITLES = {
-  "deadwood-knock": "Deadwood Knock",
-  "knock-rummy": "Knock Rummy",
-  gin: "Gin Rummy",
-};
 const TALK_MS = 4500;
 
 // The server's view wraps the seat's observation with match facts (seat, players, to_act,
@@ -47,8 +44,9 @@ export function normaliseView(view, { frozen = false, stale = false } = {}) {
   return { obs, players, legal, over, result: view.result || null, raw: view };
 }
 
+// A poker-split game (Deadwood Knock) or a meld game (Knock Rummy, Gin): the engine's facts.
 function isDK(obs) {
-  return (obs.game || "deadwood-knock") === "deadwood-knock";
+  return pokerSplit(obs.game, obs);
 }
 
 function playerName(p, i) {
@@ -118,8 +116,10 @@ function useKeptFocus() {
       timer = null;
       if (letGo) return;
       const active = document.activeElement;
-      if (active && active !== document.body && document.contains(active) && !active.disabled) return;
+      const off = active instanceof HTMLButtonElement && active.disabled;
+      if (active && active !== document.body && document.contains(active) && !off) return;
       if (document.querySelector(".modal")) return; // a dialog places its own focus
+      /** @type {HTMLElement | null} */
       const target = document.querySelector(".hand button.card[tabindex='0']:not([disabled])")
         || document.querySelector(".hand button.card:not([disabled])")
         || document.querySelector(".table-head h1");
@@ -136,7 +136,7 @@ function useKeptFocus() {
     // A focused button that becomes disabled loses focus without any event in some browsers.
     const watch = new MutationObserver(() => {
       const a = document.activeElement;
-      if (!a || a === document.body || a.disabled) later();
+      if (!a || a === document.body || (a instanceof HTMLButtonElement && a.disabled)) later();
     });
     const onIn = () => {
       letGo = false;
@@ -160,6 +160,7 @@ function useKeptFocus() {
 }
 
 export function TableScreen({ matchId, characters }) {
+  /** @type {{current: {onEvent?: (ev: any, version: number) => void}}} */
   const hooks = useRef({});
   const { store, playback } = useTable(matchId, hooks);
   const [selected, setSelected] = useState(null);
@@ -290,7 +291,6 @@ export function TableScreen({ matchId, characters }) {
   const legal = v.legal;
   const dk = isDK(obs);
   const hand = obs.hand || [];
-  const types = new Set(legal.map((a) => a.type));
 
   async function act(action) {
     if (busy || !action) return;
@@ -359,8 +359,8 @@ export function TableScreen({ matchId, characters }) {
 
   // Everyone sees the banner while the final turns after a knock are being played.
   const finalTurn = !playback.frozen && !v.over && (obs.phase === "final" || !!obs.final_turn);
-  const title = GAME_TITLES[obs.game] || "Table";
-  const roundText = dk ? `Round ${obs.round ?? 1} of ${obs.rounds ?? 10}` : `Hand ${obs.round ?? 1}`;
+  const title = gameTitle(obs.game) || "Table";
+  const roundText = `${unitWord(obs.game)} ${obs.round ?? 1}${obs.rounds ? ` of ${obs.rounds}` : ""}`;
   const subtitle = !dk && obs.target ? `${title} · to ${obs.target}` : title;
 
   const pickSet = revealPick || new Set((reveals[0] && reveals[0].poker_hand) || []);
@@ -643,7 +643,7 @@ function Controls(p) {
     return html`<div class="prompt" role="group" aria-label="Call or fold">
       <p>${obs.knocker != null ? `${who(obs.knocker)} knocked. ` : ""}Call puts 10 in the poker pot:
         the best poker hand among those in takes it. Fold stays out of it.
-        ${ev ? html`<br /><span class="prompt-sub">You hold ${categoryWords(ev.category).toLowerCase()} (${ev.hand_points} hand points).</span>` : null}</p>
+        ${ev ? html`<br /><span class="prompt-sub">You hold ${categoryPhrase(ev.category)} (${ev.hand_points} hand points).</span>` : null}</p>
       ${call ? html`<button class="btn gold" disabled=${busy} onClick=${() => onAct(call)}>Call</button>` : null}
       ${fold ? html`<button class="btn" disabled=${busy} onClick=${() => onAct(fold)}>Fold</button>` : null}
     </div>`;
@@ -717,7 +717,7 @@ function KnockConfirm({ dk, obs, action, advice, onKnock, onKeep }) {
   const ev = obs.evaluation;
   const unwise = advice && advice.knock && advice.knock.wise === false;
   const title = dk && ev
-    ? `Knock with ${categoryWords(ev.category).toLowerCase()} for ${signed(ev.score)}?`
+    ? `Knock with ${categoryPhrase(ev.category)} for ${signed(ev.score)}?`
     : `Knock and discard ${pretty(action.discard)}?`;
   return html`<${Modal} title=${title} onClose=${onKeep} className="knock-confirm">
     ${dk && ev

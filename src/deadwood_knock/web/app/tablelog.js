@@ -1,3 +1,4 @@
+// @ts-check
 // The table log: every public event in plain words, from the events the server sends (the
 // client adds no fact of its own). A seat's private event (the card you drew from the stock)
 // is folded into your own line; nobody else's private events ever reach the client.

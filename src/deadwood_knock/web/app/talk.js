@@ -1,3 +1,4 @@
+// @ts-check
 // Table talk: short lines in each opponent's voice, keyed by what just happened at the table.
 // A character from the content may bring its own lines ("lines": {event: [..]}); these are the
 // fallbacks, written for this client.
