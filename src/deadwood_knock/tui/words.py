@@ -1,7 +1,8 @@
 """Plain words for the terminal client: events, hand evaluations and round results.
 
-Everything here reads engine values (events, observations, results) and formats them;
-no rule is decided here. Cards are written with suit symbols (``10♥``) so a suit never
+Everything here reads engine values (events, observations, results, the game's
+``RuleFacts``: titles, category words, card points, knock limit) and formats them; no rule
+is decided or copied here. Cards are written with suit symbols (``10♥``) so a suit never
 depends on colour.
 """
 
@@ -13,7 +14,6 @@ from typing import Any
 from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games import facts
 from deadwood_knock.games.base import Event
-from deadwood_knock.games.deadwood_knock.hand import CATEGORY_WORDS
 from deadwood_knock.games.knock_rummy.rules import (
     GIN_BONUS,
     KNOCK_PENALTY,
@@ -21,7 +21,6 @@ from deadwood_knock.games.knock_rummy.rules import (
 )
 
 __all__ = [
-    "CATEGORY_WORDS",
     "cards_text",
     "describe_event",
     "evaluation_lines",
@@ -116,16 +115,17 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
 def evaluation_lines(game_name: str, observation: Any, width: int | None = None) -> list[str]:
     """The observation's own evaluation of the viewer's hand, in words. With a ``width``
     (a small screen) the poker hand and the deadwood share a line when they fit."""
-    if facts(game_name).poker_split:
-        from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
-
+    rule_facts = facts(game_name)
+    if rule_facts.poker_split:
+        words = rule_facts.category_words
         ev = observation.evaluation
         # Low enough to knock is a property of the hand; whether a knock is legal right
         # now is shown by the controls (they come from the legal actions).
-        knock = "low enough to knock" if ev.can_knock else f"knocking needs {KNOCK_LIMIT} or less"
+        limit = rule_facts.knock_limit
+        knock = "low enough to knock" if ev.can_knock else f"knocking needs {limit} or less"
         poker = (
             f"Poker hand: {cards_text(ev.poker_hand)} — "
-            f"{CATEGORY_WORDS.get(ev.category, ev.category)}, {ev.hand_points} points"
+            f"{words.get(ev.category, ev.category)}, {ev.hand_points} points"
         )
         dead = f"Deadwood:   {cards_text(ev.deadwood)} — {_points(ev.deadwood_points)}"
         score = (
@@ -165,7 +165,9 @@ def result_lines(
     (a small terminal) leaves out the cards (DK: the category stays; KR/Gin: the melds
     and deadwood, the count stays) so each player fits one line; the figures stay."""
     viewer = observation.seat
-    if facts(game_name).poker_split:
+    rule_facts = facts(game_name)
+    if rule_facts.poker_split:
+        words = rule_facts.category_words
         r = observation.last_result
         if r is None:
             return []
@@ -186,7 +188,7 @@ def result_lines(
             )
         lines = [head]
         for s in range(len(r.totals)):
-            cat = CATEGORY_WORDS.get(r.categories[s], r.categories[s])
+            cat = words.get(r.categories[s], r.categories[s])
             sus = f" {_signed(r.suspicion[s])} suspicion" if r.suspicion[s] else ""
             # Compact: the category without the cards, so each player fits one line.
             shown = cat if compact else f"{cards_text(r.poker_hands[s])} ({cat})"

@@ -2,6 +2,12 @@
 // Card notation (same as the server: "7c", "Th", "JK") and SVG card faces drawn in code.
 // Suits always carry their symbol; colour is only a second cue.
 import { html } from "./lib.js";
+import { jokerPoints } from "./games.js";
+
+/** A figure with a true minus sign ("−2"). @param {number} n */
+function minus(n) {
+  return n < 0 ? `−${-n}` : String(n);
+}
 
 const RANKS = "A23456789TJQK";
 const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
@@ -143,7 +149,9 @@ export function CardFace({ card, large = false }) {
     ? html`${drawnOnly(html`
         <text x="30" y="34" text-anchor="middle" font-size=${large ? 26 : 20}
           fill="var(--joker)">★</text>
-        <text x="30" y="72" text-anchor="middle" font-size="9" fill="var(--joker)">−2</text>`)}
+        ${jokerPoints() != null
+          ? html`<text x="30" y="72" text-anchor="middle" font-size="9" fill="var(--joker)">${minus(jokerPoints())}</text>`
+          : null}`)}
         <text x="30" y="58" text-anchor="middle" font-size=${large ? 13 : 10} font-weight="800"
           fill="var(--joker)" letter-spacing="1">JOKER</text>`
     : face(c, large);

@@ -165,3 +165,12 @@ export function handPointsTable() {
     .map(([category, points]) => ({ category, points }))
     .sort((a, b) => a.points - b.points);
 }
+
+/**
+ * A joker's deadwood points (printed on its face), from the game that deals jokers.
+ * @returns {number | null}
+ */
+export function jokerPoints() {
+  const g = allGames().find((x) => x.jokers && x.card_points.length > 52);
+  return g ? g.card_points[52] : null;
+}

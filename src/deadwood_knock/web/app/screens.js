@@ -854,7 +854,7 @@ export function Rules() {
       ["Rummy", "Every card matched ends the hand at once: the difference plus 25 from each player."],
       ["Scoring", "Lowest count wins the difference from each player; a knocker tied for lowest loses to the tying player, and a knocker who doesn't win pays 10 more."],
       ["Empty stock", "The discard pile is turned over as a new stock, at most twice a hand; a third time the hand is void."],
-      ["Gin", `Two players, knock at ${gin ? gin.knock_limit : "the limit"} or less, lay-offs, undercuts (+25), gin (+25), and a void hand when 2 cards are left in the stock.${gin && gin.options.target ? ` Games run to ${gin.options.target}.` : ""}`],
+      [gameTitle("gin"), `Two players, knock at ${gin ? gin.knock_limit : "the limit"} or less, lay-offs, undercuts (+25), gin (+25), and a void hand when 2 cards are left in the stock.${gin && gin.options.target ? ` Games run to ${gin.options.target}.` : ""}`],
     ]} />
   </section>`;
 }
