@@ -94,6 +94,8 @@ function potLine(result, who) {
 
 const BONUS_WORDS = { rummy: "Rummy bonus", gin: "Gin bonus", undercut: "Undercut bonus" };
 
+const WENT = { rummy: "rummy", gin: "gin" };
+
 function outcomeLine(result, who) {
   if (result.outcome === "void") return `A void hand${result.reason ? ` (${result.reason})` : ""}: nobody scores.`;
   if (isDeadwoodResult(result)) {
@@ -102,8 +104,8 @@ function outcomeLine(result, who) {
   }
   const ender = result.ender ?? result.knocker;
   if (ender == null) return null;
-  if (result.outcome === "rummy") return `${who(ender)} went rummy!`;
-  if (result.outcome === "gin") return `${who(ender)} went gin!`;
+  // The hand's outcome ("rummy", "gin"): every card of the hand matched.
+  if (result.outcome in WENT) return `${who(ender)} went ${WENT[result.outcome]}!`;
   if (result.outcome === "undercut") {
     return `${who(ender)} knocked and ${who((result.winners || [])[0])} undercut.`;
   }
