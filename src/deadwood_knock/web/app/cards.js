@@ -16,6 +16,12 @@ const RANK_WORDS = {
   A: "Ace", T: "10", J: "Jack", Q: "Queen", K: "King",
 };
 
+/**
+ * A card in notation, parsed (null for nothing).
+ * @typedef {{text: string, joker: boolean, rank: string, suit: string}} Card
+ * @param {string | null | undefined} text
+ * @returns {Card | null}
+ */
 export function parseCard(text) {
   if (!text) return null;
   const t = String(text).trim();
@@ -26,11 +32,13 @@ export function parseCard(text) {
   return { text: rank + suit, joker: false, rank, suit };
 }
 
+/** @param {string} rank */
 export function rankLabel(rank) {
   return rank === "T" ? "10" : rank;
 }
 
 // "Q♥", "10♣", "Joker": used in visible text and in accessible names.
+/** @param {string} text @returns {string} */
 export function pretty(text) {
   const c = parseCard(text);
   if (!c) return "";
@@ -38,6 +46,7 @@ export function pretty(text) {
   return rankLabel(c.rank) + SUITS[c.suit];
 }
 
+/** @param {string} text @returns {string} */
 export function spoken(text) {
   const c = parseCard(text);
   if (!c) return "";
@@ -45,11 +54,13 @@ export function spoken(text) {
   return `${RANK_WORDS[c.rank] ?? c.rank} of ${SUIT_WORDS[c.suit]}`;
 }
 
+/** @param {string} text */
 export function isRed(text) {
   const c = parseCard(text);
   return !!c && (c.suit === "h" || c.suit === "d");
 }
 
+/** @param {string | null | undefined} a @param {string | null | undefined} b */
 export function sameCard(a, b) {
   const x = parseCard(a);
   const y = parseCard(b);
@@ -57,6 +68,7 @@ export function sameCard(a, b) {
 }
 
 // Sort by suit then rank, so a hand reads like a person would hold it.
+/** @param {string[]} cards @returns {string[]} */
 export function sortHand(cards) {
   const order = (t) => {
     const c = parseCard(t);
@@ -142,6 +154,7 @@ function face(c, large) {
   return html`${corners}${pips}`;
 }
 
+/** @param {{card: string, large?: boolean}} props */
 export function CardFace({ card, large = false }) {
   const c = parseCard(card);
   if (!c) return null;
@@ -185,6 +198,7 @@ export function setBackArt(list) {
   localStorage.setItem(BACK_ART_KEY, JSON.stringify(backArt));
 }
 
+/** @param {{back?: string}} props */
 export function CardBack({ back = "deadwood" }) {
   if (backArt[back]) {
     return html`<img class="card-svg" src=${backArt[back]} alt="" width="60" height="84" />`;

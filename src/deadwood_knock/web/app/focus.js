@@ -35,6 +35,7 @@ function SheetHead({ title, onClose }) {
 }
 
 // One line for the phone's bar: the hand at a glance.
+/** @param {any} obs the seat's observation @param {boolean} dk a poker-split game @returns {string} */
 export function focusSummary(obs, dk) {
   if (dk) {
     const ev = obs.evaluation;

@@ -6,6 +6,12 @@ import { CardFace, pretty, sameCard, sortHand } from "./cards.js";
 
 // The hand as a player would hold it: the engine's groups first (Deadwood Knock: the poker
 // hand of the scoring split; Knock Rummy: each meld), then the rest; each group is underlined.
+/**
+ * @param {string[]} hand
+ * @param {any} obs
+ * @param {boolean} dk
+ * @returns {{card: string, group: string | null, end: boolean}[]}
+ */
 function handGroups(hand, obs, dk) {
   const groups = dk
     ? [(obs.evaluation && obs.evaluation.poker_hand) || []]

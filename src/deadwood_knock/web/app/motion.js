@@ -17,11 +17,13 @@ function flyLayer() {
   return layer;
 }
 
+/** @returns {boolean} */
 export function motionAllowed() {
   return !prefersReducedMotion();
 }
 
 // The on-screen box of a place at the table: "stock", "pile", "seat:<n>" or "card:<card>".
+/** @param {string | null} place "stock", "pile", "seat:N" or "card:7c" @returns {DOMRect | null} */
 export function placeRect(place) {
   const el = placeElement(place);
   if (!el) return null;

@@ -4,6 +4,11 @@
 import { html } from "./lib.js";
 import { CardFace, CardBack, pretty } from "./cards.js";
 
+/**
+ * @param {{obs: any, back: string, large: boolean, busy: boolean,
+ *   sourceLive: (source: string) => boolean, palmLive: boolean,
+ *   onSource: (source: string) => void, arriving: Set<string>}} props
+ */
 export function Piles({ obs, back, large, busy, sourceLive, palmLive, onSource, arriving }) {
   const pile = obs.discard_pile || [];
   const top = pile.length ? pile[pile.length - 1] : null;

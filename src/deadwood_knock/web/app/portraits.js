@@ -60,6 +60,7 @@ function fromServer(items) {
   return items.map((l) => ({ id: l.id, name: l.name, portrait_url: l.svg_url }));
 }
 
+/** @returns {Promise<{id: string, name: string, portrait_url: string}[]>} */
 export function loadLikenesses() {
   if (!likenessPromise) {
     likenessPromise = api

@@ -9,6 +9,7 @@ import { CardFace, CardBack } from "./cards.js";
 
 let imported = null; // the last imported replay (kept for this page only)
 
+/** @param {any} replay an imported GameRecord's replay, as the server answered it */
 export function setImported(replay) {
   imported = replay;
 }

@@ -127,6 +127,10 @@ function LikenessPicker({ value, onChange }) {
   </div>`;
 }
 
+/**
+ * @param {{game?: string, opponents?: string[], options?: Record<string, any>, table_id?: string, wanted_id?: string}} body
+ * @param {(message: string) => void} setError
+ */
 async function startTable(body, setError) {
   setError("");
   try {
@@ -156,6 +160,7 @@ const QUICK_TABLES = [
 ];
 
 // A game's default table options (its figures in a blurb), or none until /api/games is in.
+/** @param {string | undefined} game @returns {Record<string, any>} */
 function defaults(game) {
   const f = gameFacts(game);
   return (f && f.options) || {};
@@ -736,6 +741,10 @@ function Example({ ex, title }) {
 }
 
 // Deadwood values in words, from the engine's card points (A, 2..10, J, Q, K, jokers).
+/**
+ * @param {number[] | null | undefined} points the engine's card points
+ * @returns {{cards: string[], label: string, value: string}[]}
+ */
 function deadwoodValues(points) {
   if (!points || points.length < 13) return [];
   const faceValue = points.slice(1, 10).every((p, i) => p === i + 2);

@@ -11,17 +11,20 @@ import { categoryPhrase, categoryTitle } from "./games.js";
 export const categoryWords = categoryTitle;
 
 // A plain number with a true minus sign ("−31").
+/** @param {number | null | undefined} n @returns {string} */
 export function num(n) {
   if (n == null) return "0";
   return n < 0 ? `−${Math.abs(n)}` : String(n);
 }
 
 // "− 11 deadwood"; jokers (−2 each) can make deadwood add to the hand: "+ 2 deadwood".
+/** @param {number | null | undefined} points @returns {string} */
 export function deadwoodTerm(points) {
   const p = points ?? 0;
   return p < 0 ? `+ ${Math.abs(p)} deadwood (jokers count −2)` : `− ${p} deadwood`;
 }
 
+/** @param {number | null | undefined} n @returns {string} */
 export function signed(n) {
   if (n == null) return "0";
   return n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "0";
@@ -44,6 +47,7 @@ function listNames(names) {
 
 // One row per seat, from either a Deadwood Knock round result or a Knock Rummy / Gin hand
 // result (an observation's `last_result`, or the result events the playback collected).
+/** @param {any} result a round or hand result @returns {any[]} */
 export function resultRows(result) {
   const n = (result.round_scores || result.scores || result.counts || []).length;
   const at = (key, i) => (Array.isArray(result[key]) ? result[key][i] : undefined);
@@ -186,6 +190,7 @@ export function ShowdownDialog({ result, who, onClose, closeLabel = "Continue" }
   <//>`;
 }
 
+/** @param {any} obs @param {any} result @returns {"win" | "loss" | "tie"} */
 export function outcomeFor(obs, result) {
   const me = obs.seat ?? 0;
   if (result && result.forfeited_by != null) return result.forfeited_by === me ? "loss" : "win";

@@ -30,6 +30,7 @@ function inInset(lat, lon) {
   return lat > LAT1 || lon < LON0;
 }
 
+/** @param {number} lat @param {number} lon @returns {number[]} [x, y] on the map */
 export function project(lat, lon) {
   if (!inInset(lat, lon)) return mainXY(lat, lon);
   return [
