@@ -1,7 +1,7 @@
 """The rule words and figures a player reads come from the server's /api/games.
 
 The browser gets a doctored catalogue (other category words, hand points, knock limit,
-joker points, titles, targets); every screen that shows them must show the doctored ones,
+joker points, the pot's ante, titles, targets); every screen that shows them must show the doctored ones,
 which it could only do by reading them from the server (the client has no copy).
 """
 
@@ -23,6 +23,7 @@ def _doctor(body: dict[str, Any]) -> dict[str, Any]:
             game["knock_limit"] = 9
             game["hand_size"] = 7
             game["card_points"][52] = game["card_points"][53] = -3
+            game["figures"]["pot_ante"] = 12
         if game["name"] == "gin":
             game["title"] = "Gin Served"
             game["knock_limit"] = 8
@@ -63,6 +64,7 @@ def test_the_words_shown_come_from_the_server(
         row = page.locator("table.points tr", has_text="Served house")
         assert row.locator("td").inner_text() == "77"
         page.get_by_text("Joker: −3").wait_for()
+        page.get_by_text("The knocker collects 12.").wait_for()
         # Rules: the knock limits.
         page.goto(server_url + "/#/rules")
         page.get_by_text("with a knock count of 9 or less").wait_for()

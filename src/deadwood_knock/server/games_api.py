@@ -44,6 +44,10 @@ class GameFacts(BaseModel):
     unit: str = Field(description="what one deal is called: `round` or `hand`")
     jokers: bool
     layoffs: bool = Field(description="the defender lays off on the knocker's melds")
+    figures: dict[str, int] = Field(
+        default_factory=dict,
+        description="other rule figures by name: pot_ante, suspicion, knock_penalty, ...",
+    )
 
 
 class GamesCatalogue(BaseModel):

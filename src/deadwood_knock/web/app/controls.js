@@ -5,8 +5,8 @@ import { html } from "./lib.js";
 import { pretty, sameCard } from "./cards.js";
 import { update } from "./store.js";
 import { Modal } from "./dialogs.js";
-import { deadwoodTerm, signed } from "./showdown.js";
-import { categoryPhrase } from "./games.js";
+import { deadwoodTerm, num, signed } from "./showdown.js";
+import { categoryPhrase, figure } from "./games.js";
 
 /**
  * Which controls are live, from the view's legal actions only (the client decides no rule).
@@ -55,8 +55,9 @@ export function Controls(p) {
   const { reveals, chosenReveal, palmLive, who, onAct, onKnock } = p;
   if (call || fold) {
     const ev = obs.evaluation;
+    const ante = figure(obs.game, "pot_ante");
     return html`<div class="prompt" role="group" aria-label="Call or fold">
-      <p>${obs.knocker != null ? `${who(obs.knocker)} knocked. ` : ""}Call puts 10 in the poker pot:
+      <p>${obs.knocker != null ? `${who(obs.knocker)} knocked. ` : ""}Call puts ${ante ?? "a stake"} in the poker pot:
         the best poker hand among those in takes it. Fold stays out of it.
         ${ev ? html`<br /><span class="prompt-sub">You hold ${categoryPhrase(ev.category)} (${ev.hand_points} hand points).</span>` : null}</p>
       ${call ? html`<button class="btn gold" disabled=${busy} onClick=${() => onAct(call)}>Call</button>` : null}
@@ -78,7 +79,10 @@ export function Controls(p) {
       : `Knock: discard ${pretty(selected)} and lay down; lowest count wins.`);
   }
   if (stand) help.push("Stand keeps your hand as it is.");
-  if (palmLive) help.push("Palm takes the card under the top discard; −5 if you don't top the round.");
+  const suspicion = figure(obs.game, "suspicion");
+  if (palmLive) {
+    help.push(`Palm takes the card under the top discard${suspicion != null ? `; ${num(suspicion)} if you don't top the round` : ""}.`);
+  }
   const any = knockAction || discardAction || rummyAction || stand;
   return html`<div class="actions-wrap">
     ${any

@@ -23,6 +23,7 @@ import { useState, useEffect } from "./lib.js";
  * @property {string} unit "round" or "hand"
  * @property {boolean} jokers
  * @property {boolean} layoffs
+ * @property {Record<string, number>} [figures] pot_ante, suspicion, knock_penalty, rummy_bonus...
  */
 
 const KEY = "dk.games.v1";
@@ -173,4 +174,17 @@ export function handPointsTable() {
 export function jokerPoints() {
   const g = allGames().find((x) => x.jokers && x.card_points.length > 52);
   return g ? g.card_points[52] : null;
+}
+
+/**
+ * One of a game's other rule figures by name (the pot's ante, a bonus...), or null until
+ * the catalogue is in.
+ * @param {string} game
+ * @param {string} name
+ * @returns {number | null}
+ */
+export function figure(game, name) {
+  const f = gameFacts(game);
+  const v = f && f.figures ? f.figures[name] : undefined;
+  return typeof v === "number" ? v : null;
 }

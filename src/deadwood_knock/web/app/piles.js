@@ -3,12 +3,21 @@
 // live only when a legal action takes from it.
 import { html } from "./lib.js";
 import { CardFace, CardBack, pretty } from "./cards.js";
+import { figure } from "./games.js";
+import { num } from "./showdown.js";
 
 /**
  * @param {{obs: any, back: string, large: boolean, busy: boolean,
  *   sourceLive: (source: string) => boolean, palmLive: boolean,
  *   onSource: (source: string) => void, arriving: Set<string>}} props
  */
+/** @param {string} game */
+function palmTitle(game) {
+  const suspicion = figure(game, "suspicion");
+  const risk = suspicion != null ? ` ${num(suspicion)} suspicion if you don't top the round.` : "";
+  return `Palm: take the card under the top discard; the top one is set aside.${risk}`;
+}
+
 export function Piles({ obs, back, large, busy, sourceLive, palmLive, onSource, arriving }) {
   const pile = obs.discard_pile || [];
   const top = pile.length ? pile[pile.length - 1] : null;
@@ -34,7 +43,7 @@ export function Piles({ obs, back, large, busy, sourceLive, palmLive, onSource, 
     </div>
     ${palmLive
       ? html`<div class="pile-wrap"><button class="pile palm live" disabled=${busy} aria-label="Palm the buried card"
-          aria-describedby="action-help" title="Palm: take the card under the top discard; the top one is set aside. −5 suspicion if you don't top the round."
+          aria-describedby="action-help" title=${palmTitle(obs.game)}
           onClick=${() => onSource("palm")}>
           <${CardBack} back=${back} />
           </button><span class="pile-label">Palm</span></div>`

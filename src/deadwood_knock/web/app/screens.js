@@ -11,7 +11,7 @@ import { TrailMap } from "./trailmap.js";
 import { ReplayList } from "./replay.js";
 import { EXAMPLES } from "./examples.js";
 import { categoryWords, num } from "./showdown.js";
-import { gameFacts, gameTitle, handPointsTable, useGames } from "./games.js";
+import { figure, gameFacts, gameTitle, handPointsTable, useGames } from "./games.js";
 
 export function Welcome() {
   const [name, setName] = useState(settings().name);
@@ -763,6 +763,8 @@ function ScoringTables() {
   const dk = gameFacts("deadwood-knock");
   const ladder = EXAMPLES.slice(0, 10);
   const table = handPointsTable();
+  const ante = figure("deadwood-knock", "pot_ante");
+  const suspicion = figure("deadwood-knock", "suspicion");
   const joker = EXAMPLES.find((e) => e.cards.includes("JK"));
   return html`<h2>Hand points</h2>
     <p>The best five cards of your poker hand score by their poker rank. Each example is a real
@@ -782,8 +784,8 @@ function ScoringTables() {
     <h2>The poker pot</h2>
     <dl class="ref">
       <div><dt>What it is</dt><dd>A side bet on poker hands alone; deadwood plays no part.</dd></div>
-      <div><dt>Nobody calls</dt><dd>The knocker collects 10.</dd></div>
-      <div><dt>Someone calls</dt><dd>Everyone still in stakes 10 and the best poker hand among them
+      <div><dt>Nobody calls</dt><dd>The knocker collects ${ante ?? "the ante"}.</dd></div>
+      <div><dt>Someone calls</dt><dd>Everyone still in stakes ${ante ?? "the ante"} and the best poker hand among them
         takes the pot. Tied hands split it equally, rounded down; any odd point is lost.</dd></div>
       <div><dt>Folding</dt><dd>Costs nothing and wins nothing from the pot.</dd></div>
     </dl>
@@ -793,8 +795,8 @@ function ScoringTables() {
         under the top discard.</dd></div>
       <div><dt>How</dt><dd>Choose your discard first; the pile needs at least 3 cards. The top
         discard goes out of play as cover and the buried card comes to you.</dd></div>
-      <div><dt>Suspicion</dt><dd>Palm and finish the round below the top score, and a 5-point
-        Suspicion penalty follows.</dd></div>
+      <div><dt>Suspicion</dt><dd>Palm and finish the round below the top score, and a${
+        suspicion != null ? ` ${Math.abs(suspicion)}-point` : ""} Suspicion penalty follows.</dd></div>
     </dl>`;
 }
 
@@ -840,7 +842,7 @@ export function Rules() {
     ]} />
     <h2>Call or fold</h2>
     <p>After the final turns each other player, in order from the knocker's left, calls (puts
-      10 in the pot) or folds. The knocker is always in.</p>
+      ${figure("deadwood-knock", "pot_ante") ?? "the ante"} in the pot) or folds. The knocker is always in.</p>
     <h2>Showdown</h2>
     <${Ref} rows=${[
       ["Poker hand", "Any 5 cards, or 6 to 8 cards that all share a suit or run in one straight. Jokers never join it."],
@@ -860,10 +862,10 @@ export function Rules() {
       ["Melds", "Sets (3 or 4 of a rank) and runs (3 or more in a suit). Aces are low unless the table plays High Aces; K-A-2 never runs. The game works out your count (your lowest possible deadwood)."],
       ["A turn", "Take the top of the stock or the discard pile, knock if you like, then discard. A card just taken from the discard pile can't go straight back."],
       ["Knock", "Ends the hand after the knocker's discard; hands are counted as they stand. With a knock limit, the count after the discard must be at or under it."],
-      ["Rummy", "Every card matched ends the hand at once: the difference plus 25 from each player."],
-      ["Scoring", "Lowest count wins the difference from each player; a knocker tied for lowest loses to the tying player, and a knocker who doesn't win pays 10 more."],
+      ["Rummy", `Every card matched ends the hand at once: the difference plus ${figure("knock-rummy", "rummy_bonus") ?? "a bonus"} from each player.`],
+      ["Scoring", `Lowest count wins the difference from each player; a knocker tied for lowest loses to the tying player, and a knocker who doesn't win pays ${figure("knock-rummy", "knock_penalty") ?? "a penalty"} more.`],
       ["Empty stock", "The discard pile is turned over as a new stock, at most twice a hand; a third time the hand is void."],
-      [gameTitle("gin"), `Two players, knock at ${gin ? gin.knock_limit : "the limit"} or less, lay-offs, undercuts (+25), gin (+25), and a void hand when 2 cards are left in the stock.${gin && gin.options.target ? ` Games run to ${gin.options.target}.` : ""}`],
+      [gameTitle("gin"), `Two players, knock at ${gin ? gin.knock_limit : "the limit"} or less, lay-offs, undercuts (+${figure("gin", "gin_bonus") ?? "a bonus"}), gin (+${figure("gin", "gin_bonus") ?? "a bonus"}), and a void hand when ${figure("gin", "void_stock") ?? "too few"} cards are left in the stock.${gin && gin.options.target ? ` Games run to ${gin.options.target}.` : ""}`],
     ]} />
   </section>`;
 }
