@@ -1,8 +1,9 @@
 """The rule words and figures a player reads come from the server's /api/games.
 
 The browser gets a doctored catalogue (other category words, hand points, knock limit,
-joker points, the pot's ante, titles, targets); every screen that shows them must show the doctored ones,
-which it could only do by reading them from the server (the client has no copy).
+joker points, the pot's ante, titles, targets); every screen that shows them must show the
+doctored ones, which it could only do by reading them from the server (the client has no
+copy).
 """
 
 from __future__ import annotations
