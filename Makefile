@@ -66,16 +66,18 @@ bench: $(BENCH_STAMP)
 	bench/.venv/bin/python bench/run.py
 
 # The server under load (bench/loadtest.py): players against greedy bots, one table row each.
-# LOAD_DB=postgresql+asyncpg://… for PostgreSQL; LOAD_REDIS=redis://… with LOAD_PROCESSES=2.
+# LOAD_DB=postgresql+asyncpg://… for PostgreSQL; LOAD_REDIS=redis://… with LOAD_PROCESSES=2
+# (several addresses) or LOAD_WORKERS=2 (serve --workers 2, one address).
 LOAD_PLAYERS ?= 100
 LOAD_THINK ?= 0
 LOAD_SECONDS ?= 30
 LOAD_PROCESSES ?= 1
+LOAD_WORKERS ?= 1
 LOAD_DB ?=
 LOAD_REDIS ?=
 loadtest: $(STAMP) node_modules/.package-lock.json
 	$(PY) bench/loadtest.py --players $(LOAD_PLAYERS) --think $(LOAD_THINK) \
-		--seconds $(LOAD_SECONDS) --processes $(LOAD_PROCESSES) \
+		--seconds $(LOAD_SECONDS) --processes $(LOAD_PROCESSES) --workers $(LOAD_WORKERS) \
 		$(if $(LOAD_DB),--database-url $(LOAD_DB)) $(if $(LOAD_REDIS),--redis-url $(LOAD_REDIS))
 
 clean:

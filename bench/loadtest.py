@@ -217,6 +217,8 @@ def _start_servers(
             command += ["--database-url", args.database_url]
         if args.redis_url:
             command += ["--redis-url", args.redis_url]
+        if args.workers > 1:
+            command += ["--workers", str(args.workers)]
         env = {**os.environ, **dict(kv.split("=", 1) for kv in args.env)}
         procs.append(subprocess.Popen(command, env=env, start_new_session=True))
         bases.append(f"http://127.0.0.1:{port}")
@@ -289,7 +291,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "players": args.players,
         "think": f"{think[0]:g}-{think[1]:g} s" if think[1] > 0 else "0",
-        "processes": len(bases),
+        "processes": len(bases) * args.workers,
         "db": db,
         "actions_per_s": round(len(lat) / measured, 1) if measured > 0 else 0.0,
         "p50_ms": round(_percentile(lat, 0.50) * 1000, 1),
@@ -319,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="measured time")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
     parser.add_argument("--processes", type=int, default=1, help="server processes to start")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes behind each address (serve --workers)"
+    )
     parser.add_argument("--database-url", default=None, help="default: SQLite in a temp folder")
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--url", action="append", help="use running server(s) instead")

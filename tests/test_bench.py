@@ -121,7 +121,7 @@ def test_quick_json_has_every_key_with_positive_numbers(
 def test_sim_playout_steps_play_whole_rounds_from_engine_deals(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from deadwood_knock.bots import dk_sim, kr_sim
+    from deadwood_knock.bots import dk_playout, kr_sim
 
     finished: list[str] = []
 
@@ -135,7 +135,7 @@ def test_sim_playout_steps_play_whole_rounds_from_engine_deals(
 
         monkeypatch.setattr(module, name, wrapped)
 
-    watch(dk_sim, "playout")
+    watch(dk_playout, "playout")
     watch(kr_sim, "playout")
     for game, players in (
         ("knock-rummy", 2),

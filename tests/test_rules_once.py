@@ -91,7 +91,10 @@ def test_card_points_are_defined_once(pattern: str, homes: list[str]) -> None:
         (r"^KNOCK_LIMIT\b.*=", "games/deadwood_knock/hand.py"),
         (r"^GIN_LIMIT\b.*=", "games/knock_rummy/rules.py"),
         (r"^(RUMMY_BONUS|GIN_BONUS|KNOCK_PENALTY)\b.*=", "games/knock_rummy/rules.py"),
-        (r"^POT_ANTE\b.*=", "games/deadwood_knock/rules.py"),
+        (r"^POT_ANTE\b.*=", "games/deadwood_knock/core.py"),
+        (r"^SUSPICION\b.*=", "games/deadwood_knock/core.py"),
+        (r"^PALM_MIN_DISCARDS\b.*=", "games/deadwood_knock/core.py"),
+        (r"^HAND_SIZE\b.*=", "games/deadwood_knock/core.py"),
     ],
 )
 def test_rule_tables_are_defined_once(pattern: str, home: str) -> None:
@@ -102,8 +105,9 @@ def test_rule_tables_are_defined_once(pattern: str, home: str) -> None:
 
 
 def test_legality_has_one_source_per_game() -> None:
-    # One why_illegal per engine; the old second and third copies are gone.
-    for rules in (GAMES / "deadwood_knock" / "rules.py", GAMES / "knock_rummy" / "rules.py"):
+    # One why_illegal per engine; the old second and third copies are gone. Deadwood
+    # Knock's lives in its core, which the public API re-exports.
+    for rules in (GAMES / "deadwood_knock" / "core.py", GAMES / "knock_rummy" / "rules.py"):
         text = rules.read_text(encoding="utf-8")
         assert len(re.findall(r"^def why_illegal\(", text, re.M)) == 1
         for gone in ("def _is_legal", "def _why_illegal", "_legal_memo"):

@@ -256,15 +256,16 @@ def playout_step(play: Callable[[int], int], seed: int, games: int) -> Step:
 
 
 def sim_playout_step(game_name: str, seed: int, games: int, players: int) -> Step:
-    """Times the search bot's own playouts (``bots/dk_sim``, ``bots/kr_sim``: its
-    playout policy for every seat) from fresh engine deals, ``games`` per step.
+    """Times the search bot's own playouts (``bots/dk_playout`` on the Deadwood Knock
+    core, ``bots/kr_sim``: its playout policy for every seat) from fresh engine deals,
+    ``games`` per step.
 
     This is the path the strong bot runs thousands of times a decision; the tests in
-    ``tests/test_bots_sim.py`` prove the simulators score rounds as the engine does.
+    ``tests/test_bots_sim.py`` prove the playouts score rounds as the engine does.
     As in the bot, a Knock Rummy or Gin playout stops after ``kr_sim.PLAYOUT_CAP`` moves
     and scores the rest by counts. Dealing and copying into the simulator is untimed.
     """
-    from deadwood_knock.bots import dk_sim, kr_sim
+    from deadwood_knock.bots import dk_playout, kr_sim
     from deadwood_knock.bots.strong import playout_knock_at
     from deadwood_knock.games import get_game
 
@@ -277,7 +278,7 @@ def sim_playout_step(game_name: str, seed: int, games: int, players: int) -> Ste
     def deal(s: int) -> Any:
         state = game.new_game(parsed, s)
         if facts(game_name).poker_split:
-            return dk_sim.Sim.dealt(state)
+            return dk_playout.dealt(state)
         return kr_sim.KrSim.dealt(state)
 
     def step() -> tuple[int, float]:
@@ -288,7 +289,7 @@ def sim_playout_step(game_name: str, seed: int, games: int, players: int) -> Ste
         start = now()
         if facts(game_name).poker_split:
             for sim, rng in zip(sims, rngs, strict=True):
-                dk_sim.playout(sim, rng)
+                dk_playout.playout(sim, rng)
         else:
             for sim in sims:
                 kr_sim.playout(sim, knock_at)

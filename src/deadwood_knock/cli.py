@@ -200,20 +200,25 @@ def _hands_from_stdin(game: str, high_aces: bool, as_json: bool, out: TextIO) ->
 
 
 def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
-    from deadwood_knock.server import serve
+    from deadwood_knock.server import ServeError, serve
 
     trusted = [p.strip() for item in args.trusted_proxies or () for p in item.split(",")]
     if args.proxy_headers:
         trusted += list(LOOPBACK_PROXIES)
-    serve(
-        host=args.host,
-        port=args.port,
-        data_dir=Path(args.data_dir),
-        database_url=args.database_url,
-        redis_url=args.redis_url,
-        trusted_proxies=tuple(p for p in trusted if p) or None,
-        log_level=args.log_level,
-    )
+    try:
+        serve(
+            host=args.host,
+            port=args.port,
+            data_dir=Path(args.data_dir),
+            database_url=args.database_url,
+            redis_url=args.redis_url,
+            trusted_proxies=tuple(p for p in trusted if p) or None,
+            log_level=args.log_level,
+            workers=args.workers,
+        )
+    except ServeError as exc:
+        print(f"deadwood-knock serve: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -343,6 +348,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="a Redis URL, e.g. redis://host:6379/0: shared rate limits and match events, "
         "needed to run several server processes on one PostgreSQL database",
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes behind the one address (more than 1 needs PostgreSQL and Redis)",
     )
     serve.add_argument(
         "--proxy-headers",

@@ -14,15 +14,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dkserver_toy_game import GAME as TOY_GAME
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient
 
+from deadwood_knock.games import register_game
 from deadwood_knock.server import Settings, create_app
+from deadwood_knock.server.botpool import register_games
 
-# The test-only toy game, importable by name in the bot workers too (spawned
-# processes inherit sys.path, which holds this folder).
-EXTRA_GAMES = {"toy": "dkserver_toy_game:GAME"}
+# The test-only toy game, registered like any game. The bot workers get it when they
+# start (spawned processes inherit sys.path, which holds this folder).
+register_game(TOY_GAME)
 TABLES = (
     "match_leases",
     "match_actions",
@@ -48,7 +51,12 @@ async def _reset_postgres(url: str) -> None:
 
 @pytest.fixture(scope="session")
 def bot_pool() -> Iterator[ProcessPoolExecutor]:
-    pool = ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(
+        max_workers=2,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=register_games,
+        initargs=((TOY_GAME,),),
+    )
     yield pool
     pool.shutdown(cancel_futures=True)
 
@@ -67,7 +75,6 @@ def settings(tmp_path: Path, database_url: str) -> Settings:
     return Settings(
         data_dir=tmp_path / "data",
         database_url=database_url,
-        extra_games=EXTRA_GAMES,
         bot_pacing=0.0,
         bot_seconds=0.2,
         secret_key="test secret",

@@ -10,15 +10,18 @@ from pathlib import Path
 
 import uvicorn
 
+from deadwood_knock.games import register_game
 from deadwood_knock.server import Settings, create_app
 
 if __name__ == "__main__":
+    from dkserver_toy_game import GAME
+
+    register_game(GAME)  # the bot workers are handed it when they start
     port, data_dir, database_url = int(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
     settings = Settings(
         port=port,
         data_dir=data_dir,
         database_url=database_url,
-        extra_games={"toy": "dkserver_toy_game:GAME"},
         bot_workers=1,
         bot_seconds=0.2,
         secret_key="test secret",

@@ -19,8 +19,8 @@ from dkserver_helpers import (
 )
 from starlette.testclient import TestClient
 
+from deadwood_knock.games import get_game
 from deadwood_knock.games.base import GameRecord
-from deadwood_knock.server.games import load_game
 
 
 def _live(client: TestClient, match_id: str) -> Any:
@@ -31,7 +31,7 @@ def _allowed_tokens(client: TestClient, match_id: str, seat: int) -> list[set[st
     """For each version, the card tokens the seat may legitimately see: its engine
     observation, the events it was shown so far and its legal actions."""
     live = _live(client, match_id)
-    game = load_game(live.game_name, client.app.state.services.settings.extra_games)  # type: ignore[attr-defined]
+    game = get_game(live.game_name)
     record = GameRecord(live.game_name, live.options, live.seed)
     state = game.new_game(game.options_from_json(record.options), record.seed)
     shown: set[str] = set()
@@ -240,9 +240,9 @@ def test_a_failing_bot_never_stalls_the_match(
 def test_finished_matches_leave_memory_and_reload(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import deadwood_knock.server.matches as matches
+    import deadwood_knock.server.store as store
 
-    monkeypatch.setattr(matches, "MAX_LIVE", 2)
+    monkeypatch.setattr(store, "MAX_LIVE", 2)
     headers = new_player(client)
     finished = []
     for _ in range(3):

@@ -40,12 +40,13 @@ from deadwood_knock.bots.dk import (
     sample_cards,
     source_of,
 )
-from deadwood_knock.bots.dk_sim import Sim, apply_action, playout, sample_position
+from deadwood_knock.bots.dk_playout import apply_action, playout, sample_position
 from deadwood_knock.bots.kr import best_after_draw, count, discard_card, options_of
 from deadwood_knock.bots.view import TableView, view_of
 from deadwood_knock.cards import CARDS, Card
 from deadwood_knock.games import facts
 from deadwood_knock.games.base import Event, Game
+from deadwood_knock.games.deadwood_knock.core import Core
 from deadwood_knock.games.knock_rummy.melds import best_discard_count
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
 from deadwood_knock.games.points import card_value
@@ -348,20 +349,21 @@ class Search(Protocol):
 
 
 class SimSearch:
-    """Deadwood Knock playouts in the fast simulator, on positions sampled from the view."""
+    """Deadwood Knock playouts on the engine's core, on positions sampled from the view."""
 
     def __init__(self, view: TableView) -> None:
         self.view = view
 
-    def sample(self, rng: random.Random) -> Sim:
+    def sample(self, rng: random.Random) -> Core:
         sim = sample_position(self.view, rng)
         assert sim is not None
         return sim
 
-    def value(self, sample: Sim, action: Any, rng: random.Random) -> float:
+    def value(self, sample: Core, action: Any, rng: random.Random) -> float:
         sim = sample.copy()
+        sim.seed = rng.getrandbits(63)  # a reshuffle's order is a guess: one per stream
         seat = self.view.seat
-        if not apply_action(sim, seat, action, rng):
+        if not apply_action(sim, seat, action):
             return -1000.0
         scores = playout(sim, rng)
         others = [v for s, v in enumerate(scores) if s != seat]

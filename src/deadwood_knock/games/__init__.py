@@ -12,6 +12,31 @@ from deadwood_knock.games.base import Game, GameError, RuleFacts
 
 GAME_NAMES: tuple[str, ...] = ("deadwood-knock", "knock-rummy", "gin")
 
+#: Games registered at run time (a test's toy game), by name, next to the three built in.
+_REGISTERED: dict[str, Game[Any, Any]] = {}
+
+
+def register_game(game: Game[Any, Any]) -> None:
+    """Make ``game`` known by its name to :func:`get_game` (and so to the server and its
+    bot workers, which are handed :func:`registered_games` when they start)."""
+    if game.name in GAME_NAMES:
+        raise GameError(f"{game.name!r} is a built-in game")
+    _REGISTERED[game.name] = game
+
+
+def unregister_game(name: str) -> None:
+    _REGISTERED.pop(name, None)
+
+
+def registered_games() -> tuple[Game[Any, Any], ...]:
+    """The games registered at run time (not the built-in ones)."""
+    return tuple(_REGISTERED.values())
+
+
+def game_names() -> tuple[str, ...]:
+    """Every game's name: the built-in ones, then those registered at run time."""
+    return (*GAME_NAMES, *_REGISTERED)
+
 
 def get_game(name: str) -> Game[Any, Any]:
     """The rules of the game with this public name."""
@@ -27,7 +52,10 @@ def get_game(name: str) -> Game[Any, Any]:
         from deadwood_knock.games.knock_rummy import GIN_GAME as gin
 
         return gin
-    raise GameError(f"unknown game {name!r}; choose one of: {', '.join(GAME_NAMES)}")
+    found = _REGISTERED.get(name)
+    if found is not None:
+        return found
+    raise GameError(f"unknown game {name!r}; choose one of: {', '.join(game_names())}")
 
 
 def facts(name: str) -> RuleFacts:

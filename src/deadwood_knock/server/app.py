@@ -22,11 +22,9 @@ from starlette.types import Scope
 
 from deadwood_knock import __version__
 from deadwood_knock.persistence import Database
-from deadwood_knock.server.api import Services, router
 from deadwood_knock.server.apidocs import install_docs
-from deadwood_knock.server.device_api import device_router
+from deadwood_knock.server.deps import Services
 from deadwood_knock.server.errors import ApiError
-from deadwood_knock.server.games_api import games_router
 from deadwood_knock.server.hub import Hub, RedisBridge
 from deadwood_knock.server.logsafe import cap_secret_loggers
 from deadwood_knock.server.mail import make_mailer
@@ -35,9 +33,9 @@ from deadwood_knock.server.middleware import AccessLog, BodyLimit, SecurityHeade
 from deadwood_knock.server.openapi import install_openapi
 from deadwood_knock.server.otp import OtpService
 from deadwood_knock.server.ratelimit import make_rate_limiter
-from deadwood_knock.server.records_api import records_router
+from deadwood_knock.server.routes import include_routes
 from deadwood_knock.server.settings import Settings
-from deadwood_knock.server.trail_api import install_trail, record_trail_result
+from deadwood_knock.server.trail import record_trail_result
 from deadwood_knock.server.workers import Backend, ExecutorBackend, FairScheduler, PipeWorkers
 
 log = logging.getLogger("deadwood_knock.server")
@@ -157,11 +155,7 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         docs_url=None,
         redoc_url=None,
     )
-    app.include_router(games_router)
-    app.include_router(router)
-    app.include_router(device_router)
-    app.include_router(records_router)
-    install_trail(app)  # trail routes and /art, ahead of the web client's catch-all mount
+    include_routes(app)  # every router, and /art ahead of the web client's catch-all mount
     install_openapi(app)
     if settings.api_docs:
         install_docs(app, npm_package("swagger-ui-dist"))

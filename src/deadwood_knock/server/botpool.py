@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import random
 from collections import OrderedDict
-from collections.abc import Mapping
 from typing import Any
 
 from deadwood_knock.bots import Budget, get_bot
-from deadwood_knock.games.base import GameRecord, IllegalActionError, JSONDict
-from deadwood_knock.server.games import load_game
+from deadwood_knock.games import get_game, register_game
+from deadwood_knock.games.base import Game, GameRecord, IllegalActionError, JSONDict, replay
 from deadwood_knock.trail.figure_bots import register_figure_bots
 
 # The trail seats historic figures as bots named "figure:<id>"; workers must know them too.
@@ -26,22 +25,24 @@ _CACHE_SIZE = 2048  # a worker serves many matches in turn: replays stay increme
 _states: OrderedDict[str, tuple[str, JSONDict, int, tuple[JSONDict, ...], Any]] = OrderedDict()
 
 
-def _state_for(match_id: str, record: GameRecord, extra: Mapping[str, str]) -> Any:
-    game = load_game(record.game, extra)
+def register_games(games: tuple[Game[Any, Any], ...]) -> None:
+    """The server's run-time games (a test's toy game), known in this worker too."""
+    for game in games:
+        register_game(game)
+
+
+def _state_for(match_id: str, record: GameRecord) -> Any:
+    game = get_game(record.game)
     cached = _states.get(match_id)
-    start, state = 0, None
+    rest, start = record, None
     if cached is not None:
         name, options, seed, done, cached_state = cached
         same_start = (name, options, seed) == (record.game, record.options, record.seed)
         if same_start and record.actions[: len(done)] == done:
-            start, state = len(done), cached_state
-    if state is None:
-        state = game.new_game(game.options_from_json(record.options), record.seed)
-    for number, action_json in enumerate(record.actions[start:], start + 1):
-        action = game.action_from_json(action_json)
-        if action not in game.legal_actions(state):
-            raise IllegalActionError(f"record action {number} is not legal")
-        state, _ = game.apply(state, action)
+            # Only the actions since the cached state are replayed.
+            rest = GameRecord(record.game, record.options, record.seed, record.actions[len(done) :])
+            start = cached_state
+    state = replay(game, rest, start=start)
     _states[match_id] = (record.game, record.options, record.seed, record.actions, state)
     _states.move_to_end(match_id)
     while len(_states) > _CACHE_SIZE:
@@ -56,12 +57,11 @@ def decide(
     bot_name: str,
     rng_seed: int,
     budget_seconds: float | None,
-    extra_games: Mapping[str, str],
 ) -> JSONDict:
     """The JSON of the action ``bot_name`` takes for ``seat``. Top level: picklable."""
     record = GameRecord.from_json(record_json)
-    game = load_game(record.game, extra_games)
-    state = _state_for(match_id, record, extra_games)
+    game = get_game(record.game)
+    state = _state_for(match_id, record)
     if game.to_act(state) != seat:
         raise IllegalActionError(f"seat {seat} is not to act")
     observation = game.observe(state, seat)
@@ -79,16 +79,40 @@ def hint(
     observation_json: JSONDict,
     budget_seconds: float,
     rng_seed: int,
-    extra_games: Mapping[str, str],
 ) -> JSONDict:
     """Hand Focus for one seat, from that seat's observation JSON only (no record, no seed)."""
     from deadwood_knock.bots.hints import DEFAULT_HINT_BUDGET, hand_focus
 
-    game = load_game(game_name, extra_games)
+    game = get_game(game_name)
     budget = Budget(seconds=budget_seconds, iterations=DEFAULT_HINT_BUDGET.iterations)
     found = hand_focus(game, observation_json, budget, seed=rng_seed)
     result: JSONDict = found.to_json()
     return result
+
+
+class CacheMiss(Exception):
+    """This worker does not hold the match at the position a tail continues from."""
+
+
+def decide_tail(
+    match_id: str,
+    start: tuple[str, JSONDict, int],
+    base: int,
+    tail: list[JSONDict],
+    seat: int,
+    bot_name: str,
+    rng_seed: int,
+    budget_seconds: float | None,
+) -> JSONDict:
+    """:func:`decide` given only the actions since this worker's last decision for the
+    match (``base`` of them before ``tail``), so a move's hand-off does not carry the whole
+    log. :class:`CacheMiss` if the worker no longer holds that position: send it all."""
+    cached = _states.get(match_id)
+    if cached is None or (cached[0], cached[1], cached[2]) != start or len(cached[3]) != base:
+        raise CacheMiss(match_id)
+    game, options, seed = start
+    record = GameRecord(game, options, seed, (*cached[3], *tail))
+    return decide(match_id, record.to_json(), seat, bot_name, rng_seed, budget_seconds)
 
 
 def warm_up() -> bool:

@@ -99,7 +99,7 @@ async def authenticate(db: Database, token: str | None, idle_days: int) -> tuple
     if not token or len(token) > 128 or not token.isascii():
         raise _unauthorized("a bearer token is required (POST /api/players)")
     hashed = token_hash(token)
-    async with db.sessions() as session:
+    async with db.reads() as session:
         row = (
             await session.execute(
                 select(Player, Device.id, Device.last_used_at)

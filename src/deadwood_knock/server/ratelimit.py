@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any, Protocol
 
+from deadwood_knock.server.errors import ApiError
+
 
 class RateLimiter(Protocol):
     async def hit(self, key: str, limit: int, window: int) -> int | None:
@@ -85,3 +87,17 @@ class RedisRateLimiter:
 
 def make_rate_limiter(redis_url: str | None) -> RateLimiter:
     return RedisRateLimiter(redis_url) if redis_url else MemoryRateLimiter()
+
+
+async def check_quota(limiter: RateLimiter, key: str, limit: tuple[int, int], what: str) -> None:
+    """A per-player quota: a 429 ``quota_exceeded`` with ``Retry-After`` beyond ``limit``
+    (count, window seconds)."""
+    retry = await limiter.hit(key, limit[0], limit[1])
+    if retry is not None:
+        error = ApiError(
+            429,
+            "quota_exceeded",
+            f"too many {what} (at most {limit[0]} in {limit[1]} s); try again in {retry} s",
+        )
+        error.headers["Retry-After"] = str(retry)
+        raise error

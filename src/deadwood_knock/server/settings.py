@@ -79,17 +79,12 @@ class Settings(BaseModel):
     #: (requests, window seconds) one client may make (sends and verifications).
     otp_client_limit: tuple[int, int] = (20, 3600)
 
-    #: Test hook: extra games by name -> "module:attribute" of a ``Game``.
-    extra_games: Mapping[str, str] = Field(default_factory=dict)
-
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
         """Settings from ``DEADWOOD_*`` variables; explicit ``overrides`` (not ``None``) win."""
         source = os.environ if env is None else env
         values: dict[str, Any] = {}
         for name, field in cls.model_fields.items():
-            if name == "extra_games":
-                continue
             raw = source.get(ENV_PREFIX + name.upper())
             if raw is None or raw == "":
                 continue

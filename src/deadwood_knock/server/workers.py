@@ -23,7 +23,7 @@ import itertools
 import logging
 import multiprocessing
 import os
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -48,9 +48,12 @@ class Backend(Protocol):
 # ----- the worker process side ------------------------------------------------------------------
 
 
-def _worker_main(conn: Connection) -> None:
-    """Answer (job id, function name, args) with (job id, ok, result or error type)."""
+def _worker_main(conn: Connection, games: tuple[Any, ...] = ()) -> None:
+    """Answer (job id, function name, args) with (job id, ok, result or error type).
+    ``games``: the server's run-time registered games, registered here too."""
     from deadwood_knock.server import botpool
+
+    botpool.register_games(games)
 
     while True:
         try:
@@ -72,11 +75,17 @@ def _worker_main(conn: Connection) -> None:
 # ----- backends ---------------------------------------------------------------------------------
 
 
+#: Matches whose position each worker is believed to hold (its cache keeps more).
+_KNOWN_PER_WORKER = 1024
+
+
 @dataclass(eq=False)
 class _Worker:
     process: Any
     conn: Connection
     pending: dict[int, asyncio.Future[Any]] = field(default_factory=dict)
+    #: match id -> actions the worker has replayed for it (after its last decision there).
+    known: OrderedDict[str, int] = field(default_factory=OrderedDict)
 
 
 class PipeWorkers:
@@ -106,7 +115,11 @@ class PipeWorkers:
 
     def _spawn(self) -> _Worker:
         parent, child = self._context.Pipe(duplex=True)
-        process = self._context.Process(target=_worker_main, args=(child,), daemon=True)
+        from deadwood_knock.games import registered_games
+
+        process = self._context.Process(
+            target=_worker_main, args=(child, registered_games()), daemon=True
+        )
         process.start()
         child.close()
         worker = _Worker(process, parent)
@@ -147,8 +160,46 @@ class PipeWorkers:
                 self._workers[index] = self._spawn()
 
     async def run(self, function: str, args: tuple[Any, ...]) -> Any:
+        if function == "decide":
+            return await self._decide(args)
         # The scheduler starts at most `slots` jobs at once: one worker is free.
         worker = min(self._workers, key=lambda w: len(w.pending))
+        return await self._call(worker, function, args)
+
+    async def _decide(self, args: tuple[Any, ...]) -> Any:
+        """A bot move, preferably on the worker that made the match's last one: it holds the
+        position, so only the actions since then are sent, not the whole record (whose
+        pickling and pipe writes stalled the event loop under load)."""
+        match_id, record = args[0], args[1]
+        actions = record["actions"]
+        worker = min(self._workers, key=lambda w: len(w.pending))
+        base = None
+        for candidate in self._workers:
+            known = candidate.known.get(match_id)
+            if known is not None and known <= len(actions) and not candidate.pending:
+                worker, base = candidate, known
+                break
+        result: Any = None
+        if base is not None:
+            start = (record["game"], record["options"], record["seed"])
+            try:
+                result = await self._call(
+                    worker, "decide_tail", (match_id, start, base, actions[base:], *args[2:])
+                )
+            except WorkerError as exc:
+                if str(exc) != "CacheMiss":
+                    raise
+                base = None
+        if base is None:
+            result = await self._call(worker, "decide", args)
+        for other in self._workers:
+            other.known.pop(match_id, None)
+        worker.known[match_id] = len(actions)
+        if len(worker.known) > _KNOWN_PER_WORKER:
+            worker.known.popitem(last=False)
+        return result
+
+    async def _call(self, worker: _Worker, function: str, args: tuple[Any, ...]) -> Any:
         job_id = next(self._ids)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         worker.pending[job_id] = future

@@ -52,9 +52,12 @@ __all__ = [
     "card_value",
     "evaluate",
     "evaluate_batch",
+    "hand_row",
     "is_legal_poker_hand",
     "knock_count",
     "legal_splits",
+    "scoring_split",
+    "shown",
     "split_result",
     "strength_from_code",
     "warm_tables",
@@ -304,6 +307,8 @@ _Row = tuple[int, int, int, int, int]
 _TABLE: dict[int, _Row] = {}
 # Rank key -> the rank-count key of the scoring split's poker hand (its "pick").
 _PICK: dict[int, int] = {}
+# Pick key -> its 13 rank counts (realising a pick needs them per hand).
+_PICK_DIGITS: dict[int, tuple[int, ...]] = {}
 # Poker-rank-free memo for one suit's cards: 13-bit rank mask -> (strength code, deadwood
 # value, hand points).
 _SUITED: dict[int, tuple[int, int, int]] = {}
@@ -373,24 +378,50 @@ def _fill(tkey: int) -> _Row:
     return row
 
 
+# Each 5-card category's rank multiplicities, in the order its strength code lists ranks.
+_MULTIPLES: Final = {
+    0: (1, 1, 1, 1, 1),
+    1: (2, 1, 1, 1),
+    2: (2, 2, 1),
+    3: (3, 1, 1),
+    6: (3, 2),
+    7: (4, 1),
+}
+_DIGIT_OF_POKER: Final = tuple(0 if p in (1, 14) else p - 1 for p in range(15))
+
+
 def _pick_key(tkey: int) -> int:
-    """The rank-count key of the scoring split's suit-blind poker hand (0: none)."""
+    """The rank-count key of the scoring split's suit-blind poker hand (0: none).
+
+    Read off the key's table row, with no search: a suit-blind strength code names its
+    5-card rank multiset (category and ranks), and a straight's length (5 to 8) is the
+    one whose ranks are worth what the row's deadwood leaves of the hand's total. No
+    other pick has the same objective: equal codes and values mean equal multisets."""
     key = tkey % _JOKER_UNIT
     got = _PICK.get(key)
     if got is None:
-        _seed_best()
-        digits = _digits(key)
-        if sum(digits) < 5:
+        row = _TABLE.get(tkey) or _fill(tkey)
+        code = row[4]
+        ranks = [(code >> (16 - 4 * i)) & 15 for i in range(5)]
+        cat = code >> 20
+        if not code:
             got = 0
+        elif cat != 4:
+            got = sum(
+                m * _POW5[_DIGIT_OF_POKER[p]] for m, p in zip(_MULTIPLES[cat], ranks, strict=False)
+            )
         else:
-            obj, got = _best_pick(key, digits)
-            present = 0
-            for d in range(13):
-                if digits[d]:
-                    present |= 1 << d
-            windows, wbest, _ = _LONG[present]
-            if windows and wbest > (obj, got):
-                got = wbest[1]
+            jokers = tkey // _JOKER_UNIT
+            total = sum(c * _RANK_VALUE[d] for d, c in enumerate(_digits(key)))
+            want = total + JOKER_DEADWOOD * jokers - row[3]
+            top = ranks[0]
+            for length in range(5, 9):
+                digits = [_DIGIT_OF_POKER[p] for p in range(max(top - length + 1, 1), top + 1)]
+                if len(digits) == length and sum(_RANK_VALUE[d] for d in digits) == want:
+                    got = sum(_POW5[d] for d in digits)
+                    break
+            else:
+                raise AssertionError(f"no straight of value {want} in table key {tkey}")
         _PICK[key] = got
     return got
 
@@ -606,7 +637,10 @@ def _slow_row(cards: Sequence[int], code: tuple[int, ...] = _SLOW_CODE) -> _Row:
 
 def _realize(plain: Sequence[int], pick_key: int) -> tuple[int, ...]:
     """The lowest-index cards of ``plain`` (sorted) matching a rank-count pick key."""
-    need = _digits(pick_key)
+    got = _PICK_DIGITS.get(pick_key)
+    if got is None:
+        got = _PICK_DIGITS[pick_key] = tuple(_digits(pick_key))
+    need = list(got)
     out = []
     for c in plain:
         d = c % 13
@@ -614,6 +648,13 @@ def _realize(plain: Sequence[int], pick_key: int) -> tuple[int, ...]:
             need[d] -= 1
             out.append(c)
     return tuple(out)
+
+
+def shown(cards: Sequence[int], poker: Sequence[int], code: int) -> tuple[tuple[Card, ...], str]:
+    """A split's deadwood (the cards outside ``poker``, sorted by index) and category."""
+    in_hand = set(poker)
+    deadwood = tuple(CARDS[c] for c in sorted(cards) if c not in in_hand)
+    return deadwood, CATEGORIES[code >> 20] if poker else CATEGORIES[0]
 
 
 def _result(
@@ -625,19 +666,31 @@ def _result(
     deadwood_points: int,
     code: int,
 ) -> HandResult:
-    in_hand = set(poker)
-    deadwood = sorted(c for c in cards if c not in in_hand)
+    deadwood, category = shown(cards, poker, code)
     return HandResult(
-        category=CATEGORIES[code >> 20] if poker else CATEGORIES[0],
+        category=category,
         hand_points=hp,
         poker_hand=tuple(CARDS[c] for c in poker),
-        deadwood=tuple(CARDS[c] for c in deadwood),
+        deadwood=deadwood,
         deadwood_points=deadwood_points,
         score=score,
         knock_count=knock,
         can_knock=knock <= KNOCK_LIMIT,
         strength=strength_from_code(code) if poker else (),
     )
+
+
+def scoring_split(cards: Sequence[Card]) -> tuple[_Row, tuple[Card, ...]]:
+    """The scoring split without validation or a :class:`HandResult`: its
+    ``evaluate_batch`` row and its poker hand (sorted by index). The showdown's path."""
+    s = sum(map(_CODE.__getitem__, cards))
+    tkey = s & _KEY_MASK
+    row = _TABLE.get(tkey) or _fill(tkey)
+    pick_key = _pick_key(tkey)
+    if ((s >> 32) + 0x3333) & 0x8888:  # some suit holds 5+ cards
+        score, knock, hp, dw, code, poker = _flush_branch(cards, row, pick_key)
+        return (score, knock, hp, dw, code), tuple(CARDS[c] for c in poker)
+    return row, tuple(CARDS[c] for c in _realize(sorted(c for c in cards if c < 52), pick_key))
 
 
 def evaluate(cards: Sequence[Card]) -> HandResult:
@@ -647,20 +700,29 @@ def evaluate(cards: Sequence[Card]) -> HandResult:
     empty and every card is deadwood.
     """
     _check(cards)
-    s = sum(map(_CODE.__getitem__, cards))
-    tkey = s & _KEY_MASK
-    row = _TABLE.get(tkey) or _fill(tkey)
-    pick_key = _pick_key(tkey)
-    if ((s >> 32) + 0x3333) & 0x8888:  # some suit holds 5+ cards
-        score, knock, hp, dw, code, poker = _flush_branch(cards, row, pick_key)
-        return _result(cards, poker, score, knock, hp, dw, code)
-    poker = _realize(sorted(c for c in cards if c < 52), pick_key)
+    row, poker = scoring_split(cards)
     return _result(cards, poker, *row)
 
 
 def knock_count(cards: Sequence[Card]) -> int:
     """Just the knock count (lowest deadwood over all legal splits), without validation."""
-    return evaluate_batch((cards,))[0][1]
+    return hand_row(cards)[1]
+
+
+def hand_row(cards: Sequence[Card]) -> tuple[int, int, int, int, int]:
+    """One hand's ``evaluate_batch`` row (no validation), without a batch around it:
+    the rules' knock test asks this once per turn."""
+    if len(cards) == 8:
+        a, b, c, d, e, f, g, h = cards
+        code = _CODE
+        key = (
+            code[a] + code[b] + code[c] + code[d]
+            + code[e] + code[f] + code[g] + code[h] + _SUIT_BIAS
+        ) & _BATCH_MASK  # fmt: skip
+    else:
+        key = _batch_key(cards)
+    row = _TABLE.get(key)
+    return row if row is not None else _slow_row(cards)
 
 
 _NONES: Final = itertools.repeat(None)

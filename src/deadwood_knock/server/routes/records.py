@@ -17,15 +17,16 @@ from deadwood_knock.content import load_content
 from deadwood_knock.content.loader import CONTENT_DIR, Content
 from deadwood_knock.games.base import GameError, GameRecord, JSONDict
 from deadwood_knock.replays import replay_steps
-from deadwood_knock.server.api import Me, Svc
+from deadwood_knock.server.deps import Me, Svc
 from deadwood_knock.server.errors import ApiError, conflict
-from deadwood_knock.server.matches import ACTIVE, LiveMatch
+from deadwood_knock.server.live import ACTIVE, LiveMatch
+from deadwood_knock.server.views import seat_view
 from deadwood_knock.trail.progress import entry_of
 from deadwood_knock.trail.views import the
 
-__all__ = ["records_router"]
+__all__ = ["router"]
 
-records_router = APIRouter(prefix="/api", tags=["records"])
+router = APIRouter(prefix="/api", tags=["records"])
 
 GAME_TITLES = {"deadwood-knock": "Deadwood Knock", "knock-rummy": "Knock Rummy", "gin": "Gin"}
 
@@ -86,7 +87,7 @@ def where(content: Content, live: LiveMatch, seat: int) -> JSONDict:
     }
 
 
-@records_router.get("/continue")
+@router.get("/continue")
 async def unfinished(svc: Svc, me: Me) -> dict[str, Any]:
     """Every unfinished match of the player, newest first, with where and which round:
     ``text`` reads "Continue at the Vaudeville Theater, round 4 of 10"."""
@@ -99,7 +100,7 @@ async def unfinished(svc: Svc, me: Me) -> dict[str, Any]:
         if live is None or live.status != ACTIVE:
             continue
         seat = row["seat"]
-        view = svc.matches.view(live, seat)
+        view = seat_view(live, seat)
         place = where(content, live, seat)
         label = view.get("round_label")
         if live.game_name != "deadwood-knock" and view.get("round") is not None:
@@ -140,7 +141,7 @@ def _outcome(result: JSONDict | None, seat: int) -> str:
     return "lost"
 
 
-@records_router.get("/replays")
+@router.get("/replays")
 async def list_replays(svc: Svc, me: Me) -> dict[str, Any]:
     """The player's finished matches (newest first), each one replayable."""
     content = _content()
@@ -181,7 +182,7 @@ _UNFINISHED: dict[int | str, dict[str, Any]] = {
 }
 
 
-@records_router.get("/replays/{match_id}", responses=_UNFINISHED)
+@router.get("/replays/{match_id}", responses=_UNFINISHED)
 async def get_replay(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
     """A finished match step by step: each step as the player's seat saw it, and every
     hand (the client shows those once the replay reaches the end)."""
@@ -199,7 +200,7 @@ async def get_replay(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
     }
 
 
-@records_router.get("/replays/{match_id}/record", responses=_UNFINISHED)
+@router.get("/replays/{match_id}/record", responses=_UNFINISHED)
 async def export_record(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
     """The finished match as ``GameRecord`` JSON (game, options, seed, actions)."""
     live, _seat = await _finished(svc, me, match_id)
@@ -219,7 +220,7 @@ class RecordBody(BaseModel):
     actions: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_IMPORT_ACTIONS)
 
 
-@records_router.post("/replays/import")
+@router.post("/replays/import")
 async def import_record(svc: Svc, _me: Me, body: RecordBody) -> dict[str, Any]:
     """Replay a ``GameRecord`` JSON (an exported match): the steps as seat 1 saw them.
     Nothing is stored. A record with an unknown game or an illegal action is a 422."""
@@ -243,7 +244,7 @@ async def import_record(svc: Svc, _me: Me, body: RecordBody) -> dict[str, Any]:
     }
 
 
-@records_router.get("/offline")
+@router.get("/offline")
 async def offline_files() -> dict[str, Any]:
     """What the client caches for an offline start: every piece of content art."""
     art = sorted(

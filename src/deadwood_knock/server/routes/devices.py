@@ -8,16 +8,16 @@ from fastapi import APIRouter, Path, Request
 from sqlalchemy import delete, select
 
 from deadwood_knock.persistence import Device
-from deadwood_knock.server.api import Me, Svc
+from deadwood_knock.server.deps import Me, Svc
 from deadwood_knock.server.devices import DEVICE_ID_PATTERN, iso_time
 from deadwood_knock.server.errors import ApiError
 
-device_router = APIRouter(prefix="/api/players/me/devices")
+router = APIRouter(prefix="/api/players/me/devices")
 
 DeviceId = Annotated[str, Path(pattern=DEVICE_ID_PATTERN)]
 
 
-@device_router.get("")
+@router.get("")
 async def list_devices(svc: Svc, me: Me, request: Request) -> dict[str, Any]:
     """The devices signed in to this profile, newest first; ``current`` is this one."""
     current = getattr(request.state, "device_id", None)
@@ -42,7 +42,7 @@ async def list_devices(svc: Svc, me: Me, request: Request) -> dict[str, Any]:
     return {"devices": devices}
 
 
-@device_router.delete("/{device_id}")
+@router.delete("/{device_id}")
 async def revoke_device(svc: Svc, me: Me, device_id: DeviceId) -> dict[str, int]:
     """Sign one device out (this one too: its token stops working at once)."""
     async with svc.db.sessions() as session, session.begin():
@@ -57,7 +57,7 @@ async def revoke_device(svc: Svc, me: Me, device_id: DeviceId) -> dict[str, int]
     return {"revoked": revoked}
 
 
-@device_router.post("/sign-out-others")
+@router.post("/sign-out-others")
 async def sign_out_others(svc: Svc, me: Me, request: Request) -> dict[str, int]:
     """Every other device's token stops working; this one stays signed in."""
     current = getattr(request.state, "device_id", None)

@@ -1,0 +1,249 @@
+"""The strong bot's Deadwood Knock playouts: its sampling and playout policy, driving
+the engine's own core (:class:`deadwood_knock.games.deadwood_knock.core.Core`).
+
+No rule lives here. A sampled position is a non-recording ``Core`` (no events, no log)
+whose match ends with the round in hand, so a playout stops at the round's scoring and
+reads each seat's round score (with Suspicion) from ``Core.round_scores``. What is the
+bot's own: how it guesses the hidden cards (:func:`sample_position`, from the seat's view
+only, never the real deal) and how the simulated players move (:func:`policy_move`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from deadwood_knock.bots.view import TableView, cards_of
+from deadwood_knock.cards import Card
+from deadwood_knock.games.deadwood_knock.core import (
+    CALL,
+    DRAWS,
+    FOLD,
+    KNOCK,
+    STAND,
+    Core,
+    DeadwoodKnockOptions,
+    DeadwoodKnockState,
+)
+from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT, evaluate_batch
+
+__all__ = [
+    "DEFAULT_STYLE",
+    "Style",
+    "apply_action",
+    "dealt",
+    "playout",
+    "policy_move",
+    "quick",
+    "sample_position",
+]
+
+_CACHE: dict[tuple[Card, ...], tuple[int, int, int, int, int]] = {}
+_CACHE_CAP: Final = 1 << 19
+
+
+def quick(cards: Sequence[Card]) -> tuple[int, int, int, int, int]:
+    """(score, knock count, hand points, deadwood points, strength code), memoised."""
+    key = tuple(sorted(cards))
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    if len(_CACHE) >= _CACHE_CAP:
+        _CACHE.clear()
+    res = _CACHE[key] = evaluate_batch([key])[0]
+    return res
+
+
+def _last_round(options: DeadwoodKnockOptions, rnd: int) -> DeadwoodKnockOptions:
+    """The table's options with the match ending after round ``rnd`` (0-based) and the
+    scoring split shown for everyone: a playout ends at the round's scoring."""
+    return dataclasses.replace(options, rounds=rnd + 1, manual_split=False)
+
+
+def dealt(state: DeadwoodKnockState) -> Core:
+    """A playout core at an engine state (for the tests and the bench, which compare or
+    time the playouts on real deals; the bot never gets a state and samples its own)."""
+    core = Core.of(state, record=False)
+    core.options = _last_round(state.options, state.round)
+    return core
+
+
+def sample_position(view: TableView, rng: random.Random) -> Core | None:
+    """A full round position consistent with everything this seat has seen.
+
+    Cards the seat saw go where they were seen (its hand, the pile, cards others took
+    from the pile); every unseen card is dealt at random to the other hands and the
+    stock. Returns ``None`` when the observation is not a Deadwood Knock turn it can read.
+    """
+    raw = view.raw
+    n = view.players
+    unseen = list(view.unseen())
+    rng.shuffle(unseen)
+    hands: list[tuple[Card, ...]] = []
+    knocker_seat = raw.get("knocker")
+    for s in range(n):
+        if s == view.seat:
+            hands.append(tuple(sorted(view.hand)))
+            continue
+        known = list(view.known_cards[s]) if s < len(view.known_cards) else []
+        size = view.hand_sizes[s] if s < len(view.hand_sizes) else 8
+        need = max(0, size - len(known))
+        # Players keep their better cards, so a hand that has been played a few turns is
+        # better than a fresh deal: take the best of a few random deals. A knocker's hand
+        # must have allowed the knock.
+        tries = 1 + min(view.turns[s] if s < len(view.turns) else 0, 3)
+        must_knock = knocker_seat == s
+        if must_knock:
+            tries = 12
+        best: list[Card] | None = None
+        best_key = -(10**9)
+        for _ in range(tries):
+            pick = rng.sample(unseen, need) if need <= len(unseen) else list(unseen)
+            hand = known + pick
+            score, knock = quick(hand)[:2] if len(hand) >= 5 else (0, 99)
+            key = score - (1000 if must_knock and knock > KNOCK_LIMIT else 0)
+            if best is None or key > best_key:
+                best, best_key = hand, key
+        assert best is not None
+        hands.append(tuple(sorted(best)))
+        taken = set(best[len(known) :])
+        unseen = [c for c in unseen if c not in taken]
+    stock = unseen[: view.stock_size] if view.stock_size <= len(unseen) else unseen
+    to_act = raw.get("to_act")
+    phase = str(raw.get("phase", ""))
+    if to_act is None or phase not in ("play", "final", "call"):
+        return None
+    to_act = int(to_act)
+    knocker = raw.get("knocker")
+    knocker = None if knocker is None else int(knocker)
+    if phase != "play" and (knocker is None or to_act == knocker):
+        return None
+    palms = raw.get("palmed") or [False] * n
+    palmed = [bool(p) for p in palms][:n]
+    palmed += [False] * (n - len(palmed))
+    table = raw.get("options") or {}
+    try:
+        options = DeadwoodKnockOptions(
+            players=n, rounds=1, sleight_of_hand=bool(table.get("sleight_of_hand", False))
+        )
+    except ValueError:
+        return None
+    state = DeadwoodKnockState(
+        seed=rng.getrandbits(63),
+        options=options,
+        round=0,
+        dealer=0,
+        hands=tuple(hands),
+        stock=tuple(stock),
+        discard=tuple(view.discard_pile),
+        covers=cards_of(raw.get("covers") or ()),
+        phase=phase,
+        to_act=to_act,
+        knocker=knocker,
+        calls=tuple(_answers(raw, n)),
+        palmed=tuple(palmed),
+        reshuffled=bool(raw.get("reshuffled", False)),
+        reveals=(None,) * n,
+        known=(frozenset(),) * n,
+        totals=(0,) * n,
+    )
+    return Core.of(state, record=False)
+
+
+def _answers(raw: Any, n: int) -> list[str | None]:
+    """Call/fold answers so far per seat, from the observation's ``calls`` field."""
+    calls = raw.get("calls") if hasattr(raw, "get") else None
+    out: list[str | None] = [None] * n
+    if isinstance(calls, list | tuple):
+        for s, a in enumerate(calls[:n]):
+            if a is True or a == "call":
+                out[s] = "call"
+            elif a is False or a == "fold":
+                out[s] = "fold"
+    elif isinstance(calls, dict):
+        for k, a in calls.items():
+            s = int(k)
+            if 0 <= s < n and a is not None:
+                out[s] = "call" if a in (True, "call") else "fold"
+    return out
+
+
+# --- the playout policy ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How the simulated players play: knock and call thresholds."""
+
+    knock_count: int = 6  # always knock at or below this knock count
+    knock_score: int = 20  # or when the hand scores at least this (and may knock)
+    call_points: int = 30  # call with at least these hand points
+
+
+DEFAULT_STYLE: Final = Style()
+
+
+def policy_move(core: Core, rng: random.Random, style: Style = DEFAULT_STYLE) -> None:
+    """Play one quick, sensible (and legal) move for the seat to act."""
+    seat = core.to_act
+    assert seat is not None
+    hand = core.hands[seat]
+    score, knock, points, _dw, _code = quick(hand)
+    phase = core.phase
+    if phase == "call":
+        core.step(CALL if points >= style.call_points else FOLD)
+        return
+    if (
+        phase == "play"
+        and knock <= KNOCK_LIMIT
+        and (knock <= style.knock_count or score >= style.knock_score)
+    ):
+        core.step(KNOCK)
+        return
+    top = core.discard[-1] if core.discard else None
+    if top is not None:
+        best_i, best_v = -1, score
+        for i in range(len(hand)):
+            v = quick([*hand[:i], *hand[i + 1 :], top])[0]
+            if v > best_v:
+                best_i, best_v = i, v
+        if best_i >= 0:
+            core.step(DRAWS["discard"][hand[best_i]])
+            return
+    if phase == "final":
+        core.step(STAND)
+        return
+    worst, keep = hand[0], -(10**9)
+    for i in range(len(hand)):
+        v = quick([*hand[:i], *hand[i + 1 :]])[0]
+        if v > keep:
+            worst, keep = hand[i], v
+    # At the start of a turn the stock can always be taken: a stock that cannot be
+    # rebuilt ends the round when the turn before ends (DK7).
+    core.step(DRAWS["stock"][worst])
+
+
+def apply_action(core: Core, seat: int, action: object) -> bool:
+    """Play one engine action in the sample; False if it is not legal there."""
+    if core.to_act != seat or core.why_illegal(action) is not None:
+        return False
+    core.step(action)  # type: ignore[arg-type]  # why_illegal accepted it: an action
+    return True
+
+
+def playout(
+    core: Core, rng: random.Random, style: Style = DEFAULT_STYLE, cap: int = 400
+) -> list[int]:
+    """Finish the round; return every seat's round score (with Suspicion). A playout cut
+    at ``cap`` moves (the policy can trade the same cards back and forth) is valued at
+    each hand's score as it stands, an estimate."""
+    steps = 0
+    while core.phase != "over" and steps < cap:
+        policy_move(core, rng, style)
+        steps += 1
+    if core.phase != "over":
+        return [quick(h)[0] for h in core.hands]
+    return list(core.round_scores)

@@ -1,0 +1,105 @@
+"""A match in memory: its record, the state its log replays to, its recent events."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from deadwood_knock.games.base import Event, Game, JSONDict
+
+ACTIVE = "active"
+FINISHED = "finished"
+
+
+class SeatObservation(Protocol):
+    """What ``Game.observe`` returns for one seat: ``DeadwoodKnockObservation``,
+    ``KnockRummyObservation`` (Knock Rummy and Gin) or a registered game's own type.
+    The server only ever sends its JSON."""
+
+    def to_json(self) -> JSONDict: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat: int
+    player_id: str | None
+    bot: str | None
+    name: str
+
+    def to_json(self) -> JSONDict:
+        out: JSONDict = {"seat": self.seat, "name": self.name}
+        out["kind"] = "bot" if self.bot else "human"
+        if self.bot:
+            out["bot"] = self.bot
+        return out
+
+
+@dataclass(eq=False)
+class LiveMatch:
+    """A match in memory. Mutated only while holding ``lock``.
+
+    ``state`` is the game's own state type (``Game[S, A]`` is generic over it; a match of
+    any game sits in one cache, hence ``Any``)."""
+
+    id: str
+    game_name: str
+    game: Game[Any, Any]
+    options: JSONDict
+    seed: int
+    seats: tuple[SeatInfo, ...]
+    state: Any
+    version: int
+    status: str
+    result: JSONDict | None
+    table_id: str | None
+    actions: list[JSONDict]
+    recent: deque[tuple[int, Event]]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+    #: A newer version another process announced: catch up before the next use.
+    behind: int = 0
+    #: client_action_id -> version, so a repeated post is recognised without a query.
+    client_ids: dict[str, int] = field(default_factory=dict)
+    #: (version, seat) -> the seat's observation JSON: the answer, the socket's view and
+    #: a hint at one version share one observation.
+    observed: dict[tuple[int, int], JSONDict] = field(default_factory=dict)
+
+    @property
+    def owner(self) -> str:
+        """Whom this match's bot moves are for (fair scheduling): its first person."""
+        for info in self.seats:
+            if info.player_id is not None:
+                return info.player_id
+        return "match:" + self.id
+
+    def seat_owner(self, seat: int) -> str:
+        """Whom a hint for ``seat`` is for (fair scheduling)."""
+        info = self.seats[seat] if seat < len(self.seats) else None
+        return info.player_id if info is not None and info.player_id else self.owner
+
+    def observation(self, seat: int) -> JSONDict:
+        key = (self.version, seat)
+        found = self.observed.get(key)
+        if found is None:
+            if self.observed and next(iter(self.observed))[0] != self.version:
+                self.observed.clear()
+            seen: SeatObservation = self.game.observe(self.state, seat)
+            found = self.observed[key] = seen.to_json()
+        return found
+
+    def seat_of(self, player_id: str) -> int | None:
+        for info in self.seats:
+            if info.player_id == player_id:
+                return info.seat
+        return None
+
+    def record_json(self) -> JSONDict:
+        # Holds the seed: for the bot worker only, never for a response or a log.
+        return {
+            "game": self.game_name,
+            "options": self.options,
+            "seed": self.seed,
+            "actions": list(self.actions),
+        }

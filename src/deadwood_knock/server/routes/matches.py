@@ -1,0 +1,74 @@
+"""Matches over HTTP: create, list, view, hint, act, forfeit."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter
+from pydantic import Field
+
+from deadwood_knock.server.deps import Me, Svc
+from deadwood_knock.server.errors import ApiError
+from deadwood_knock.server.schemas import PostAction, Strict
+from deadwood_knock.server.trail import TrailMatchRequest, create_trail_match
+from deadwood_knock.server.views import seat_view
+
+router = APIRouter(prefix="/api")
+
+
+class CreateMatch(Strict):
+    game: str | None = Field(default=None, max_length=40)
+    opponents: list[Annotated[str, Field(max_length=40)]] | None = Field(
+        default=None, min_length=1, max_length=7
+    )
+    options: dict[str, Any] = Field(default_factory=dict)
+    #: A trail table or wanted poster instead of game and opponents (see server/trail.py).
+    table_id: str | None = Field(default=None, max_length=64)
+    wanted_id: str | None = Field(default=None, max_length=64)
+
+
+@router.post("/matches", status_code=201)
+async def create_match(svc: Svc, me: Me, body: CreateMatch) -> dict[str, Any]:
+    if body.table_id is not None or body.wanted_id is not None:
+        if body.game is not None or body.opponents is not None:
+            raise ApiError(422, "invalid_request", "a trail match takes no game or opponents")
+        request = TrailMatchRequest(
+            table_id=body.table_id, wanted_id=body.wanted_id, options=body.options
+        )
+        return await create_trail_match(svc.matches, me, request)
+    if body.game is None or body.opponents is None:
+        raise ApiError(422, "invalid_request", "give game and opponents (or a table_id)")
+    live = await svc.matches.create(me, body.game, body.opponents, body.options)
+    return {"match_id": live.id, "view": seat_view(live, 0)}
+
+
+@router.get("/matches")
+async def list_matches(svc: Svc, me: Me) -> dict[str, Any]:
+    return {"matches": await svc.matches.list_for(me)}
+
+
+@router.get("/matches/{match_id}")
+async def get_match(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
+    live, seat = await svc.matches.get_for(me, match_id)
+    return seat_view(live, seat)
+
+
+@router.get("/matches/{match_id}/hint")
+async def get_hint(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
+    """Hand Focus: the strong bot's ranked legal actions for your seat, the best one in
+    words and knock advice, searched from your seat's observation only (about 0.25 s).
+    Off your turn ``hint`` is null (``your_turn`` false); a finished match is a 409."""
+    live, seat = await svc.matches.get_for(me, match_id)
+    return await svc.matches.hint(live, seat)
+
+
+@router.post("/matches/{match_id}/actions")
+async def post_action(svc: Svc, me: Me, match_id: str, body: PostAction) -> dict[str, Any]:
+    live, seat = await svc.matches.get_for(me, match_id)
+    return await svc.matches.act(live, seat, body.action, body.client_action_id, body.version)
+
+
+@router.post("/matches/{match_id}/forfeit")
+async def forfeit(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
+    live, seat = await svc.matches.get_for(me, match_id)
+    return await svc.matches.forfeit(live, seat)

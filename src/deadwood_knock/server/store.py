@@ -1,0 +1,614 @@
+"""The match store: live matches cached in memory over their truth, the database log.
+
+A match's truth is its log: a row in ``matches`` (game, options, seed, version, status)
+and one ``match_actions`` row per action, keyed by (match, version). In memory each
+live match keeps the state its log replays to (:func:`games.base.replay`). An action
+is applied to a copy, appended to the log together with the bumped version, and only
+then becomes the cached state. With several processes (Redis configured) a copy that
+is behind catches up from the log, and a lease says which process drives a match's bots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import delete, func, insert, literal, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from deadwood_knock.games import get_game
+from deadwood_knock.games.base import Action, Event, GameRecord, JSONDict, replay
+from deadwood_knock.persistence import Database, Match, MatchAction, MatchLease, MatchSeat, Player
+from deadwood_knock.server.errors import conflict
+from deadwood_knock.server.live import ACTIVE, FINISHED, LiveMatch, SeatInfo
+from deadwood_knock.server.settings import Settings
+
+log = logging.getLogger("deadwood_knock.server.store")
+
+#: Live matches kept in memory; finished ones beyond it are dropped (reloaded on demand).
+MAX_LIVE = 2000
+#: Seconds a bot-driving lease lasts unless renewed (renewed every third of it): after a
+#: process dies, another takes its matches over within about this long.
+LEASE_SECONDS = 3.0
+
+#: Called when a match finishes, inside the transaction that finishes it, with the
+#: match, its result and its whole action log (the trail records results this way).
+FinishHook = Callable[[AsyncSession, LiveMatch, JSONDict, list[JSONDict]], Awaitable[None]]
+
+
+class _StaleMatch(Exception):
+    pass
+
+
+#: One write in a shared transaction: True if written, False if it wrote nothing.
+Work = Callable[[AsyncSession], Awaitable[bool]]
+
+
+class GroupCommit:
+    """Writes that arrive together committed in one transaction (SQLite: one fsync for the
+    lot instead of one each). A write's caller is answered only after its batch commits.
+
+    The writes that arrive while a batch commits form the next batch. Each write leaves
+    nothing behind when it answers False; if a batch fails as a whole, each of its writes
+    is tried again alone, so one bad write cannot fail the others."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._pending: list[tuple[Work, asyncio.Future[bool]]] = []
+        self._task: asyncio.Task[None] | None = None
+        #: Sizes of the batches committed so far (the last few hundred), for tests and tuning.
+        self.batches: deque[int] = deque(maxlen=500)
+
+    async def submit(self, work: Work) -> bool:
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending.append((work, future))
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        return await future
+
+    async def _run(self) -> None:
+        await asyncio.sleep(0)  # writes posted in this turn of the loop join the first batch
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                answers = await self._commit(batch)
+            except Exception:
+                answers = None
+            if answers is None and len(batch) > 1:
+                for item in batch:
+                    await self._alone(item)
+                continue
+            if answers is None:
+                await self._alone(batch[0])
+                continue
+            self.batches.append(len(batch))
+            for (_work, future), answer in zip(batch, answers, strict=True):
+                if not future.done():
+                    future.set_result(answer)
+
+    async def _commit(self, batch: list[tuple[Work, asyncio.Future[bool]]]) -> list[bool]:
+        async with self.db.sessions() as session, session.begin():
+            return [await work(session) for work, _future in batch]
+
+    async def _alone(self, item: tuple[Work, asyncio.Future[bool]]) -> None:
+        work, future = item
+        try:
+            async with self.db.sessions() as session, session.begin():
+                answer = await work(session)
+        except Exception as exc:
+            if not future.done():
+                future.set_exception(exc)
+            return
+        self.batches.append(1)
+        if not future.done():
+            future.set_result(answer)
+
+
+class MatchStore:
+    def __init__(
+        self, db: Database, settings: Settings, pinned: Callable[[str], bool] | None = None
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        #: Several processes share the database (Redis configured): leases and catch-up.
+        self.multi = settings.redis_url is not None
+        self.process_id = secrets.token_hex(16)
+        self.live: dict[str, LiveMatch] = {}
+        self.finish_hooks: list[FinishHook] = []
+        #: A match some socket watches stays cached even when finished and idle.
+        self._pinned = pinned or (lambda _match_id: False)
+        self._load_lock = asyncio.Lock()
+        self.leases: set[str] = set()
+        self._group = GroupCommit(db)
+
+    # ----- the cache ------------------------------------------------------------------------
+
+    async def get(self, match_id: str) -> tuple[LiveMatch | None, bool]:
+        """The live match (loaded from the log if not cached) and whether it was loaded now."""
+        live = self.live.get(match_id)
+        if live is not None:
+            return live, False
+        async with self._load_lock:
+            live = self.live.get(match_id)
+            if live is not None:
+                return live, False
+            live = await self._load(match_id)
+            if live is not None:
+                self.remember(live)
+            return live, live is not None
+
+    def remember(self, live: LiveMatch) -> None:
+        """Cache a live match; past the cap, forget idle finished ones (oldest first)."""
+        self.live[live.id] = live
+        if len(self.live) <= MAX_LIVE:
+            return
+        for match_id, cached in list(self.live.items()):
+            idle = cached.bot_task is None or cached.bot_task.done()
+            idle = idle and not cached.lock.locked() and not self._pinned(match_id)
+            if cached.status == FINISHED and idle:
+                del self.live[match_id]
+            if len(self.live) <= MAX_LIVE // 2:
+                break
+
+    def forget(self, match_id: str) -> None:
+        self.live.pop(match_id, None)
+
+    # ----- reading ----------------------------------------------------------------------------
+
+    async def insert(self, live: LiveMatch) -> None:
+        """Store a new match (its row and seats) and cache it."""
+        async with self.db.sessions() as session, session.begin():
+            session.add(
+                Match(
+                    id=live.id,
+                    game=live.game_name,
+                    options=live.options,
+                    seed=live.seed,
+                    status=ACTIVE,
+                    version=0,
+                    table_id=live.table_id,
+                )
+            )
+            await session.flush()
+            for info in live.seats:
+                session.add(
+                    MatchSeat(
+                        match_id=live.id, seat=info.seat, player_id=info.player_id, bot=info.bot
+                    )
+                )
+        self.remember(live)
+
+    async def active_count(self, player_id: str) -> int:
+        async with self.db.reads() as session:
+            count = await session.scalar(
+                select(func.count())
+                .select_from(Match)
+                .join(MatchSeat, MatchSeat.match_id == Match.id)
+                .where(MatchSeat.player_id == player_id, Match.status == ACTIVE)
+            )
+        return int(count or 0)
+
+    async def active_ids(self) -> list[str]:
+        async with self.db.sessions() as session:
+            ids = (await session.execute(select(Match.id).where(Match.status == ACTIVE))).scalars()
+            return list(ids)
+
+    async def list_for(self, player: Player) -> list[JSONDict]:
+        async with self.db.reads() as session:
+            rows = (
+                await session.execute(
+                    select(Match.id, Match.game, Match.status, Match.version, MatchSeat.seat)
+                    .join(MatchSeat, MatchSeat.match_id == Match.id)
+                    .where(MatchSeat.player_id == player.id)
+                    .order_by(Match.status, Match.updated_at.desc())
+                    .limit(200)
+                )
+            ).all()
+        return [
+            {
+                "match_id": r.id,
+                "game": r.game,
+                "status": r.status,
+                "version": r.version,
+                "seat": r.seat,
+            }
+            for r in rows
+        ]
+
+    async def _load(self, match_id: str) -> LiveMatch | None:
+        async with self.db.sessions() as session:
+            row = await session.get(Match, match_id)
+            if row is None:
+                return None
+            seat_rows = (
+                await session.execute(
+                    select(MatchSeat, Player.name)
+                    .outerjoin(Player, Player.id == MatchSeat.player_id)
+                    .where(MatchSeat.match_id == match_id)
+                    .order_by(MatchSeat.seat)
+                )
+            ).all()
+            action_rows = (
+                (
+                    await session.execute(
+                        select(MatchAction)
+                        # Up to the version read with the row: another process may log
+                        # more meanwhile (the copy catches up on its next use).
+                        .where(MatchAction.match_id == match_id, MatchAction.version <= row.version)
+                        .order_by(MatchAction.version)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        game = get_game(row.game)
+        recent: deque[tuple[int, Event]] = deque(maxlen=self.settings.recent_events)
+        actions: list[JSONDict] = []
+        client_ids: dict[str, int] = {}
+        for number, action_row in enumerate(action_rows, 1):
+            if action_row.version != number:
+                raise RuntimeError(f"match {match_id}: log has a gap at version {number}")
+            actions.append(dict(action_row.action))
+            if action_row.client_action_id is not None:
+                client_ids[action_row.client_action_id] = number
+        state = replay(
+            game,
+            GameRecord(row.game, row.options, row.seed, tuple(actions)),
+            lambda number, _action, events: recent.extend((number, e) for e in events),
+        )
+        if row.version != len(actions):
+            raise RuntimeError(
+                f"match {match_id}: version {row.version} but {len(actions)} actions"
+            )
+        seats = tuple(
+            SeatInfo(s.seat, s.player_id, s.bot, s.bot or name or "Player") for s, name in seat_rows
+        )
+        if row.result and row.result.get("reason") == "forfeit":
+            # A forfeit is not an engine action; its event is rebuilt from the result.
+            recent.append((row.version, Event("forfeit", row.result.get("forfeited_by"))))
+        return LiveMatch(
+            id=row.id,
+            game_name=row.game,
+            game=game,
+            options=dict(row.options),
+            seed=row.seed,
+            seats=seats,
+            state=state,
+            version=row.version,
+            status=row.status,
+            result=row.result,
+            table_id=row.table_id,
+            actions=actions,
+            recent=recent,
+            client_ids=client_ids,
+        )
+
+    # ----- writing ---------------------------------------------------------------------------
+
+    async def append(
+        self, live: LiveMatch, seat: int, action: Action, client_action_id: str | None
+    ) -> list[tuple[int, Event]]:
+        """Log the action durably, then make its result the live state. Caller holds the lock."""
+        new_state, events = live.game.apply(live.state, action)
+        version = live.version + 1
+        over = live.game.is_over(new_state)
+        result = self._result(live, new_state) if over else None
+        action_json = action.to_json()
+        try:
+            if result is None and not self.db.is_sqlite:
+                # The common case in one statement and one round trip: bump the version
+                # only if it is still ours, and log the action only if it was bumped.
+                logged = await self._append_one_trip(
+                    live, version, seat, action_json, client_action_id
+                )
+            elif self.db.is_sqlite:
+                # SQLite has one writer at a time: actions arriving together share one
+                # transaction (one fsync), each answered only after that commit.
+                logged = await self._group.submit(
+                    functools.partial(
+                        self._append_rows,
+                        live=live,
+                        version=version,
+                        seat=seat,
+                        action_json=action_json,
+                        client_action_id=client_action_id,
+                        result=result,
+                    )
+                )
+            else:
+                logged = await self._append_in_transaction(
+                    live, version, seat, action_json, client_action_id, result
+                )
+            if not logged:
+                raise _StaleMatch
+        except (IntegrityError, _StaleMatch):
+            # Another writer (another process) got there first: our copy is stale.
+            if self.multi:
+                await self.catch_up(live)
+            else:
+                self.forget(live.id)
+            raise conflict(
+                "version_conflict", "the match changed meanwhile; reload and try again"
+            ) from None
+        live.state = new_state
+        live.version = version
+        live.actions.append(action_json)
+        if client_action_id is not None:
+            live.client_ids[client_action_id] = version
+        if over:
+            live.status, live.result = FINISHED, result
+        tagged = [(version, e) for e in events]
+        live.recent.extend(tagged)
+        return tagged
+
+    async def _append_one_trip(
+        self,
+        live: LiveMatch,
+        version: int,
+        seat: int,
+        action_json: JSONDict,
+        client_action_id: str | None,
+    ) -> bool:
+        """PostgreSQL: the version bump and the log row in one statement, committed alone."""
+        bumped = (
+            update(Match)
+            .where(Match.id == live.id, Match.version == live.version)
+            .values(version=version, updated_at=func.now())
+            .returning(Match.id)
+            .cte("bumped")
+        )
+        row = select(
+            bumped.c.id,
+            literal(version),
+            literal(seat),
+            literal(action_json, type_=MatchAction.__table__.c.action.type),
+            literal(client_action_id, type_=MatchAction.__table__.c.client_action_id.type),
+        )
+        statement = (
+            insert(MatchAction)
+            .from_select(["match_id", "version", "seat", "action", "client_action_id"], row)
+            .returning(MatchAction.version)
+        )
+        async with self.db.engine.connect() as conn:
+            autocommit = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            logged = (await autocommit.execute(statement)).first()
+        return logged is not None
+
+    async def _append_in_transaction(
+        self,
+        live: LiveMatch,
+        version: int,
+        seat: int,
+        action_json: JSONDict,
+        client_action_id: str | None,
+        result: JSONDict | None,
+    ) -> bool:
+        async with self.db.sessions() as session, session.begin():
+            return await self._append_rows(
+                session,
+                live=live,
+                version=version,
+                seat=seat,
+                action_json=action_json,
+                client_action_id=client_action_id,
+                result=result,
+            )
+
+    async def _append_rows(
+        self,
+        session: AsyncSession,
+        *,
+        live: LiveMatch,
+        version: int,
+        seat: int,
+        action_json: JSONDict,
+        client_action_id: str | None,
+        result: JSONDict | None,
+    ) -> bool:
+        """The version bump, then the log row (and a finished match's stats), in
+        ``session``'s transaction; False, having written nothing, if the match is no longer
+        at ``version - 1``."""
+        changed = await session.execute(
+            update(Match)
+            .where(Match.id == live.id, Match.version == live.version)
+            .values(
+                version=version,
+                status=FINISHED if result is not None else ACTIVE,
+                result=result,
+                updated_at=func.now(),
+            )
+        )
+        if getattr(changed, "rowcount", 1) != 1:
+            return False
+        session.add(
+            MatchAction(
+                match_id=live.id,
+                version=version,
+                seat=seat,
+                action=action_json,
+                client_action_id=client_action_id,
+            )
+        )
+        await session.flush()
+        if result is not None:
+            await self._record_stats(session, live, result)
+            for hook in self.finish_hooks:
+                await hook(session, live, result, [*live.actions, action_json])
+        return True
+
+    def _result(self, live: LiveMatch, state: Any) -> JSONDict:
+        scores = list(live.game.scores(state))
+        best = max(scores)
+        return {
+            "reason": "completed",
+            "scores": scores,
+            "winners": [seat for seat, score in enumerate(scores) if score == best],
+        }
+
+    async def _record_stats(self, session: AsyncSession, live: LiveMatch, result: JSONDict) -> None:
+        winners = set(result.get("winners", ()))
+        forfeited = result.get("forfeited_by")
+        scores = result.get("scores") or []
+        for info in live.seats:
+            if info.player_id is None:
+                continue
+            player = await session.get(Player, info.player_id)
+            if player is None:
+                continue
+            stats = dict(player.stats or {})
+            by_game = dict(stats.get("by_game", {}))
+            per = dict(by_game.get(live.game_name, {}))
+            if info.seat == forfeited:
+                outcome = "losses"
+                stats["forfeits"] = stats.get("forfeits", 0) + 1
+            elif info.seat in winners:
+                outcome = "wins" if len(winners) == 1 else "shared_wins"
+            elif forfeited is not None:
+                outcome = "abandoned"
+            else:
+                outcome = "losses"
+            for bucket in (stats, per):
+                bucket["matches"] = bucket.get("matches", 0) + 1
+                bucket[outcome] = bucket.get(outcome, 0) + 1
+            if info.seat < len(scores) and forfeited is None:
+                stats["points"] = stats.get("points", 0) + int(scores[info.seat])
+                per["points"] = per.get("points", 0) + int(scores[info.seat])
+            by_game[live.game_name] = per
+            stats["by_game"] = by_game
+            player.stats = stats
+
+    async def forfeit(self, live: LiveMatch, seat: int) -> tuple[int, Event]:
+        """The seat gives up: the match ends as that player's loss. Caller holds the lock."""
+        result: JSONDict = {
+            "reason": "forfeit",
+            "forfeited_by": seat,
+            "scores": list(live.game.scores(live.state)),
+            "winners": [],
+        }
+        async with self.db.sessions() as session, session.begin():
+            changed = await session.execute(
+                update(Match)
+                .where(Match.id == live.id, Match.version == live.version)
+                .values(status=FINISHED, result=result, updated_at=func.now())
+            )
+            if getattr(changed, "rowcount", 1) != 1:
+                self.forget(live.id)
+                raise conflict("version_conflict", "the match changed meanwhile; reload")
+            await self._record_stats(session, live, result)
+            for hook in self.finish_hooks:
+                await hook(session, live, result, list(live.actions))
+        live.status, live.result = FINISHED, result
+        event = (live.version, Event("forfeit", seat))
+        live.recent.append(event)
+        return event
+
+    # ----- several processes: catching up and bot-driving leases --------------------------
+
+    def remote_update(self, match_id: str, version: int) -> None:
+        """Another process moved this match on: our copy catches up before its next use."""
+        live = self.live.get(match_id)
+        if live is not None and version > live.behind:
+            live.behind = version
+
+    async def catch_up(self, live: LiveMatch) -> None:
+        """Apply the actions other processes logged since our copy. Caller holds the lock."""
+        async with self.db.sessions() as session:
+            row = await session.get(Match, live.id)
+            if row is None:
+                return
+            if row.version == live.version and row.status == live.status:
+                return
+            action_rows = (
+                (
+                    await session.execute(
+                        select(MatchAction)
+                        .where(MatchAction.match_id == live.id, MatchAction.version > live.version)
+                        .order_by(MatchAction.version)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        logged: list[JSONDict] = []
+        for action_row in action_rows:
+            if action_row.version != live.version + len(logged) + 1:
+                raise RuntimeError(f"match {live.id}: log has a gap at {live.version + 1}")
+            logged.append(dict(action_row.action))
+            if action_row.client_action_id is not None:
+                live.client_ids[action_row.client_action_id] = action_row.version
+        base = live.version
+
+        def step(number: int, _action: Any, events: tuple[Event, ...]) -> None:
+            live.recent.extend((base + number, e) for e in events)
+
+        rest = GameRecord(live.game_name, live.options, live.seed, tuple(logged))
+        live.state = replay(live.game, rest, step, start=live.state)
+        live.version = base + len(logged)
+        live.actions.extend(logged)
+        if row.status != live.status:
+            live.status, live.result = row.status, row.result
+            if row.result and row.result.get("reason") == "forfeit":
+                live.recent.append((row.version, Event("forfeit", row.result.get("forfeited_by"))))
+
+    async def fresh(self, live: LiveMatch) -> None:
+        """Catch up first if another process announced a newer version."""
+        if self.multi and live.behind > live.version:
+            async with live.lock:
+                await self.catch_up(live)
+
+    async def acquire(self, match_id: str) -> bool:
+        """Take (or keep) the lease to drive this match's bots; False if another holds it."""
+        now = time.time()
+        if self.db.is_sqlite:
+            from sqlalchemy.dialects.sqlite import insert
+        else:
+            from sqlalchemy.dialects.postgresql import insert  # type: ignore[assignment]
+        lease = MatchLease.__table__
+        upsert = insert(MatchLease).values(
+            match_id=match_id, holder=self.process_id, expires_at=now + LEASE_SECONDS
+        )
+        statement = upsert.on_conflict_do_update(
+            index_elements=[lease.c.match_id],
+            set_={"holder": self.process_id, "expires_at": now + LEASE_SECONDS},
+            where=(lease.c.expires_at < now) | (lease.c.holder == self.process_id),
+        ).returning(lease.c.holder)
+        async with self.db.sessions() as session, session.begin():
+            holder = await session.scalar(statement)
+        if holder == self.process_id:
+            self.leases.add(match_id)
+            return True
+        return False
+
+    async def release(self, match_id: str) -> None:
+        self.leases.discard(match_id)
+        async with self.db.sessions() as session, session.begin():
+            await session.execute(
+                delete(MatchLease).where(
+                    MatchLease.match_id == match_id, MatchLease.holder == self.process_id
+                )
+            )
+
+    async def renew_leases(self) -> list[str]:
+        """Renew our leases; the ids of matches whose lease ran out (its holder died)."""
+        now = time.time()
+        async with self.db.sessions() as session, session.begin():
+            if self.leases:
+                await session.execute(
+                    update(MatchLease)
+                    .where(MatchLease.holder == self.process_id)
+                    .values(expires_at=now + LEASE_SECONDS)
+                )
+            return list(
+                (
+                    await session.execute(
+                        select(MatchLease.match_id).where(MatchLease.expires_at < now).limit(100)
+                    )
+                ).scalars()
+            )
