@@ -23,7 +23,8 @@ $(TRAIN_STAMP): $(STAMP)
 	$(PY) -m pip install --disable-pip-version-check -q -e '.[test,train]'
 	touch $(TRAIN_STAMP)
 
-# The web client's Preact and htm, from the npm registry as locked in package-lock.json.
+# The web client's Preact and htm, and its linters (ESLint, TypeScript), from the npm
+# registry as locked in package-lock.json.
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
 	touch $@
@@ -37,9 +38,14 @@ web-deps: node_modules/.package-lock.json /usr/bin/chromium
 run: $(STAMP) node_modules/.package-lock.json
 	$(VENV)/bin/deadwood-knock serve
 
-lint: $(STAMP)
+# The web client's JavaScript: ESLint (eslint.config.mjs) and TypeScript checking the
+# modules' JSDoc types (tsconfig.json; the service worker's scope in tsconfig.sw.json).
+lint: $(STAMP) node_modules/.package-lock.json
 	$(VENV)/bin/ruff check src tests examples bench
 	$(VENV)/bin/ruff format --check src tests examples bench
+	node_modules/.bin/eslint .
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tsconfig.sw.json
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy

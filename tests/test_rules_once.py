@@ -21,8 +21,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "deadwood_knock"
 GAMES = PACKAGE / "games"
 
 # Follow-up (issue 16, server part): server/ reads Game.facts and replay() from games.base.
-# Follow-up (issue 16, web part): the web client reads the rule tables from /api/games.
-ALLOWED_ELSEWHERE = (PACKAGE / "server", PACKAGE / "web")
+# (The web client reads the rule tables from /api/games: tests/test_clients_copy_no_rules.py.)
+ALLOWED_ELSEWHERE = (PACKAGE / "server",)
 
 NAME_TEST = re.compile(
     r"""(==|!=|===|!==)\s*["'](deadwood-knock|knock-rummy|gin)["']"""

@@ -118,3 +118,37 @@ def test_request_size_limit(client: TestClient) -> None:
         "/api/players", content=chunks(), headers={"content-type": "application/json"}
     )
     assert streamed.status_code == 413
+
+
+def test_games_catalogue_serves_every_games_rule_facts(client: TestClient) -> None:
+    from deadwood_knock.games import GAME_NAMES, get_game
+
+    response = client.get("/api/games")
+    assert response.status_code == 200
+    body = response.json()
+    by_name = {g["name"]: g for g in body["games"]}
+    assert set(GAME_NAMES) <= set(by_name) and "greedy" in body["bots"]
+    for name in GAME_NAMES:
+        game = get_game(name)
+        entry = by_name[name]
+        # Exactly the engine's facts: the clients copy none of them.
+        for key, value in game.facts.to_json().items():
+            assert entry[key] == value, (name, key)
+        assert entry["title"] == game.title
+        assert (entry["min_players"], entry["max_players"]) == (
+            game.min_players,
+            game.max_players,
+        )
+        assert entry["options"] == game.options_from_json({}).to_json()
+    assert by_name["gin"]["title"] == "Gin" and by_name["deadwood-knock"]["knock_limit"] == 11
+    assert by_name["deadwood-knock"]["category_words"]["full_house"] == "a full house"
+    # Revalidated by ETag, never stored stale: the same tag answers 304 without a body.
+    assert response.headers["cache-control"] == "no-cache"
+    etag = response.headers["etag"]
+    again = client.get("/api/games", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b""
+    assert client.get("/api/games", headers={"If-None-Match": '"other"'}).status_code == 200
+    documented = client.get("/openapi.json").json()
+    answer = documented["paths"]["/api/games"]["get"]["responses"]
+    assert "304" in answer and "200" in answer
+    assert "knock_limit" in documented["components"]["schemas"]["GameFacts"]["properties"]

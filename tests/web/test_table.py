@@ -26,7 +26,7 @@ DONE = re.compile(r"Nice win!|A shared win!|Match Complete")
 
 def start_quick_table(page: Any, base: str, title: str) -> None:
     sign_in(page, base)
-    quick = {"Deadwood Knock": "quick-dk", "Knock Rummy": "quick-kr", "Gin Rummy": "quick-gin"}
+    quick = {"Deadwood Knock": "quick-dk", "Knock Rummy": "quick-kr", "Gin": "quick-gin"}
     page.locator(f'.table-btn[data-table="{quick[title]}"]').click()
     page.wait_for_url(re.compile(r"#/table/"))
     page.get_by_role("region").first.wait_for()
@@ -355,8 +355,8 @@ def test_leave_table_flow(server_url: str, new_page: Any, console: Console):
 
 def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Console):
     page = new_page(PHONE)
-    start_quick_table(page, server_url, "Gin Rummy")
-    page.get_by_text("Gin Rummy · to 100", exact=True).wait_for()
+    start_quick_table(page, server_url, "Gin")
+    page.get_by_text("Gin · to 100", exact=True).wait_for()
     page.locator('aside[aria-label="Your count"]').wait_for(state="attached")
     stock = page.get_by_role("button", name="Draw from stock")
     deadline = time.monotonic() + 30

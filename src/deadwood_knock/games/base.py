@@ -157,7 +157,10 @@ class RuleFacts:
     ``card_points``: each card index's deadwood points. ``category_words``: the poker
     categories in words (empty without ``poker_split``). ``unit``: what one deal is
     called (``round`` or ``hand``). ``layoffs``: the defender lays cards off on the
-    knocker's melds, and a knock can be undercut (Gin).
+    knocker's melds, and a knock can be undercut (Gin). ``figures``: the other rule figures
+    a front writes in words (Deadwood Knock: ``pot_ante``, ``suspicion``; Knock Rummy:
+    ``knock_penalty``, ``rummy_bonus`` and, for its gin option, ``gin_bonus``, ``void_stock``;
+    Gin: ``gin_bonus``, ``void_stock``), by name.
     """
 
     title: str
@@ -171,6 +174,7 @@ class RuleFacts:
     unit: str = "hand"
     jokers: bool = False
     layoffs: bool = False
+    figures: Mapping[str, int] = field(default_factory=dict)
 
     def to_json(self) -> JSONDict:
         return {
@@ -185,6 +189,7 @@ class RuleFacts:
             "unit": self.unit,
             "jokers": self.jokers,
             "layoffs": self.layoffs,
+            "figures": dict(self.figures),
         }
 
 

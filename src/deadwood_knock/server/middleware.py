@@ -175,7 +175,10 @@ class SecurityHeaders:
                 ]
                 # Everything, the API docs included, is served from here.
                 headers.append((b"content-security-policy", self.csp))
-                if path.startswith("/api/"):
+                # The API is never stored, unless a route says otherwise (/api/games:
+                # public facts, revalidated by ETag).
+                own = any(k.lower() == b"cache-control" for k, _ in headers)
+                if path.startswith("/api/") and not own:
                     headers.append((b"cache-control", b"no-store"))
                 message = {**message, "headers": headers}
             await send(message)

@@ -42,11 +42,6 @@ class Health(_Open):
     version: str
 
 
-class Catalogue(_Open):
-    games: list[str]
-    bots: list[str]
-
-
 class NewPlayerAnswer(_Open):
     player_id: str
     token: str
@@ -142,7 +137,6 @@ class Revoked(_Open):
 #: (method, path) -> the model of its success answer.
 ANSWERS: dict[tuple[str, str], type[BaseModel]] = {
     ("get", "/api/health"): Health,
-    ("get", "/api/games"): Catalogue,
     ("post", "/api/players"): NewPlayerAnswer,
     ("get", "/api/players/me"): Profile,
     ("patch", "/api/players/me"): Profile,

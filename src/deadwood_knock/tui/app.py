@@ -333,8 +333,8 @@ class DeadwoodApp(App[None]):
         return self._kr_controls()
 
     def _dk_controls(self) -> list[str]:
-        from deadwood_knock.games.deadwood_knock.rules import POT_ANTE, SUSPICION
-
+        figures = self.session.game.facts.figures
+        ante, suspicion = figures["pot_ante"], figures["suspicion"]
         legal = self.session.legal()
         obs = self.session.observation()
         sel = self.selected_card()
@@ -355,15 +355,15 @@ class DeadwoodApp(App[None]):
                     out.append(
                         f"p palm: take {cards_text(pile[-2:-1])} from under "
                         f"{cards_text(pile[-1:])}, which is set aside (once a round; "
-                        f"{SUSPICION} if your round score ends below the best)"
+                        f"{suspicion} if your round score ends below the best)"
                     )
         if "stand" in kinds:
             out.append("t stand: keep your hand as it is, no draw")
         if "call" in kinds:
             ins = 1 + sum(1 for c in obs.calls if c == "call")
             out.append(
-                f"c call: put {POT_ANTE} in; the best poker hand among those in takes the pot "
-                f"({POT_ANTE * (ins + 1)} if nobody after you calls)"
+                f"c call: put {ante} in; the best poker hand among those in takes the pot "
+                f"({ante * (ins + 1)} if nobody after you calls)"
             )
         if "fold" in kinds:
             out.append("f fold: stay out of the pot, pay nothing")

@@ -1,7 +1,8 @@
 """Plain words for the terminal client: events, hand evaluations and round results.
 
-Everything here reads engine values (events, observations, results) and formats them;
-no rule is decided here. Cards are written with suit symbols (``10♥``) so a suit never
+Everything here reads engine values (events, observations, results, the game's
+``RuleFacts``: titles, category words, card points, knock limit) and formats them; no rule
+is decided or copied here. Cards are written with suit symbols (``10♥``) so a suit never
 depends on colour.
 """
 
@@ -13,15 +14,8 @@ from typing import Any
 from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games import facts
 from deadwood_knock.games.base import Event
-from deadwood_knock.games.deadwood_knock.hand import CATEGORY_WORDS
-from deadwood_knock.games.knock_rummy.rules import (
-    GIN_BONUS,
-    KNOCK_PENALTY,
-    RUMMY_BONUS,
-)
 
 __all__ = [
-    "CATEGORY_WORDS",
     "cards_text",
     "describe_event",
     "evaluation_lines",
@@ -116,16 +110,17 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
 def evaluation_lines(game_name: str, observation: Any, width: int | None = None) -> list[str]:
     """The observation's own evaluation of the viewer's hand, in words. With a ``width``
     (a small screen) the poker hand and the deadwood share a line when they fit."""
-    if facts(game_name).poker_split:
-        from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
-
+    rule_facts = facts(game_name)
+    if rule_facts.poker_split:
+        words = rule_facts.category_words
         ev = observation.evaluation
         # Low enough to knock is a property of the hand; whether a knock is legal right
         # now is shown by the controls (they come from the legal actions).
-        knock = "low enough to knock" if ev.can_knock else f"knocking needs {KNOCK_LIMIT} or less"
+        limit = rule_facts.knock_limit
+        knock = "low enough to knock" if ev.can_knock else f"knocking needs {limit} or less"
         poker = (
             f"Poker hand: {cards_text(ev.poker_hand)} — "
-            f"{CATEGORY_WORDS.get(ev.category, ev.category)}, {ev.hand_points} points"
+            f"{words.get(ev.category, ev.category)}, {ev.hand_points} points"
         )
         dead = f"Deadwood:   {cards_text(ev.deadwood)} — {_points(ev.deadwood_points)}"
         score = (
@@ -165,7 +160,9 @@ def result_lines(
     (a small terminal) leaves out the cards (DK: the category stays; KR/Gin: the melds
     and deadwood, the count stays) so each player fits one line; the figures stay."""
     viewer = observation.seat
-    if facts(game_name).poker_split:
+    rule_facts = facts(game_name)
+    if rule_facts.poker_split:
+        words = rule_facts.category_words
         r = observation.last_result
         if r is None:
             return []
@@ -186,7 +183,7 @@ def result_lines(
             )
         lines = [head]
         for s in range(len(r.totals)):
-            cat = CATEGORY_WORDS.get(r.categories[s], r.categories[s])
+            cat = words.get(r.categories[s], r.categories[s])
             sus = f" {_signed(r.suspicion[s])} suspicion" if r.suspicion[s] else ""
             # Compact: the category without the cards, so each player fits one line.
             shown = cat if compact else f"{cards_text(r.poker_hands[s])} ({cat})"
@@ -201,6 +198,7 @@ def result_lines(
     hr = observation.last_result
     if hr is None:
         return []
+    figures = rule_facts.figures
     if hr.outcome == "void":
         return [f"Hand {hr.hand_number} result: void, no score."]
     ender = names[hr.ender] if hr.ender is not None else "Nobody"
@@ -222,13 +220,13 @@ def result_lines(
             other = hr.counts[1 - s]
             why = {
                 "knock": f" ({other} − {hr.counts[s]})",
-                "undercut": f" ({other} − {hr.counts[s]} + {GIN_BONUS} undercut)",
-                "gin": f" ({other} + {GIN_BONUS} gin)",
+                "undercut": f" ({other} − {hr.counts[s]} + {figures['gin_bonus']} undercut)",
+                "gin": f" ({other} + {figures['gin_bonus']} gin)",
             }.get(hr.outcome, "")
         if s not in hr.winners and not observation.options.gin:
-            bonus = {"rummy": f" + {RUMMY_BONUS} rummy"}.get(hr.outcome, "")
+            bonus = {"rummy": f" + {figures['rummy_bonus']} rummy"}.get(hr.outcome, "")
             if hr.outcome == "knock" and s == hr.ender:
-                bonus = f" + {KNOCK_PENALTY} for a failed knock"
+                bonus = f" + {figures['knock_penalty']} for a failed knock"
             why = f" (pays {hr.counts[s]} − {low}{bonus}"
             why += ", shared)" if len(hr.winners) > 1 else ")"
         shown = "" if compact else f"melds {melds or 'none'}; deadwood {dead}; "
@@ -265,9 +263,8 @@ def points_words(card_points: Sequence[int]) -> str:
 def help_lines(game_name: str, options: Any) -> list[str]:
     """The rules in brief and the keys, for the help screen: paragraphs the screen wraps,
     key lines that fit 70 columns. Figures come from the engine."""
-    from deadwood_knock.games.deadwood_knock.rules import POT_ANTE, SUSPICION
-
     rule_facts = facts(game_name)
+    figures = rule_facts.figures
     title = rule_facts.title.upper()
     points = points_words(rule_facts.card_points)
     if rule_facts.poker_split:
@@ -282,10 +279,11 @@ def help_lines(game_name: str, options: Any) -> list[str]:
             f"Knock at the start of a turn if your deadwood can be {rule_facts.knock_limit} or "
             "less. "
             "Everyone else then takes one final turn (a draw, or stand to keep the hand) and "
-            f"calls or folds: each caller puts {POT_ANTE} in and the best poker hand among "
-            f"those in takes the pot; if nobody calls, the knocker gets {POT_ANTE}.",
+            f"calls or folds: each caller puts {figures['pot_ante']} in and the best poker hand "
+            f"among those in takes the pot; if nobody calls, the knocker gets "
+            f"{figures['pot_ante']}.",
             "Palming: once a round; the top discard is set aside; if your round score ends "
-            f"below the round's best, {SUSPICION}.",
+            f"below the round's best, {figures['suspicion']}.",
         ]
     else:
         gin = bool(getattr(options, "gin", False))
@@ -303,15 +301,15 @@ def help_lines(game_name: str, options: Any) -> list[str]:
             rules.append(
                 f"Gin: knock at {rule_facts.knock_limit} or less. The other player lays off "
                 "cards on your melds; at or under your count they undercut you "
-                f"(+{GIN_BONUS}); a count of 0 is gin (+{GIN_BONUS})."
+                f"(+{figures['gin_bonus']}); a count of 0 is gin (+{figures['gin_bonus']})."
             )
         else:
             if limit is not None:
                 rules.append(f"This table's knock limit: {limit} or less after the discard.")
             rules.append(
                 "The lowest count wins the difference from each player; a knocker who does "
-                f"not win pays {KNOCK_PENALTY} more. With every card matched you may go "
-                f"rummy: +{RUMMY_BONUS} from each player."
+                f"not win pays {figures['knock_penalty']} more. With every card matched you may go "
+                f"rummy: +{figures['rummy_bonus']} from each player."
             )
     keys = ["", "KEYS", "1-9 0 -, ← →  pick a card in your hand (it shows in [brackets])"]
     if facts(game_name).poker_split:

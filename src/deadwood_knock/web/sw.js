@@ -1,10 +1,14 @@
+// @ts-check
 // Service worker: keeps the app shell, every piece of art and the public content so the saloon
 // opens offline. Network first (so a running
 // server always wins and updates show at once), the cache only when the network fails.
-// The API is never cached: game state must always come from the server.
+// Game state is never cached: it must always come from the server. Only public content is
+// (characters, likenesses, the games' rule facts).
 // Bump on every release that changes the shell: the new worker installs beside the old one and
 // the app's version watch offers "Update now".
-const CACHE = "dk-shell-v2";
+const CACHE = "dk-shell-v3";
+/** This worker's own scope (a worker's `self`, typed as the service worker it is). */
+const scope = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 const SHELL = [
   "/",
   "/index.html",
@@ -33,6 +37,11 @@ const SHELL = [
   "/app/trailmap.js",
   "/app/replay.js",
   "/app/examples.js",
+  "/app/games.js",
+  "/app/seats.js",
+  "/app/piles.js",
+  "/app/hand.js",
+  "/app/controls.js",
   "/vendor/preact/dist/preact.mjs",
   "/vendor/preact/hooks/dist/hooks.mjs",
   "/vendor/htm/dist/htm.mjs",
@@ -48,29 +57,29 @@ async function cacheContent(cache) {
   await Promise.all(urls.map((u) => cache.add(u).catch(() => undefined)));
 }
 
-self.addEventListener("install", (event) => {
+self.addEventListener("install", (/** @type {ExtendableEvent} */ event) => {
   event.waitUntil(
     caches
       .open(CACHE)
       .then((cache) => cache.addAll(SHELL).then(() => cacheContent(cache)))
       .catch(() => undefined)
-      .then(() => self.skipWaiting()),
+      .then(() => scope.skipWaiting()),
   );
 });
 
 // Public content (no player's data) may come from the cache when the network is down.
-const PUBLIC_API = new Set(["/api/characters", "/api/likenesses"]);
+const PUBLIC_API = new Set(["/api/characters", "/api/likenesses", "/api/games"]);
 
-self.addEventListener("activate", (event) => {
+self.addEventListener("activate", (/** @type {ExtendableEvent} */ event) => {
   event.waitUntil(
     caches
       .keys()
       .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
-      .then(() => self.clients.claim()),
+      .then(() => scope.clients.claim()),
   );
 });
 
-self.addEventListener("fetch", (event) => {
+self.addEventListener("fetch", (/** @type {FetchEvent} */ event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
   if (url.pathname.startsWith("/api/") && !PUBLIC_API.has(url.pathname)) return;

@@ -599,5 +599,6 @@ GAME: Final[Game[DeadwoodKnockState, DeadwoodKnockAction]] = Game(
         hand_points=dict(zip(CATEGORIES, HAND_POINTS, strict=True)),
         unit="round",
         jokers=True,
+        figures={"pot_ante": POT_ANTE, "suspicion": SUSPICION},
     ),
 )

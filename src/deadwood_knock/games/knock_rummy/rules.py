@@ -783,6 +783,13 @@ GAME: Final[Game[KnockRummyState, KnockRummyAction]] = Game(
         hand_size=None,  # KR1: by the number of players (deal_size)
         knock_limit=None,  # a table option
         card_points=CARD_POINTS[:52],
+        # A Knock Rummy table may be played with the gin option: its figures too.
+        figures={
+            "knock_penalty": KNOCK_PENALTY,
+            "rummy_bonus": RUMMY_BONUS,
+            "gin_bonus": GIN_BONUS,
+            "void_stock": GIN_VOID_STOCK,
+        },
     ),
 )
 
@@ -812,5 +819,6 @@ GIN_GAME: Final[Game[KnockRummyState, KnockRummyAction]] = Game(
         knock_limit=GIN_LIMIT,
         card_points=CARD_POINTS[:52],
         layoffs=True,
+        figures={"gin_bonus": GIN_BONUS, "void_stock": GIN_VOID_STOCK},
     ),
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
+from deadwood_knock.server.games_api import games_router
 from deadwood_knock.server.routes import (
     backup,
     catalogue,
@@ -20,6 +21,7 @@ from deadwood_knock.server.routes import (
 #: ahead of the web client's catch-all).
 ROUTERS = (
     catalogue.router,
+    games_router,
     players.router,
     backup.router,
     matches.router,

@@ -251,4 +251,4 @@ async def offline_files() -> dict[str, Any]:
         "/" + str(p.relative_to(CONTENT_DIR)).replace("\\", "/")
         for p in (CONTENT_DIR / "art").rglob("*.svg")
     )
-    return {"art": art, "api": ["/api/characters", "/api/likenesses"]}
+    return {"art": art, "api": ["/api/characters", "/api/likenesses", "/api/games"]}

@@ -1,8 +1,15 @@
+// @ts-check
 // Thin client for the server's JSON API. The bearer token from POST /api/players is kept in
 // localStorage (see store.js). Errors carry the server's message so screens can show it.
 import { settings, update, isOffline } from "./store.js";
 
+/** An answer that is not a success: its status (0: no answer), the server's words and body. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} message
+   * @param {any} [body]
+   */
   constructor(status, message, body) {
     super(message);
     this.status = status;
@@ -14,6 +21,13 @@ export const OFFLINE_MESSAGE = "You're offline: this needs the saloon's server."
 
 // `raw`: the body is already JSON text, sent as it is, and the answer's text comes back
 // unparsed (a GameRecord's 63-bit seed would lose digits as a JavaScript number).
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {any} [body]
+ * @param {boolean} [raw]
+ * @returns {Promise<any>}
+ */
 async function request(method, path, body, raw = false) {
   if (isOffline()) throw new ApiError(0, OFFLINE_MESSAGE);
   const headers = { Accept: "application/json" };
@@ -33,7 +47,7 @@ async function request(method, path, body, raw = false) {
   }
   const text = await res.text();
   if (raw && res.ok) return text;
-  let data = null;
+  let data;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {
@@ -79,6 +93,11 @@ export async function ensurePlayer() {
   return registering;
 }
 
+/**
+ * @template T
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
 export async function withPlayer(fn) {
   await ensurePlayer();
   try {
@@ -93,10 +112,16 @@ export async function withPlayer(fn) {
   }
 }
 
+/**
+ * @param {string} game
+ * @param {string[]} opponents
+ * @param {Record<string, any>} [options]
+ */
 export async function createMatch(game, opponents, options = {}) {
   return withPlayer(() => api.post("/api/matches", { game, opponents, options }));
 }
 
+/** @param {string} id */
 export async function getMatch(id) {
   return withPlayer(() => api.get(`/api/matches/${encodeURIComponent(id)}`));
 }
@@ -122,6 +147,10 @@ function serverPaths() {
 // none until "Ride in").
 const PUBLIC = new Set(["/api/characters", "/api/likenesses"]);
 
+/**
+ * @param {string} path
+ * @returns {Promise<any>} the answer, or null where the server has no such route
+ */
 export async function optional(path) {
   const paths = await serverPaths();
   if (paths && !paths.has(path)) return null;
@@ -136,6 +165,7 @@ export async function optional(path) {
   }
 }
 
+/** @param {string} id @returns {string} */
 export function matchSocketUrl(id) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   return `${proto}//${location.host}/api/matches/${encodeURIComponent(id)}/ws`;
@@ -167,6 +197,7 @@ export async function pushProfile(s) {
 
 // Hand Focus: the server's strong-bot hint for this seat. Off the player's turn (a request
 // that raced the bots) the answer's `hint` is null.
+/** @param {string} id */
 export async function getHint(id) {
   return api.get(`/api/matches/${encodeURIComponent(id)}/hint`);
 }

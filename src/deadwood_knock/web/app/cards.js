@@ -1,6 +1,13 @@
+// @ts-check
 // Card notation (same as the server: "7c", "Th", "JK") and SVG card faces drawn in code.
 // Suits always carry their symbol; colour is only a second cue.
 import { html } from "./lib.js";
+import { jokerPoints } from "./games.js";
+
+/** A figure with a true minus sign ("−2"). @param {number} n */
+function minus(n) {
+  return n < 0 ? `−${-n}` : String(n);
+}
 
 const RANKS = "A23456789TJQK";
 const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
@@ -9,6 +16,12 @@ const RANK_WORDS = {
   A: "Ace", T: "10", J: "Jack", Q: "Queen", K: "King",
 };
 
+/**
+ * A card in notation, parsed (null for nothing).
+ * @typedef {{text: string, joker: boolean, rank: string, suit: string}} Card
+ * @param {string | null | undefined} text
+ * @returns {Card | null}
+ */
 export function parseCard(text) {
   if (!text) return null;
   const t = String(text).trim();
@@ -19,11 +32,13 @@ export function parseCard(text) {
   return { text: rank + suit, joker: false, rank, suit };
 }
 
+/** @param {string} rank */
 export function rankLabel(rank) {
   return rank === "T" ? "10" : rank;
 }
 
 // "Q♥", "10♣", "Joker": used in visible text and in accessible names.
+/** @param {string} text @returns {string} */
 export function pretty(text) {
   const c = parseCard(text);
   if (!c) return "";
@@ -31,6 +46,7 @@ export function pretty(text) {
   return rankLabel(c.rank) + SUITS[c.suit];
 }
 
+/** @param {string} text @returns {string} */
 export function spoken(text) {
   const c = parseCard(text);
   if (!c) return "";
@@ -38,11 +54,13 @@ export function spoken(text) {
   return `${RANK_WORDS[c.rank] ?? c.rank} of ${SUIT_WORDS[c.suit]}`;
 }
 
+/** @param {string} text */
 export function isRed(text) {
   const c = parseCard(text);
   return !!c && (c.suit === "h" || c.suit === "d");
 }
 
+/** @param {string | null | undefined} a @param {string | null | undefined} b */
 export function sameCard(a, b) {
   const x = parseCard(a);
   const y = parseCard(b);
@@ -50,6 +68,7 @@ export function sameCard(a, b) {
 }
 
 // Sort by suit then rank, so a hand reads like a person would hold it.
+/** @param {string[]} cards @returns {string[]} */
 export function sortHand(cards) {
   const order = (t) => {
     const c = parseCard(t);
@@ -135,6 +154,7 @@ function face(c, large) {
   return html`${corners}${pips}`;
 }
 
+/** @param {{card: string, large?: boolean}} props */
 export function CardFace({ card, large = false }) {
   const c = parseCard(card);
   if (!c) return null;
@@ -142,7 +162,9 @@ export function CardFace({ card, large = false }) {
     ? html`${drawnOnly(html`
         <text x="30" y="34" text-anchor="middle" font-size=${large ? 26 : 20}
           fill="var(--joker)">★</text>
-        <text x="30" y="72" text-anchor="middle" font-size="9" fill="var(--joker)">−2</text>`)}
+        ${jokerPoints() != null
+          ? html`<text x="30" y="72" text-anchor="middle" font-size="9" fill="var(--joker)">${minus(jokerPoints())}</text>`
+          : null}`)}
         <text x="30" y="58" text-anchor="middle" font-size=${large ? 13 : 10} font-weight="800"
           fill="var(--joker)" letter-spacing="1">JOKER</text>`
     : face(c, large);
@@ -176,6 +198,7 @@ export function setBackArt(list) {
   localStorage.setItem(BACK_ART_KEY, JSON.stringify(backArt));
 }
 
+/** @param {{back?: string}} props */
 export function CardBack({ back = "deadwood" }) {
   if (backArt[back]) {
     return html`<img class="card-svg" src=${backArt[back]} alt="" width="60" height="84" />`;

@@ -1,3 +1,4 @@
+// @ts-check
 // Dialogs: an accessible modal (focus moves in, Tab stays in, Escape closes) and the fixed
 // dialogs built on it.
 import { html, useEffect, useRef, useState } from "./lib.js";
@@ -31,7 +32,7 @@ export function Modal({ title, onClose, backdropCloses = false, children, classN
     return () => {
       document.removeEventListener("keydown", onEscape);
       openModals.splice(openModals.indexOf(token), 1);
-      if (before && before.focus && document.contains(before)) before.focus();
+      if (before instanceof HTMLElement && document.contains(before)) before.focus();
     };
   }, []);
   function onKey(e) {
@@ -104,7 +105,7 @@ export function A2HSHint({ matchId = true }) {
     if (show) update({ a2hsShown: matchId });
   }, []);
   if (!show) return null;
-  const prompt = window.__dkInstallPrompt;
+  const prompt = /** @type {any} */ (window).__dkInstallPrompt;
   return html`<div class="a2hs" role="note">
     <strong>App Shortcut</strong>
     <p>Like having the saloon close at hand? Put Deadwood Knock on your home screen and ride

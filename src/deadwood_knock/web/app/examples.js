@@ -1,5 +1,8 @@
+// @ts-check
 // Example hands for the rules pages: each one's split, points and deadwood are the engine's
-// own answer (tests/test_rules_examples.py checks every entry against the evaluator).
+// own answer (tests/test_rules_examples.py checks every entry against the evaluator; it reads
+// the array from its first opening bracket, so the type below uses Array<…>).
+/** @type {Array<{cards: Array<string>, category: string, hand_points: number, poker_hand: Array<string>, deadwood: Array<string>, deadwood_points: number, score: number, knock_count: number, can_knock: boolean}>} */
 export const EXAMPLES = [
   {"cards": ["Ks", "Jd", "9c", "6h", "3s", "2d", "4c", "Ah"], "category": "high_card", "hand_points": 0, "poker_hand": ["Ks", "6h", "Jd", "4c", "9c"], "deadwood": ["3s", "Ah", "2d"], "deadwood_points": 6, "score": -6, "knock_count": 6, "can_knock": true},
   {"cards": ["9s", "9h", "Kc", "6d", "2s", "3c", "4h", "7d"], "category": "pair", "hand_points": 15, "poker_hand": ["9s", "9h", "6d", "7d", "Kc"], "deadwood": ["2s", "4h", "3c"], "deadwood_points": 9, "score": 6, "knock_count": 9, "can_knock": true},

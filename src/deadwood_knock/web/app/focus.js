@@ -1,9 +1,11 @@
+// @ts-check
 // Hand Focus (Deadwood Knock) and Your Count (Knock Rummy, Gin): the seat's own hand as the
 // engine evaluates it, and the strong bot's advice on your turn. On a phone they open as a
 // sheet from the bar at the bottom; on a desktop they stand beside the felt.
 import { html } from "./lib.js";
 import { pretty } from "./cards.js";
 import { categoryWords, MiniCards, num, signed } from "./showdown.js";
+import { gameFacts } from "./games.js";
 
 // The server's Hand Focus for this turn: the best move in checked words, whether to knock
 // now (only when a knock is legal; the words carry the verdict), and the moves ranked by
@@ -33,6 +35,7 @@ function SheetHead({ title, onClose }) {
 }
 
 // One line for the phone's bar: the hand at a glance.
+/** @param {any} obs the seat's observation @param {boolean} dk a poker-split game @returns {string} */
 export function focusSummary(obs, dk) {
   if (dk) {
     const ev = obs.evaluation;
@@ -46,11 +49,13 @@ export function focusSummary(obs, dk) {
 export function HandFocus({ obs, canKnock, advice, open, onClose }) {
   const ev = obs.evaluation || null;
   const knockCount = ev ? ev.knock_count : null;
+  const facts = gameFacts(obs.game);
+  const limit = facts ? facts.knock_limit : null;
   let hint;
   if (!ev) hint = "Your hand's numbers appear here.";
   else if (obs.knocker != null) hint = "Someone has knocked: make your last turn count.";
   else if (canKnock) hint = `Knock count ${knockCount}: you may knock now.`;
-  else if (knockCount != null) hint = `Knock count ${knockCount}: knocking needs 11 or less.`;
+  else if (knockCount != null && limit != null) hint = `Knock count ${knockCount}: knocking needs ${limit} or less.`;
   else hint = "Keep deadwood low and build your poker hand.";
   return html`<aside class=${`panel focus sheet${open ? " open" : ""}`} aria-label="Hand Focus" id="sheet-focus">
     <${SheetHead} title="Hand Focus" onClose=${onClose} />

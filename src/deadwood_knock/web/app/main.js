@@ -1,3 +1,4 @@
+// @ts-check
 // Boot: routing by location hash, the top bar, the service worker, and the version watch that
 // offers "update now" when the server's version changes under a running client.
 import { html, render, useState, useEffect } from "./lib.js";
@@ -7,6 +8,7 @@ import { TableScreen } from "./table.js";
 import { Welcome, Trail, Profile, Records, Gazette, Rules, Scoring } from "./screens.js";
 import { UpdateBanner } from "./dialogs.js";
 import { Replay } from "./replay.js";
+import { useGames } from "./games.js";
 
 const NAV = [
   ["/trail", "Trail"],
@@ -21,7 +23,9 @@ function currentRoute() {
   return h.startsWith("/") ? h : `/${h}`;
 }
 
+/** @type {string | null} */
 let loadedVersion = null;
+/** @type {(version: string) => void} */
 let onNewVersion = () => {};
 
 export async function checkVersion() {
@@ -51,6 +55,7 @@ function App() {
   const [, setTick] = useState(0);
   const [newVersion, setNewVersion] = useState(null);
   const [characters, setCharacters] = useState(null);
+  useGames(); // titles and rule words: every screen is drawn again when they arrive
 
   useEffect(() => {
     const onHash = () => {
@@ -80,7 +85,7 @@ function App() {
   // Move focus to the new screen's heading so keyboard and screen-reader users follow along.
   useEffect(() => {
     const hd = document.querySelector("main h1, main [aria-label]");
-    if (hd && !route.startsWith("/table/")) {
+    if (hd instanceof HTMLElement && !route.startsWith("/table/")) {
       hd.setAttribute("tabindex", "-1");
       hd.focus({ preventScroll: true });
     }
@@ -127,7 +132,7 @@ function App() {
 
 window.addEventListener("beforeinstallprompt", (e) => {
   e.preventDefault();
-  window.__dkInstallPrompt = e;
+  /** @type {any} */ (window).__dkInstallPrompt = e; // offered later, after a win
 });
 
 if ("serviceWorker" in navigator) {

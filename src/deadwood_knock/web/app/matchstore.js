@@ -1,3 +1,4 @@
+// @ts-check
 // One live view per match. The match socket feeds it; while the socket is closed it polls.
 // Views from every source (socket, an action's answer, a poll) go through `offer`, which keeps
 // a view only if it is newer than the newest one held, so a late answer can never roll the
@@ -11,6 +12,7 @@ const RETRIES = [300, 900, 2000];
 
 // Order of views: by version, and at one version a finished match after an active one (a
 // forfeit ends the match without an action, so without a new version).
+/** @param {any} view @returns {number} */
 export function rankOf(view) {
   if (!view || typeof view.version !== "number") return -1;
   return view.version * 2 + (view.status === "finished" ? 1 : 0);
@@ -19,6 +21,7 @@ export function rankOf(view) {
 const live = new Map();
 
 // The store of a match on screen (tests reach it through this too).
+/** @param {string} matchId @returns {MatchStore | null} */
 export function storeFor(matchId) {
   return live.get(matchId) || null;
 }
@@ -86,6 +89,7 @@ export class MatchStore {
   }
 
   // Keep a view only if it is newer than the newest held; returns whether it was kept.
+  /** @param {any} view a view from any source; kept only if newer */
   offer(view) {
     if (!view || typeof view !== "object" || typeof view.version !== "number") return false;
     if (view.match_id && view.match_id !== this.matchId) return false;
@@ -148,7 +152,7 @@ export class MatchStore {
     // The token goes in the first message, never in the URL.
     ws.onopen = () => ws.send(JSON.stringify({ type: "auth", token: settings().token }));
     ws.onmessage = (msg) => {
-      let data = null;
+      let data;
       try {
         data = JSON.parse(msg.data);
       } catch {
@@ -191,6 +195,7 @@ export class MatchStore {
 
   // Post one legal action with the version it was chosen at and an id of its own, so a retry
   // after a lost answer is applied once. The answer (the new view) goes through `offer`.
+  /** @param {Record<string, any>} action one of the view's legal actions */
   async act(action) {
     const body = { action, client_action_id: newActionId() };
     if (this.latest) body.version = this.latest.version;

@@ -1,3 +1,4 @@
+// @ts-check
 // Card moves on screen: a copy of the card flies from where it was to where it lands (stock or
 // pile to a hand, a hand to the pile). Pure decoration over the real table, drawn in a layer
 // that takes no clicks; nothing flies when the player asks the system for reduced motion.
@@ -16,11 +17,13 @@ function flyLayer() {
   return layer;
 }
 
+/** @returns {boolean} */
 export function motionAllowed() {
   return !prefersReducedMotion();
 }
 
 // The on-screen box of a place at the table: "stock", "pile", "seat:<n>" or "card:<card>".
+/** @param {string | null} place "stock", "pile", "seat:N" or "card:7c" @returns {DOMRect | null} */
 export function placeRect(place) {
   const el = placeElement(place);
   if (!el) return null;

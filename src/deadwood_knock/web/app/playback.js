@@ -1,3 +1,4 @@
+// @ts-check
 // Playback: the table shows the server's views one version at a time, in order, at a pace a
 // person can follow. The server stays authoritative and runs ahead; this only decides when
 // the next view it sent is put on screen. An opponent's move waits a moment ("thinking"), its
@@ -278,6 +279,7 @@ export class Playback {
 
   // Which cards fly for one move, as places (see motion.placeRect).
   flights(events, me) {
+    /** @type {{from: string, to: string, card: any, back: any, large: boolean}[] & {drawn?: string}} */
     const plan = [];
     const back = settings().cardBack;
     const large = !!settings().largePrint;

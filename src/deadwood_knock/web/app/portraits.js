@@ -1,3 +1,4 @@
+// @ts-check
 // Portraits: the content's art when a character has one, else a drawn silhouette with initials,
 // tinted from the name so each opponent is told apart by more than colour.
 import { html, useState, useEffect } from "./lib.js";
@@ -59,6 +60,7 @@ function fromServer(items) {
   return items.map((l) => ({ id: l.id, name: l.name, portrait_url: l.svg_url }));
 }
 
+/** @returns {Promise<{id: string, name: string, portrait_url: string}[]>} */
 export function loadLikenesses() {
   if (!likenessPromise) {
     likenessPromise = api

@@ -1,3 +1,4 @@
+// @ts-check
 // Replays of finished matches, from the player's records: step through every action. During
 // play each step shows what the player's seat saw (its hand, the pile, the totals and the
 // events it could see); once the replay reaches the end, every hand is shown. A replay can be
@@ -8,6 +9,7 @@ import { CardFace, CardBack } from "./cards.js";
 
 let imported = null; // the last imported replay (kept for this page only)
 
+/** @param {any} replay an imported GameRecord's replay, as the server answered it */
 export function setImported(replay) {
   imported = replay;
 }

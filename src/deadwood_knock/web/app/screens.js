@@ -1,3 +1,4 @@
+// @ts-check
 // The screens around the table: welcome, trail map, profile & settings, records, gazette and the
 // rules pages. Content that comes from optional endpoints degrades to a plain message.
 import { html, useState, useEffect, navigate } from "./lib.js";
@@ -10,11 +11,14 @@ import { TrailMap } from "./trailmap.js";
 import { ReplayList } from "./replay.js";
 import { EXAMPLES } from "./examples.js";
 import { categoryWords, num } from "./showdown.js";
+import { figure, gameFacts, gameTitle, handPointsTable, useGames } from "./games.js";
 
 export function Welcome() {
   const [name, setName] = useState(settings().name);
   const [likeness, setLikeness] = useState(settings().likeness);
   const [error, setError] = useState("");
+  useGames();
+  const dk = gameFacts("deadwood-knock");
   async function submit(e) {
     e.preventDefault();
     const clean = name.trim();
@@ -49,9 +53,9 @@ export function Welcome() {
     </form>
     <${RestoreBackup} />
     <ul class="quick-rules">
-      <li>You start with 8 cards.</li>
+      ${dk ? html`<li>You start with ${dk.hand_size} cards.</li>` : null}
       <li>Each turn: choose a discard, take 1 from the stock or the discard pile.</li>
-      <li>Knock at the start of your turn when your deadwood is 11 or less.</li>
+      ${dk ? html`<li>Knock at the start of your turn when your deadwood is ${dk.knock_limit} or less.</li>` : null}
       <li>Call or fold: wager your poker hand against the others.</li>
       <li>Round score: hand points − deadwood + the pot.</li>
     </ul>
@@ -123,13 +127,17 @@ function LikenessPicker({ value, onChange }) {
   </div>`;
 }
 
+/**
+ * @param {{game?: string, opponents?: string[], options?: Record<string, any>, table_id?: string, wanted_id?: string}} body
+ * @param {(message: string) => void} setError
+ */
 async function startTable(body, setError) {
   setError("");
   try {
     const { game, ...rest } = body;
     const opts = { ...(body.options || {}) };
-    // Sleight of Hand is a Deadwood Knock table option taken from the profile.
-    if (game === "deadwood-knock") opts.sleight_of_hand = !!settings().sleightOfHand;
+    // Sleight of Hand is a table option (of the games that have it) taken from the profile.
+    if ("sleight_of_hand" in defaults(game)) opts.sleight_of_hand = !!settings().sleightOfHand;
     // A trail table or poster names only itself: the server knows its game and opponents.
     const payload = rest.table_id || rest.wanted_id ? { ...rest, options: opts } : { game, ...rest, options: opts };
     const made = await withPlayer(() => api.post("/api/matches", payload));
@@ -141,16 +149,22 @@ async function startTable(body, setError) {
 
 // Characters, never the bare ladder bots: patient enough that a round rarely ends before a
 // new player's first turn. The terminal's `play` seats the same (tui/session.py).
+// Titles and figures (rounds, target) are the engine's, from /api/games.
 const QUICK_TABLES = [
-  { id: "quick-dk", title: "Deadwood Knock", blurb: "Three at the table, ten rounds.",
-    game: "deadwood-knock", opponents: ["figure:lottie-deno", "figure:luke-short"] },
-  { id: "quick-kr", title: "Knock Rummy", blurb: "Heads-up, melds and knocks, game to 100.",
-    game: "knock-rummy", opponents: ["figure:luke-short"] },
-  { id: "quick-gin", title: "Gin Rummy", blurb: "The classic two-hander.",
-    game: "gin", opponents: ["figure:bat-masterson"] },
+  { id: "quick-dk", game: "deadwood-knock", opponents: ["figure:lottie-deno", "figure:luke-short"],
+    blurb: (o) => `Three at the table${o.rounds ? `, ${o.rounds} rounds` : ""}.` },
+  { id: "quick-kr", game: "knock-rummy", opponents: ["figure:luke-short"],
+    blurb: (o) => `Heads-up, melds and knocks${o.target ? `, game to ${o.target}` : ""}.` },
+  { id: "quick-gin", game: "gin", opponents: ["figure:bat-masterson"],
+    blurb: () => "The classic two-hander." },
 ];
 
-const GAME_SHORT = { "deadwood-knock": "Deadwood Knock", "knock-rummy": "Knock Rummy", gin: "Gin" };
+// A game's default table options (its figures in a blurb), or none until /api/games is in.
+/** @param {string | undefined} game @returns {Record<string, any>} */
+function defaults(game) {
+  const f = gameFacts(game);
+  return (f && f.options) || {};
+}
 
 function TableCard({ table, onPlay, offline = false }) {
   const locked = table.status === "locked";
@@ -164,8 +178,8 @@ function TableCard({ table, onPlay, offline = false }) {
         (o) => html`<${Portrait} name=${o.name} character=${o} size=${28} key=${o.id} />`,
       )}</span>
       <span>${who}</span>
-      <span class="table-terms">${GAME_SHORT[table.game] || table.game}${
-        table.rounds && table.game === "deadwood-knock" ? ` · ${table.rounds} rounds` : ""}${
+      <span class="table-terms">${gameTitle(table.game)}${
+        table.rounds && "rounds" in defaults(table.game) ? ` · ${table.rounds} rounds` : ""}${
         table.stakes ? ` · stakes ${table.stakes}` : ""}</span>
       ${table.legends
         ? html`<span class="legends-badge" title=${table.legends_note || ""}>Legends table</span>`
@@ -195,7 +209,7 @@ function Poster({ poster, townName, onPlay }) {
   const locked = poster.status === "locked";
   const collected = poster.status === "collected";
   const t = poster.terms || {};
-  const game = GAME_SHORT[t.game] || t.game;
+  const game = gameTitle(t.game);
   return html`<li class=${`poster${locked ? " locked" : ""}${collected ? " collected" : ""}`} data-poster=${poster.id}>
     <span class="poster-head">Wanted</span>
     <${Portrait} name=${poster.outlaw} character=${poster} size=${64} />
@@ -379,7 +393,7 @@ export function Trail() {
       ${QUICK_TABLES.map((t) => html`<li key=${t.id}>
         <button class="table-btn" data-table=${t.id} disabled=${offline}
           onClick=${() => startTable({ game: t.game, opponents: t.opponents, options: {} }, setError)}>
-          <strong>${t.title}</strong><span>${t.blurb}</span>
+          <strong>${gameTitle(t.game)}</strong><span>${t.blurb(defaults(t.game))}</span>
         </button></li>`)}
     </ul>
   </section>`;
@@ -726,31 +740,52 @@ function Example({ ex, title }) {
   </figure>`;
 }
 
+// Deadwood values in words, from the engine's card points (A, 2..10, J, Q, K, jokers).
+/**
+ * @param {number[] | null | undefined} points the engine's card points
+ * @returns {{cards: string[], label: string, value: string}[]}
+ */
+function deadwoodValues(points) {
+  if (!points || points.length < 13) return [];
+  const faceValue = points.slice(1, 10).every((p, i) => p === i + 2);
+  const courts = points.slice(10, 13);
+  const rows = [{ cards: ["As"], label: "Ace", value: num(points[0]) }];
+  rows.push({ cards: ["2d", "7c", "Th"], label: "2 to 10",
+    value: faceValue ? "face value" : points.slice(1, 10).map(num).join(", ") });
+  rows.push({ cards: ["Js", "Qh", "Kd"], label: "Jack, Queen, King",
+    value: courts.every((p) => p === courts[0]) ? num(courts[0]) : courts.map(num).join(", ") });
+  if (points.length > 52) rows.push({ cards: ["JK"], label: "Joker", value: num(points[52]) });
+  return rows;
+}
+
 function ScoringTables() {
+  useGames();
+  const dk = gameFacts("deadwood-knock");
   const ladder = EXAMPLES.slice(0, 10);
+  const table = handPointsTable();
+  const ante = figure("deadwood-knock", "pot_ante");
+  const suspicion = figure("deadwood-knock", "suspicion");
   const joker = EXAMPLES.find((e) => e.cards.includes("JK"));
   return html`<h2>Hand points</h2>
     <p>The best five cards of your poker hand score by their poker rank. Each example is a real
       eight-card hand with the split the game picks for it.</p>
     <table class="points"><tbody>
-      ${ladder.map((e) => html`<tr key=${e.category}><th scope="row">${categoryWords(e.category)}</th><td>${e.hand_points}</td></tr>`)}
+      ${table.map((r) => html`<tr key=${r.category}><th scope="row">${categoryWords(r.category)}</th><td>${r.points}</td></tr>`)}
     </tbody></table>
     <div class="gallery">
       ${ladder.map((e) => html`<${Example} key=${e.category} ex=${e} />`)}
     </div>
     <h2>Deadwood values</h2>
     <div class="values">
-      <figure><${CardRow} cards=${["As"]} label="Ace" /><figcaption>Ace: 1</figcaption></figure>
-      <figure><${CardRow} cards=${["2d", "7c", "Th"]} label="2 to 10" /><figcaption>2 to 10: face value</figcaption></figure>
-      <figure><${CardRow} cards=${["Js", "Qh", "Kd"]} label="Jack, Queen, King" /><figcaption>Jack, Queen, King: 10</figcaption></figure>
-      <figure><${CardRow} cards=${["JK"]} label="Joker" /><figcaption>Joker: −2</figcaption></figure>
+      ${deadwoodValues(dk && dk.card_points).map((v) => html`<figure key=${v.label}>
+        <${CardRow} cards=${v.cards} label=${v.label} /><figcaption>${v.label}: ${v.value}</figcaption></figure>`)}
     </div>
     ${joker ? html`<${Example} ex=${joker} title="A joker in the deadwood" />` : null}
     <h2>The poker pot</h2>
     <dl class="ref">
       <div><dt>What it is</dt><dd>A side bet on poker hands alone; deadwood plays no part.</dd></div>
-      <div><dt>Nobody calls</dt><dd>The knocker collects 10.</dd></div>
-      <div><dt>Someone calls</dt><dd>Everyone still in stakes 10 and the best poker hand among them
+      <div><dt>Nobody calls</dt><dd>The knocker collects ${ante ?? "the ante"}.</dd></div>
+      <div><dt>Someone calls</dt><dd>Everyone still in stakes ${ante ?? "the ante"} and the best poker hand among them
         takes the pot. Tied hands split it equally, rounded down; any odd point is lost.</dd></div>
       <div><dt>Folding</dt><dd>Costs nothing and wins nothing from the pot.</dd></div>
     </dl>
@@ -760,8 +795,8 @@ function ScoringTables() {
         under the top discard.</dd></div>
       <div><dt>How</dt><dd>Choose your discard first; the pile needs at least 3 cards. The top
         discard goes out of play as cover and the buried card comes to you.</dd></div>
-      <div><dt>Suspicion</dt><dd>Palm and finish the round below the top score, and a 5-point
-        Suspicion penalty follows.</dd></div>
+      <div><dt>Suspicion</dt><dd>Palm and finish the round below the top score, and a${
+        suspicion != null ? ` ${Math.abs(suspicion)}-point` : ""} Suspicion penalty follows.</dd></div>
     </dl>`;
 }
 
@@ -770,6 +805,13 @@ function Ref({ rows }) {
 }
 
 export function Rules() {
+  useGames();
+  // Every figure here that a table setting or the engine decides comes from /api/games.
+  const dk = gameFacts("deadwood-knock");
+  const gin = gameFacts("gin");
+  const rounds = dk ? dk.options.rounds : null;
+  const deck = dk ? dk.card_points.length : null;
+  const jokers = dk ? deck - 52 : 0;
   return html`<section class="screen rules">
     <h1>Rules</h1>
     <p class="lede">Deadwood Knock crosses rummy with poker, dealt out in saloons along an Old
@@ -779,26 +821,28 @@ export function Rules() {
     <p>Hold the strongest poker hand you can while keeping your unused cards (deadwood) cheap.</p>
     <h2>Setup</h2>
     <${Ref} rows=${[
-      ["Players", "2 to 6, with a 54-card deck (2 jokers), over 10 rounds."],
-      ["The deal", "Everyone gets 8 cards, dealt one at a time; the rest is the stock, and one card turned up starts the discard pile."],
+      ...(dk
+        ? [["Players", `${dk.min_players} to ${dk.max_players}, with a ${deck}-card deck${jokers ? ` (${jokers} jokers)` : ""}, over ${rounds} rounds.`]]
+        : []),
+      ["The deal", `Everyone gets ${dk ? dk.hand_size : "the same number of"} cards, dealt one at a time; the rest is the stock, and one card turned up starts the discard pile.`],
       ["Who starts", "The deal moves one seat left each round; the player on the dealer's left goes first."],
-      ["Aces", "High in poker hands, low in A-2-3-4-5, and 1 as deadwood."],
+      ["Aces", `High in poker hands, low in A-2-3-4-5${dk ? `, and ${num(dk.card_points[0])} as deadwood` : ""}.`],
     ]} />
     <h2>Your turn</h2>
     <ol class="steps">
       <li><strong>Select</strong> the card you will discard.</li>
       <li><strong>Take</strong> one card: the top of the stock or the top of the discard pile.</li>
-      <li><strong>Discard</strong>: your selected card goes face up on the pile. You always hold 8.</li>
+      <li><strong>Discard</strong>: your selected card goes face up on the pile.${dk ? ` You always hold ${dk.hand_size}.` : ""}</li>
     </ol>
     <${Example} ex=${EXAMPLES[1]} title="A hand of eight, split by the game" />
     <h2>Knocking</h2>
     <${Ref} rows=${[
-      ["When", "At the start of your turn, with a knock count of 11 or less, instead of playing the turn."],
+      ["When", `At the start of your turn, with a knock count of ${dk ? dk.knock_limit : "the limit"} or less, instead of playing the turn.`],
       ["Then", "The knocker neither takes nor discards. Every other player gets one final turn (a normal turn, or stand), and nobody else may knock that round."],
     ]} />
     <h2>Call or fold</h2>
     <p>After the final turns each other player, in order from the knocker's left, calls (puts
-      10 in the pot) or folds. The knocker is always in.</p>
+      ${figure("deadwood-knock", "pot_ante") ?? "the ante"} in the pot) or folds. The knocker is always in.</p>
     <h2>Showdown</h2>
     <${Ref} rows=${[
       ["Poker hand", "Any 5 cards, or 6 to 8 cards that all share a suit or run in one straight. Jokers never join it."],
@@ -811,17 +855,17 @@ export function Rules() {
       The second time the round ends at once in a showdown with no pot.</p>
     <${ScoringTables} />
     <h2>Winning</h2>
-    <p>The highest total after 10 rounds wins; equal totals share the win.</p>
+    <p>The highest total after ${rounds ?? "the last"} rounds wins; equal totals share the win.</p>
     <h2 id="knock-rummy">Knock Rummy and Gin</h2>
     <${Ref} rows=${[
       ["Deck and deal", "52 cards, no jokers. Two players get 10 cards each, three or four get 7, five get 6."],
       ["Melds", "Sets (3 or 4 of a rank) and runs (3 or more in a suit). Aces are low unless the table plays High Aces; K-A-2 never runs. The game works out your count (your lowest possible deadwood)."],
       ["A turn", "Take the top of the stock or the discard pile, knock if you like, then discard. A card just taken from the discard pile can't go straight back."],
       ["Knock", "Ends the hand after the knocker's discard; hands are counted as they stand. With a knock limit, the count after the discard must be at or under it."],
-      ["Rummy", "Every card matched ends the hand at once: the difference plus 25 from each player."],
-      ["Scoring", "Lowest count wins the difference from each player; a knocker tied for lowest loses to the tying player, and a knocker who doesn't win pays 10 more."],
+      ["Rummy", `Every card matched ends the hand at once: the difference plus ${figure("knock-rummy", "rummy_bonus") ?? "a bonus"} from each player.`],
+      ["Scoring", `Lowest count wins the difference from each player; a knocker tied for lowest loses to the tying player, and a knocker who doesn't win pays ${figure("knock-rummy", "knock_penalty") ?? "a penalty"} more.`],
       ["Empty stock", "The discard pile is turned over as a new stock, at most twice a hand; a third time the hand is void."],
-      ["Gin", "Two players, knock at 10 or less, lay-offs, undercuts (+25), gin (+25), and a void hand when 2 cards are left in the stock. Games run to 100."],
+      [gameTitle("gin"), `Two players, knock at ${gin ? gin.knock_limit : "the limit"} or less, lay-offs, undercuts (+${figure("gin", "gin_bonus") ?? "a bonus"}), gin (+${figure("gin", "gin_bonus") ?? "a bonus"}), and a void hand when ${figure("gin", "void_stock") ?? "too few"} cards are left in the stock.${gin && gin.options.target ? ` Games run to ${gin.options.target}.` : ""}`],
     ]} />
   </section>`;
 }

@@ -1,54 +1,30 @@
+// @ts-check
 // A round's end and the match's end. Every figure shown here is the engine's (the round or
 // hand result the server sent): the client lays them out and adds no arithmetic of its own.
 import { html, useEffect, useState } from "./lib.js";
 import { api } from "./api.js";
 import { pretty, parseCard } from "./cards.js";
 import { A2HSHint, Modal } from "./dialogs.js";
+import { categoryPhrase, categoryTitle } from "./games.js";
 
-const CATEGORY_WORDS = {
-  high_card: "High card",
-  pair: "Pair",
-  two_pair: "Two pair",
-  three_of_a_kind: "Three of a kind",
-  straight: "Straight",
-  flush: "Flush",
-  full_house: "Full house",
-  four_of_a_kind: "Four of a kind",
-  straight_flush: "Straight flush",
-  royal_flush: "Royal flush",
-};
-
-// In a sentence: "takes it with a straight", "with two pair".
-const CATEGORY_PHRASES = {
-  high_card: "high card",
-  pair: "a pair",
-  two_pair: "two pair",
-  three_of_a_kind: "three of a kind",
-  straight: "a straight",
-  flush: "a flush",
-  full_house: "a full house",
-  four_of_a_kind: "four of a kind",
-  straight_flush: "a straight flush",
-  royal_flush: "a royal flush",
-};
-
-export function categoryWords(c) {
-  if (!c) return "—";
-  return CATEGORY_WORDS[c] || String(c).replace(/_/g, " ");
-}
+// A poker category as a label ("Full house"): the engine's words, from /api/games.
+export const categoryWords = categoryTitle;
 
 // A plain number with a true minus sign ("−31").
+/** @param {number | null | undefined} n @returns {string} */
 export function num(n) {
   if (n == null) return "0";
   return n < 0 ? `−${Math.abs(n)}` : String(n);
 }
 
 // "− 11 deadwood"; jokers (−2 each) can make deadwood add to the hand: "+ 2 deadwood".
+/** @param {number | null | undefined} points @returns {string} */
 export function deadwoodTerm(points) {
   const p = points ?? 0;
   return p < 0 ? `+ ${Math.abs(p)} deadwood (jokers count −2)` : `− ${p} deadwood`;
 }
 
+/** @param {number | null | undefined} n @returns {string} */
 export function signed(n) {
   if (n == null) return "0";
   return n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "0";
@@ -71,6 +47,7 @@ function listNames(names) {
 
 // One row per seat, from either a Deadwood Knock round result or a Knock Rummy / Gin hand
 // result (an observation's `last_result`, or the result events the playback collected).
+/** @param {any} result a round or hand result @returns {any[]} */
 export function resultRows(result) {
   const n = (result.round_scores || result.scores || result.counts || []).length;
   const at = (key, i) => (Array.isArray(result[key]) ? result[key][i] : undefined);
@@ -115,11 +92,13 @@ function potLine(result, who) {
   if (!result.pot_total) return `Nobody called: ${takes(result.knocker)} ${signed((result.pot || [])[result.knocker])}.`;
   const taker = winners.length > 1 ? `${listNames(winners.map(who))} split it` : `${takes(winners[0])} it`;
   const category = winners.length ? (result.categories || [])[winners[0]] : null;
-  const withWhat = winners.length > 1 ? "equal hands" : CATEGORY_PHRASES[category] || categoryWords(category);
+  const withWhat = winners.length > 1 ? "equal hands" : categoryPhrase(category);
   return `Pot of ${result.pot_total} from ${listNames(ins.map(who))}: ${taker} with ${withWhat}.`;
 }
 
 const BONUS_WORDS = { rummy: "Rummy bonus", gin: "Gin bonus", undercut: "Undercut bonus" };
+
+const WENT = { rummy: "rummy", gin: "gin" };
 
 function outcomeLine(result, who) {
   if (result.outcome === "void") return `A void hand${result.reason ? ` (${result.reason})` : ""}: nobody scores.`;
@@ -129,8 +108,8 @@ function outcomeLine(result, who) {
   }
   const ender = result.ender ?? result.knocker;
   if (ender == null) return null;
-  if (result.outcome === "rummy") return `${who(ender)} went rummy!`;
-  if (result.outcome === "gin") return `${who(ender)} went gin!`;
+  // The hand's outcome ("rummy", "gin"): every card of the hand matched.
+  if (result.outcome in WENT) return `${who(ender)} went ${WENT[result.outcome]}!`;
   if (result.outcome === "undercut") {
     return `${who(ender)} knocked and ${who((result.winners || [])[0])} undercut.`;
   }
@@ -211,6 +190,7 @@ export function ShowdownDialog({ result, who, onClose, closeLabel = "Continue" }
   <//>`;
 }
 
+/** @param {any} obs @param {any} result @returns {"win" | "loss" | "tie"} */
 export function outcomeFor(obs, result) {
   const me = obs.seat ?? 0;
   if (result && result.forfeited_by != null) return result.forfeited_by === me ? "loss" : "win";

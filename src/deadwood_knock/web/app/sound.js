@@ -1,3 +1,4 @@
+// @ts-check
 // Table sounds, made in the browser with Web Audio (no audio files): a draw, a discard, a
 // knock, and a short phrase for winning or losing the pot. Off unless the player turns it on.
 import { settings } from "./store.js";
@@ -9,7 +10,8 @@ export const played = [];
 
 function audio() {
   if (!ctx) {
-    const AC = window.AudioContext || window.webkitAudioContext;
+    // Older Safari names it webkitAudioContext.
+    const AC = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!AC) return null;
     ctx = new AC();
   }

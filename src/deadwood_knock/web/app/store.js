@@ -1,3 +1,4 @@
+// @ts-check
 // Local settings and identity. Everything lives in localStorage so a reload (or an offline
 // start) comes back to the same saloon; the server holds the authoritative copy when reachable.
 const KEY = "dk.settings.v1";
@@ -32,10 +33,12 @@ function load() {
   }
 }
 
+/** @returns {Record<string, any>} */
 export function settings() {
   return current;
 }
 
+/** @param {Record<string, any>} patch */
 export function update(patch) {
   current = { ...current, ...patch };
   localStorage.setItem(KEY, JSON.stringify(current));
@@ -43,6 +46,7 @@ export function update(patch) {
   return current;
 }
 
+/** @param {(s: Record<string, any>) => void} fn @returns {() => void} */
 export function subscribe(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
@@ -54,6 +58,7 @@ export function restartProgress() {
 }
 
 // Counted once per match, however many times its end is seen (reloads, coming back later).
+/** @param {"trail" | "gunfighter"} kind @param {string} outcome @param {string | null} [matchId] */
 export function recordResult(kind, outcome, matchId) {
   const seen = current.recordedMatches || [];
   if (matchId && seen.includes(matchId)) return current;
@@ -69,6 +74,7 @@ export function recordResult(kind, outcome, matchId) {
 // Offline: the browser says the network is gone. The app then asks the server nothing (no
 // failed requests), shows what it keeps (art, the last trail, rules, records) and disables
 // only what needs the server.
+/** @returns {boolean} */
 export function isOffline() {
   return typeof navigator !== "undefined" && navigator.onLine === false;
 }

@@ -1,28 +1,29 @@
+// @ts-check
 // The table: one match, driven only by the server's views. The client never applies a rule:
 // every control comes from `legal_actions`, and a click posts one of them verbatim. The views
 // come from one live store (matchstore.js) and reach the screen through the playback
 // (playback.js), which shows them in order at a pace a person can follow.
 import { html, useState, useEffect, useRef, navigate } from "./lib.js";
 import { getHint, api, ApiError } from "./api.js";
-import { CardFace, CardBack, pretty, sameCard, sortHand, parseCard } from "./cards.js";
+import { sameCard, parseCard } from "./cards.js";
 import { settings, recordResult, update } from "./store.js";
 import { lineFor, talkKind } from "./talk.js";
-import { Modal, LeaveDialog } from "./dialogs.js";
+import { LeaveDialog } from "./dialogs.js";
 import { Portrait, useLikenesses } from "./portraits.js";
 import { MatchStore, rankOf } from "./matchstore.js";
 import { Playback, PACES } from "./playback.js";
 import { TableLog } from "./tablelog.js";
-import { ShowdownDialog, MatchComplete, outcomeFor, categoryWords, deadwoodTerm, num, signed } from "./showdown.js";
+import { ShowdownDialog, MatchComplete, outcomeFor, categoryWords, num } from "./showdown.js";
 import { HandFocus, MeldPanel, Scores, focusSummary } from "./focus.js";
 import { unlockSound } from "./sound.js";
+import { gameTitle, pokerSplit, unitWord } from "./games.js";
+import { Opponents, characterFor, seatName } from "./seats.js";
+import { Piles } from "./piles.js";
+import { Hand } from "./hand.js";
+import { Controls, KnockConfirm, legalControls, turnLine } from "./controls.js";
 
 export { categoryWords };
 
-const GAME_TITLES = {
-  "deadwood-knock": "Deadwood Knock",
-  "knock-rummy": "Knock Rummy",
-  gin: "Gin Rummy",
-};
 const TALK_MS = 4500;
 
 // The server's view wraps the seat's observation with match facts (seat, players, to_act,
@@ -47,31 +48,9 @@ export function normaliseView(view, { frozen = false, stale = false } = {}) {
   return { obs, players, legal, over, result: view.result || null, raw: view };
 }
 
+// A poker-split game (Deadwood Knock) or a meld game (Knock Rummy, Gin): the engine's facts.
 function isDK(obs) {
-  return (obs.game || "deadwood-knock") === "deadwood-knock";
-}
-
-function playerName(p, i) {
-  if (p == null) return `Seat ${i + 1}`;
-  const raw = p.display_name || p.name || p.bot || `Seat ${i + 1}`;
-  // Bot ids ("high_roller") read better as names ("High Roller").
-  if (p.kind === "bot" && raw === p.bot) {
-    return raw.replace(/[-_]+/g, " ").replace(/\b\w/g, (m) => m.toUpperCase());
-  }
-  return raw;
-}
-
-// A seat's character: trail bots are named "figure:<id>"; details (with table talk) win over
-// the catalogue entry.
-function characterFor(p, characters, details) {
-  if (!p || typeof p !== "object") return null;
-  if (details && details[p.seat]) return details[p.seat];
-  if (!characters) return null;
-  return characters.find((c) => (p.bot && c.bot === p.bot) || c.id === p.character) || null;
-}
-
-function seatName(p, i, ch) {
-  return ch && ch.name ? ch.name : playerName(p, i);
+  return pokerSplit(obs.game, obs);
 }
 
 function matchingReveal(legal, chosen) {
@@ -118,8 +97,10 @@ function useKeptFocus() {
       timer = null;
       if (letGo) return;
       const active = document.activeElement;
-      if (active && active !== document.body && document.contains(active) && !active.disabled) return;
+      const off = active instanceof HTMLButtonElement && active.disabled;
+      if (active && active !== document.body && document.contains(active) && !off) return;
       if (document.querySelector(".modal")) return; // a dialog places its own focus
+      /** @type {HTMLElement | null} */
       const target = document.querySelector(".hand button.card[tabindex='0']:not([disabled])")
         || document.querySelector(".hand button.card:not([disabled])")
         || document.querySelector(".table-head h1");
@@ -136,7 +117,7 @@ function useKeptFocus() {
     // A focused button that becomes disabled loses focus without any event in some browsers.
     const watch = new MutationObserver(() => {
       const a = document.activeElement;
-      if (!a || a === document.body || a.disabled) later();
+      if (!a || a === document.body || (a instanceof HTMLButtonElement && a.disabled)) later();
     });
     const onIn = () => {
       letGo = false;
@@ -159,39 +140,16 @@ function useKeptFocus() {
   }, []);
 }
 
-export function TableScreen({ matchId, characters }) {
-  const hooks = useRef({});
-  const { store, playback } = useTable(matchId, hooks);
-  const [selected, setSelected] = useState(null);
-  const [notice, setNotice] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [talk, setTalk] = useState({});
-  const [leaving, setLeaving] = useState(false);
-  const [revealPick, setRevealPick] = useState(null);
-  const [doneDismissed, setDoneDismissed] = useState(false);
+/**
+ * Opponents' remarks in character: each trail character's own lines (fetched once per
+ * table, with a greeting), and a line for each move as the playback shows it. Remarks fade
+ * after a few seconds so the felt stays clear.
+ * @param {{v: any, obs: any, me: number, players: any[], characters: any[] | null,
+ *   hooks: {current: {onEvent?: (ev: any, version: number) => void}}}} args
+ */
+function useTableTalk({ v, obs, me, players, characters, hooks }) {
+  const [talk, setTalk] = useState(/** @type {Record<string, {text: string, at: number}>} */ ({}));
   const [details, setDetails] = useState({});
-  const [hint, setHint] = useState(null);
-  const [sheet, setSheet] = useState(null); // "focus" | "scores" | "settings" on a phone
-  const [logOpen, setLogOpen] = useState(false);
-  const [knockAsk, setKnockAsk] = useState(null);
-  const [review, setReview] = useState(false);
-  const hintFor = useRef("");
-  const likenesses = useLikenesses();
-  const recorded = useRef(false);
-  const s = settings();
-  useKeptFocus();
-
-  const view = playback.shown;
-  // Controls are live only on the newest view: once a newer one is in (your move's answer,
-  // an opponent's move still being played back) the shown position has moved on.
-  const current = !!view && rankOf(view) === rankOf(store.latest);
-  const v = view ? normaliseView(view, { frozen: playback.frozen, stale: !current }) : null;
-  const obs = v ? v.obs : {};
-  const me = obs.seat ?? 0;
-  const players = v ? v.players : [];
-  const names = (seat) => seatName(players[seat], seat, characterFor(players[seat], characters, details));
-  const who = (seat) => (seat === me ? "You" : names(seat));
-  // Opponents' remarks in character, from the events as they are played back.
   hooks.current.onEvent = (ev) => {
     if (ev.seat == null || ev.seat === me) return;
     const kind = talkKind(ev);
@@ -202,7 +160,6 @@ export function TableScreen({ matchId, characters }) {
   };
 
   const playersKey = players.map((p) => p.bot || p.name).join("|");
-  // Each trail character's own table talk; they greet the table when we sit down.
   useEffect(() => {
     if (!v) return undefined;
     let cancelled = false;
@@ -218,6 +175,7 @@ export function TableScreen({ matchId, characters }) {
       if (cancelled) return;
       const got = Object.fromEntries(pairs.filter(Boolean));
       setDetails(got);
+      /** @type {Record<string, {text: string, at: number}>} */
       const hello = {};
       for (const [seat, d] of Object.entries(got)) {
         const line = lineFor("greet", Number(seat), 0, d);
@@ -230,7 +188,6 @@ export function TableScreen({ matchId, characters }) {
     };
   }, [playersKey]);
 
-  // Remarks fade after a few seconds so the felt stays clear.
   useEffect(() => {
     const live = Object.values(talk);
     if (!live.length) return undefined;
@@ -240,13 +197,20 @@ export function TableScreen({ matchId, characters }) {
     }, TALK_MS);
     return () => clearTimeout(t);
   }, [talk]);
+  return { talk, details };
+}
 
-  const myTurn = !!v && !v.over && obs.to_act === me && v.legal.length > 0;
-  const version = view ? view.version : -1;
-
-  // Hand Focus: ask the server's strong bot once per position, on the player's turn only. The
-  // effect runs after the view has painted, so play never waits for it; an answer that arrives
-  // after the position moved on is dropped.
+/**
+ * Hand Focus: ask the server's strong bot once per position, on the player's turn only. The
+ * effect runs after the view has painted, so play never waits for it; an answer that arrives
+ * after the position moved on is dropped.
+ * @param {string} matchId
+ * @param {number} version
+ * @param {boolean} myTurn
+ */
+function useHint(matchId, version, myTurn) {
+  const [hint, setHint] = useState(/** @type {any} */ (null));
+  const hintFor = useRef("");
   useEffect(() => {
     if (!myTurn) {
       hintFor.current = ""; // the turn has passed: an answer still on its way is stale
@@ -261,13 +225,15 @@ export function TableScreen({ matchId, characters }) {
       })
       .catch(() => {}); // no hint (offline, or the search failed): the panel says less
   }, [version, myTurn]);
-  const advice = hint && myTurn && hint.version === version ? hint.hint : null;
+  return hint && myTurn && hint.version === version ? hint.hint : null;
+}
 
-  // A selection that left the hand (played, or a new round) is dropped.
-  useEffect(() => {
-    if (selected && !(obs.hand || []).some((c) => sameCard(c, selected))) setSelected(null);
-  }, [version]);
-
+/**
+ * The match's result goes into the local records once (a win also marks its trail table).
+ * @returns {{current: boolean}} whether it has been recorded (a forfeit records its own)
+ */
+function useRecordedResult(matchId, v, obs, view, version) {
+  const recorded = useRef(false);
   useEffect(() => {
     if (!v || !v.over || recorded.current) return;
     recorded.current = true;
@@ -279,6 +245,141 @@ export function TableScreen({ matchId, characters }) {
       update({ progress: { completed: [...done] } });
     }
   }, [version, v && v.over]);
+  return recorded;
+}
+
+/**
+ * The table's head: Leave, the round line (the screen's h1), Table settings, your total.
+ */
+function TableHead({ roundText, subtitle, me, obs, sheet, onLeave, onSettings }) {
+  const s = settings();
+  const likenesses = useLikenesses();
+  return html`<header class="table-head">
+      <button class="btn small ghost" onClick=${onLeave} aria-label="Leave table">← Leave</button>
+      <h1 class="round"><strong>${roundText}</strong><span class="game-name">${subtitle}</span></h1>
+      <button class="btn small ghost icon" aria-label="Table settings" aria-expanded=${sheet === "settings" ? "true" : "false"}
+        aria-controls="sheet-settings" onClick=${onSettings}>⚙</button>
+      <div class="my-total">
+        <${Portrait} name=${s.name || "You"} size=${32}
+          character=${likenesses.find((l) => l.id === s.likeness) || null} />
+        <span aria-label="Your total">${num((obs.totals || [])[me] ?? 0)}<small> pts</small></span>
+      </div>
+    </header>`;
+}
+
+/**
+ * The middle of the felt: the piles, what to do now, Skip ahead, and any notice.
+ */
+function PileArea({ obs, busy, live, onSource, line, playback, myTurn, notice }) {
+  const s = settings();
+  return html`<div class="center">
+      <${Piles} obs=${obs} back=${s.cardBack} large=${s.largePrint} busy=${busy}
+        sourceLive=${live.sourceLive} palmLive=${live.palmLive} onSource=${onSource}
+        arriving=${playback.arriving} />
+      <p class="turn-line" aria-live="polite">${line}</p>
+      ${playback.pending > 2 && !myTurn && !playback.showdown
+        ? html`<button class="btn small ghost skip" onClick=${() => playback.skip()}>Skip ahead ▸▸</button>`
+        : null}
+      ${notice ? html`<p class="notice" role="alert">${notice}</p>` : null}
+    </div>`;
+}
+
+/**
+ * Your hand and the buttons of your turn. Picking a card selects the discard (or, at a
+ * showdown, adds it to or takes it from the poker hand you lay out).
+ */
+function MyArea({ obs, dk, busy, live, selected, pickSet, chosenReveal, drawn, arriving, who,
+  onSelect, onPickReveal, onAct, onKnock }) {
+  const s = settings();
+  const reveals = live.reveals;
+  return html`<div class="my-area">
+      <h2 class="sr-only">Your Hand</h2>
+      <${Hand} hand=${obs.hand || []} obs=${obs} dk=${dk} large=${s.largePrint} busy=${busy} reveals=${reveals}
+        pickSet=${pickSet} selected=${selected} drawn=${drawn} arriving=${arriving}
+        canSelect=${live.canSelect}
+        onPick=${(card, isLive, inPick) => {
+          if (reveals.length) onPickReveal(card, inPick);
+          else if (isLive) onSelect(card);
+        }} />
+      <${Controls} dk=${dk} obs=${obs} busy=${busy} selected=${selected} knockAction=${live.knockAction}
+        discardAction=${live.discardAction} rummyAction=${live.rummyAction} stand=${live.stand} call=${live.call}
+        fold=${live.fold} reveals=${reveals} chosenReveal=${chosenReveal} palmLive=${live.palmLive}
+        who=${who} onAct=${onAct} onKnock=${onKnock} />
+    </div>`;
+}
+
+/**
+ * Hand Focus (or Your Count), Scores and the log: beside the felt on a desktop, sheets
+ * opened from the bar on a phone.
+ */
+function SidePanels({ dk, obs, me, who, advice, canKnock, sheet, onClose, lastResult, onReview,
+  logLines, logOpen, onToggleLog }) {
+  return html`<div class="side">
+      ${dk
+        ? html`<${HandFocus} obs=${obs} canKnock=${canKnock} advice=${advice}
+            open=${sheet === "focus"} onClose=${onClose} />`
+        : html`<${MeldPanel} obs=${obs} advice=${advice} open=${sheet === "focus"} onClose=${onClose} />`}
+      <${Scores} obs=${obs} who=${who} me=${me} open=${sheet === "scores"} onClose=${onClose}
+        reviewLabel=${lastResult ? (dk ? "Last round's showdown" : "Last hand") : null}
+        onReview=${onReview} />
+      <${TableLog} entries=${logLines} open=${logOpen} onToggle=${onToggleLog} />
+    </div>`;
+}
+
+/** The phone's bar: Hand Focus (or Your Count) and Scores, each a line at a glance. */
+function TableBar({ dk, obs, me, advice, sheet, onToggle }) {
+  return html`<nav class="table-bar" aria-label="Table panels">
+      <button class="bar-btn focus-btn" aria-expanded=${sheet === "focus" ? "true" : "false"}
+        aria-controls="sheet-focus" onClick=${() => onToggle("focus")}>
+        <span class="bar-label">${dk ? "Hand Focus" : "Your Count"}${advice ? html` <b class="dot" aria-label="hint ready">•</b>` : null}</span>
+        <span class="bar-sub">${focusSummary(obs, dk)}</span>
+      </button>
+      <button class="bar-btn" aria-expanded=${sheet === "scores" ? "true" : "false"}
+        aria-controls="sheet-scores" onClick=${() => onToggle("scores")}>
+        <span class="bar-label">Scores</span>
+        <span class="bar-sub">${(obs.totals || []).map((t, i) => (i === me ? `You ${num(t)}` : num(t))).join(" · ")}</span>
+      </button>
+    </nav>`;
+}
+
+export function TableScreen({ matchId, characters }) {
+  /** @type {{current: {onEvent?: (ev: any, version: number) => void}}} */
+  const hooks = useRef({});
+  const { store, playback } = useTable(matchId, hooks);
+  const [selected, setSelected] = useState(null);
+  const [notice, setNotice] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const [revealPick, setRevealPick] = useState(/** @type {Set<string> | null} */ (null));
+  const [doneDismissed, setDoneDismissed] = useState(false);
+  const [sheet, setSheet] = useState(null); // "focus" | "scores" | "settings" on a phone
+  const [logOpen, setLogOpen] = useState(false);
+  const [knockAsk, setKnockAsk] = useState(null);
+  const [review, setReview] = useState(false);
+  useKeptFocus();
+
+  const view = playback.shown;
+  // Controls are live only on the newest view: once a newer one is in (your move's answer,
+  // an opponent's move still being played back) the shown position has moved on.
+  const current = !!view && rankOf(view) === rankOf(store.latest);
+  const v = view ? normaliseView(view, { frozen: playback.frozen, stale: !current }) : null;
+  const obs = v ? v.obs : {};
+  const me = obs.seat ?? 0;
+  const players = v ? v.players : [];
+  const { talk, details } = useTableTalk({ v, obs, me, players, characters, hooks });
+  const characterOf = (seat) => characterFor(players[seat], characters, details);
+  const names = (seat) => seatName(players[seat], seat, characterOf(seat));
+  const who = (seat) => (seat === me ? "You" : names(seat));
+
+  const myTurn = !!v && !v.over && obs.to_act === me && v.legal.length > 0;
+  const version = view ? view.version : -1;
+  const advice = useHint(matchId, version, myTurn);
+  const recorded = useRecordedResult(matchId, v, obs, view, version);
+
+  // A selection that left the hand (played, or a new round) is dropped.
+  useEffect(() => {
+    if (selected && !(obs.hand || []).some((c) => sameCard(c, selected))) setSelected(null);
+  }, [version]);
 
   if (store.error && !view) {
     return html`<section class="screen"><h1>Table</h1>
@@ -287,10 +388,8 @@ export function TableScreen({ matchId, characters }) {
   }
   if (!v) return html`<section class="screen"><p class="loading">Shuffling up…</p></section>`;
 
-  const legal = v.legal;
   const dk = isDK(obs);
-  const hand = obs.hand || [];
-  const types = new Set(legal.map((a) => a.type));
+  const live = legalControls(v.legal, dk, selected);
 
   async function act(action) {
     if (busy || !action) return;
@@ -310,40 +409,12 @@ export function TableScreen({ matchId, characters }) {
     }
   }
 
-  // --- which controls are live, from legal_actions only ---
-  const draws = legal.filter((a) => a.type === "draw");
-  const findDraw = (source) =>
-    dk
-      ? draws.find((a) => a.source === source && selected && sameCard(a.select, selected))
-      : draws.find((a) => a.source === source);
-  const canSelect = (card) =>
-    dk
-      ? draws.some((a) => sameCard(a.select, card))
-      : legal.some(
-          (a) =>
-            (a.type === "discard" && sameCard(a.card, card)) ||
-            ((a.type === "knock" || a.type === "rummy") && a.discard && sameCard(a.discard, card)),
-        );
-  const sourceLive = (source) => draws.some((a) => a.source === source);
-
   function clickSource(source) {
-    const a = findDraw(source);
+    const a = live.findDraw(source);
     if (a) return act(a);
-    if (dk && sourceLive(source) && !selected) setNotice("First pick the card you'll throw away.");
+    if (dk && live.sourceLive(source) && !selected) setNotice("First pick the card you'll throw away.");
     return undefined;
   }
-
-  const knockAction = dk
-    ? legal.find((a) => a.type === "knock")
-    : selected && legal.find((a) => a.type === "knock" && sameCard(a.discard, selected));
-  const discardAction = !dk && selected && legal.find((a) => a.type === "discard" && sameCard(a.card, selected));
-  const rummyAction = !dk &&
-    legal.find((a) => a.type === "rummy" && (a.discard == null || (selected && sameCard(a.discard, selected))));
-  const stand = legal.find((a) => a.type === "stand");
-  const call = legal.find((a) => a.type === "call");
-  const fold = legal.find((a) => a.type === "fold");
-  const reveals = legal.filter((a) => a.type === "reveal");
-  const palmLive = dk && sourceLive("palm");
 
   // A knock the engine's figures (or the hint) say is costly asks once, unless turned off.
   function knock(action) {
@@ -353,110 +424,78 @@ export function TableScreen({ matchId, characters }) {
     else act(action);
   }
 
+  async function forfeit() {
+    try {
+      const answer = await api.post(`/api/matches/${encodeURIComponent(matchId)}/forfeit`, {});
+      store.offer(answer); // the finished view: the result shows here, at the table
+    } catch (err) {
+      setNotice(err.message || "The forfeit didn't reach the server.");
+    }
+    if (!recorded.current) {
+      recorded.current = true;
+      recordResult("trail", "loss", matchId);
+    }
+    setLeaving(false);
+  }
+
   const seats = players.length || (obs.hand_sizes || []).length;
   const others = [];
   for (let i = 1; i < seats; i += 1) others.push((me + i) % seats);
 
   // Everyone sees the banner while the final turns after a knock are being played.
   const finalTurn = !playback.frozen && !v.over && (obs.phase === "final" || !!obs.final_turn);
-  const title = GAME_TITLES[obs.game] || "Table";
-  const roundText = dk ? `Round ${obs.round ?? 1} of ${obs.rounds ?? 10}` : `Hand ${obs.round ?? 1}`;
+  const title = gameTitle(obs.game) || "Table";
+  const roundText = `${unitWord(obs.game)} ${obs.round ?? 1}${obs.rounds ? ` of ${obs.rounds}` : ""}`;
   const subtitle = !dk && obs.target ? `${title} · to ${obs.target}` : title;
 
+  const reveals = live.reveals;
   const pickSet = revealPick || new Set((reveals[0] && reveals[0].poker_hand) || []);
   const chosenReveal = reveals.length ? matchingReveal(reveals, pickSet) : null;
   const complete = v.over && !doneDismissed && !playback.showdown;
   const lastResult = playback.lastResult || obs.last_result || null;
   const closeSheet = () => setSheet(null);
   const toggleSheet = (name) => setSheet((cur) => (cur === name ? null : name));
+  const s = settings();
 
   return html`
   <section class=${`screen table-screen ${dk ? "dk" : "kr"}${playback.frozen ? " frozen" : ""}`}
     aria-label=${`${title} table`} data-version=${version}>
-    <header class="table-head">
-      <button class="btn small ghost" onClick=${() => setLeaving(true)} aria-label="Leave table">← Leave</button>
-      <h1 class="round"><strong>${roundText}</strong><span class="game-name">${subtitle}</span></h1>
-      <button class="btn small ghost icon" aria-label="Table settings" aria-expanded=${sheet === "settings" ? "true" : "false"}
-        aria-controls="sheet-settings" onClick=${() => toggleSheet("settings")}>⚙</button>
-      <div class="my-total">
-        <${Portrait} name=${s.name || "You"} size=${32}
-          character=${likenesses.find((l) => l.id === s.likeness) || null} />
-        <span aria-label="Your total">${num((obs.totals || [])[me] ?? 0)}<small> pts</small></span>
-      </div>
-    </header>
+    <${TableHead} roundText=${roundText} subtitle=${subtitle} me=${me} obs=${obs} sheet=${sheet}
+      onLeave=${() => setLeaving(true)} onSettings=${() => toggleSheet("settings")} />
 
     <div class="felt">
-      <ul class="opponents" aria-label="Opponents">
-        ${others.map((seat) => html`<${Seat} key=${seat} seat=${seat} obs=${obs} name=${names(seat)}
-          character=${characterFor(players[seat], characters, details)} over=${v.over}
-          back=${s.cardBack} />`)}
-      </ul>
-      <${TalkLine} talk=${talk} names=${names} />
+      <${Opponents} others=${others} obs=${obs} names=${names} characterOf=${characterOf}
+        over=${v.over} back=${s.cardBack} talk=${talk} />
 
       ${finalTurn ? html`<div class="banner final" role="status">FINAL TURN</div>` : null}
 
-      <div class="center">
-        <${Piles} obs=${obs} back=${s.cardBack} large=${s.largePrint} busy=${busy}
-          sourceLive=${sourceLive} palmLive=${palmLive} onSource=${clickSource}
-          arriving=${playback.arriving} />
-        <p class="turn-line" aria-live="polite">${turnLine(v, obs, me, dk, selected, names, playback)}</p>
-        ${playback.pending > 2 && !myTurn && !playback.showdown
-          ? html`<button class="btn small ghost skip" onClick=${() => playback.skip()}>Skip ahead ▸▸</button>`
-          : null}
-        ${notice ? html`<p class="notice" role="alert">${notice}</p>` : null}
-      </div>
+      <${PileArea} obs=${obs} busy=${busy} live=${live} onSource=${clickSource} playback=${playback}
+        myTurn=${myTurn} notice=${notice} line=${turnLine(v, obs, me, dk, selected, names, playback)} />
 
-      <div class="my-area">
-        <h2 class="sr-only">Your Hand</h2>
-        <${Hand} hand=${hand} obs=${obs} dk=${dk} large=${s.largePrint} busy=${busy} reveals=${reveals}
-          pickSet=${pickSet} selected=${selected} drawn=${playback.drawn} arriving=${playback.arriving}
-          canSelect=${canSelect}
-          onPick=${(card, live, inPick) => {
-            if (reveals.length) {
-              const next = new Set([...pickSet].filter((c) => !sameCard(c, card)));
-              if (!inPick) next.add(card);
-              setRevealPick(next);
-            } else if (live) {
-              setSelected(selected && sameCard(card, selected) ? null : card);
-              setNotice("");
-            }
-          }} />
-        <${Controls} dk=${dk} obs=${obs} busy=${busy} selected=${selected} knockAction=${knockAction}
-          discardAction=${discardAction} rummyAction=${rummyAction} stand=${stand} call=${call}
-          fold=${fold} reveals=${reveals} chosenReveal=${chosenReveal} palmLive=${palmLive}
-          who=${who} onAct=${act} onKnock=${knock} />
-      </div>
+      <${MyArea} obs=${obs} dk=${dk} busy=${busy} live=${live} selected=${selected} pickSet=${pickSet}
+        chosenReveal=${chosenReveal} drawn=${playback.drawn} arriving=${playback.arriving} who=${who}
+        onSelect=${(card) => {
+          setSelected(selected && sameCard(card, selected) ? null : card);
+          setNotice("");
+        }}
+        onPickReveal=${(card, inPick) => {
+          const next = new Set([...pickSet].filter((c) => !sameCard(c, card)));
+          if (!inPick) next.add(card);
+          setRevealPick(next);
+        }}
+        onAct=${act} onKnock=${knock} />
     </div>
 
-    <div class="side">
-      ${dk
-        ? html`<${HandFocus} obs=${obs} canKnock=${!!knockAction} advice=${advice}
-            open=${sheet === "focus"} onClose=${closeSheet} />`
-        : html`<${MeldPanel} obs=${obs} advice=${advice} open=${sheet === "focus"} onClose=${closeSheet} />`}
-      <${Scores} obs=${obs} who=${who} me=${me} open=${sheet === "scores"} onClose=${closeSheet}
-        reviewLabel=${lastResult ? (dk ? "Last round's showdown" : "Last hand") : null}
-        onReview=${() => setReview(true)} />
-      <${TableLog} entries=${playback.logLines(who)} open=${logOpen} onToggle=${() => setLogOpen((o) => !o)} />
-    </div>
+    <${SidePanels} dk=${dk} obs=${obs} me=${me} who=${who} advice=${advice} canKnock=${!!live.knockAction}
+      sheet=${sheet} onClose=${closeSheet} lastResult=${lastResult} onReview=${() => setReview(true)}
+      logLines=${playback.logLines(who)} logOpen=${logOpen} onToggleLog=${() => setLogOpen((o) => !o)} />
 
-    <nav class="table-bar" aria-label="Table panels">
-      <button class="bar-btn focus-btn" aria-expanded=${sheet === "focus" ? "true" : "false"}
-        aria-controls="sheet-focus" onClick=${() => toggleSheet("focus")}>
-        <span class="bar-label">${dk ? "Hand Focus" : "Your Count"}${advice ? html` <b class="dot" aria-label="hint ready">•</b>` : null}</span>
-        <span class="bar-sub">${focusSummary(obs, dk)}</span>
-      </button>
-      <button class="bar-btn" aria-expanded=${sheet === "scores" ? "true" : "false"}
-        aria-controls="sheet-scores" onClick=${() => toggleSheet("scores")}>
-        <span class="bar-label">Scores</span>
-        <span class="bar-sub">${(obs.totals || []).map((t, i) => (i === me ? `You ${num(t)}` : num(t))).join(" · ")}</span>
-      </button>
-    </nav>
+    <${TableBar} dk=${dk} obs=${obs} me=${me} advice=${advice} sheet=${sheet} onToggle=${toggleSheet} />
 
     ${sheet === "settings" ? html`<${TableSettings} onClose=${closeSheet} />` : null}
 
     ${playback.showdown
-      ? html`<${ShowdownDialog} result=${playback.showdown} who=${who} onClose=${() => playback.close()}
- />`
+      ? html`<${ShowdownDialog} result=${playback.showdown} who=${who} onClose=${() => playback.close()} />`
       : null}
 
     ${review && lastResult && !playback.showdown
@@ -475,264 +514,10 @@ export function TableScreen({ matchId, characters }) {
       : null}
 
     ${leaving
-      ? html`<${LeaveDialog}
-          onBreak=${() => navigate("/trail")}
-          onStay=${() => setLeaving(false)}
-          onForfeit=${async () => {
-            try {
-              const answer = await api.post(`/api/matches/${encodeURIComponent(matchId)}/forfeit`, {});
-              store.offer(answer); // the finished view: the result shows here, at the table
-            } catch (err) {
-              setNotice(err.message || "The forfeit didn't reach the server.");
-            }
-            if (!recorded.current) {
-              recorded.current = true;
-              recordResult("trail", "loss", matchId);
-            }
-            setLeaving(false);
-          }} />`
+      ? html`<${LeaveDialog} onBreak=${() => navigate("/trail")} onStay=${() => setLeaving(false)}
+          onForfeit=${forfeit} />`
       : null}
   </section>`;
-}
-
-// The newest remark at the table, in one line under the seats (it covers nothing).
-function TalkLine({ talk, names }) {
-  const newest = Object.entries(talk).sort((a, b) => b[1].at - a[1].at)[0];
-  return html`<p class="talk-line">${newest
-    ? html`<span class="talk-who">${names(Number(newest[0]))}:</span> <q class="talk">${newest[1].text}</q>`
-    : null}</p>`;
-}
-
-function callLabel(c) {
-  if (c === "call") return "Called";
-  if (c === "fold") return "Folded";
-  return String(c);
-}
-
-function Seat({ seat, obs, name, character, over, back }) {
-  const count = (obs.hand_sizes || [])[seat];
-  const acting = obs.to_act === seat && !over;
-  const callWord = obs.calls && obs.calls[seat] != null ? obs.calls[seat] : null;
-  const dealer = obs.dealer === seat;
-  return html`<li class=${`opponent${acting ? " acting" : ""}`} data-seat=${seat}>
-    <span class="seat-face">
-      <${Portrait} name=${name} character=${character} />
-      ${dealer ? html`<b class="dealer-chip" title="Dealer this round">D<span class="sr-only">ealer</span></b>` : null}
-    </span>
-    <div class="opp-info">
-      <span class="opp-name">${name}</span>
-      <span class="opp-meta"><span class="opp-pts">${num((obs.totals || [])[seat] ?? 0)} pts</span>
-        <span class="seat-cards" aria-hidden="true">
-          ${Array.from({ length: Math.min(count || 0, 11) }, (_, i) => html`<i key=${i} class=${`mini-back back-${back}`}></i>`)}
-        </span>
-        <span class="opp-count" aria-hidden="true">${count ?? "?"}</span>
-        <span class="sr-only">${count ?? "?"} cards</span></span>
-      <span class="opp-badges">
-        ${obs.knocker === seat ? html`<b class="badge">Knocked</b>` : null}
-        ${callWord != null ? html`<b class="badge">${callLabel(callWord)}</b>` : null}
-        ${acting ? html`<i class="thinking">thinking…</i>` : null}
-      </span>
-    </div>
-  </li>`;
-}
-
-function Piles({ obs, back, large, busy, sourceLive, palmLive, onSource, arriving }) {
-  const pile = obs.discard_pile || [];
-  const top = pile.length ? pile[pile.length - 1] : null;
-  // While the new top card is in the air, the pile shows the one under it.
-  const shown = arriving.has("pile") ? pile[pile.length - 2] || null : top;
-  const stockLive = sourceLive("stock");
-  const pileLive = sourceLive("discard");
-  return html`<div class="piles">
-    <div class="pile-wrap">
-    <button class=${`pile stock${stockLive ? " live" : ""}`} disabled=${!stockLive || busy}
-      aria-label="Draw from stock" onClick=${() => onSource("stock")}>
-      <${CardBack} back=${back} />
-    </button>
-    <span class="pile-label">Stock · ${obs.stock_size ?? "?"}</span>
-    </div>
-    <div class="pile-wrap">
-    <button class=${`pile discard${pileLive ? " live" : ""}`} disabled=${!pileLive || busy}
-      aria-label=${top ? `Take discard ${pretty(top)}` : "Discard pile is empty"}
-      onClick=${() => onSource("discard")}>
-      ${shown ? html`<${CardFace} card=${shown} large=${large} />` : html`<div class="empty-pile"></div>`}
-    </button>
-    <span class="pile-label">Discard · ${pile.length}</span>
-    </div>
-    ${palmLive
-      ? html`<div class="pile-wrap"><button class="pile palm live" disabled=${busy} aria-label="Palm the buried card"
-          aria-describedby="action-help" title="Palm: take the card under the top discard; the top one is set aside. −5 suspicion if you don't top the round."
-          onClick=${() => onSource("palm")}>
-          <${CardBack} back=${back} />
-          </button><span class="pile-label">Palm</span></div>`
-      : null}
-  </div>`;
-}
-
-// The hand as a player would hold it: the engine's groups first (Deadwood Knock: the poker
-// hand of the scoring split; Knock Rummy: each meld), then the rest; each group is underlined.
-function handGroups(hand, obs, dk) {
-  const groups = dk
-    ? [(obs.evaluation && obs.evaluation.poker_hand) || []]
-    : ((obs.arrangement && obs.arrangement.melds) || []);
-  const left = [...hand];
-  const out = [];
-  groups.forEach((group, g) => {
-    const cards = [];
-    for (const c of dk ? sortHand(group) : group) {
-      const at = left.findIndex((x) => sameCard(x, c));
-      if (at >= 0) cards.push(left.splice(at, 1)[0]);
-    }
-    cards.forEach((card, i) => out.push({ card, group: g % 2 ? "b" : "a", end: i === cards.length - 1 }));
-  });
-  for (const card of sortHand(left)) out.push({ card, group: null, end: false });
-  return out;
-}
-
-function Hand({ hand, obs, dk, large, busy, reveals, pickSet, selected, drawn, arriving, canSelect, onPick }) {
-  const cls = `hand${large ? " large-print" : ""} n${hand.length}`;
-  let jokers = 0;
-  const laid = handGroups(hand, obs, dk);
-  // One card of the hand is in the Tab order (the selected one, else the first playable);
-  // the arrow keys, Home and End move between the cards.
-  const rover = (laid.find(({ card }) => selected && sameCard(card, selected))
-    || laid.find(({ card }) => !busy && canSelect(card)) || laid[0] || {}).card;
-  function onKey(e) {
-    const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
-    if (!keys.includes(e.key)) return;
-    const cards = [...e.currentTarget.querySelectorAll("button.card:not([disabled])")];
-    const at = cards.indexOf(document.activeElement);
-    if (!cards.length) return;
-    e.preventDefault();
-    let next = at < 0 ? 0 : at;
-    if (e.key === "Home") next = 0;
-    else if (e.key === "End") next = cards.length - 1;
-    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") next = Math.max(0, next - 1);
-    else next = Math.min(cards.length - 1, next + 1);
-    cards[next].focus();
-  }
-  return html`<ul class=${cls} aria-label="Your hand" onKeyDown=${onKey}>
-    ${laid.map(({ card, group, end }) => {
-      const key = card === "JK" ? `JK${(jokers += 1)}` : card;
-      const live = !busy && !reveals.length && canSelect(card);
-      const isSel = selected && sameCard(card, selected);
-      const inPick = reveals.length && [...pickSet].some((c) => sameCard(c, card));
-      const isNew = drawn && sameCard(card, drawn);
-      const label = reveals.length
-        ? `${inPick ? "Remove" : "Add"} ${pretty(card)} ${inPick ? "from" : "to"} poker hand`
-        : dk ? `Discard ${pretty(card)}` : `Select ${pretty(card)}`;
-      const cls2 = `card${isSel ? " selected" : ""}${inPick ? " picked" : ""}${isNew ? " drawn" : ""}${
-        arriving.has(`card:${card}`) ? " arriving" : ""}${group ? ` grp grp-${group}` : ""}${end ? " grp-end" : ""}`;
-      return html`<li key=${key} data-card=${card}>
-        <button class=${cls2} aria-label=${label} aria-pressed=${reveals.length ? !!inPick : !!isSel}
-          tabindex=${rover && sameCard(card, rover) && key === (rover === "JK" ? "JK1" : rover) ? 0 : -1}
-          aria-describedby=${isNew ? "drawn-note" : undefined}
-          disabled=${!(live || reveals.length)} onClick=${() => onPick(card, live, inPick)}>
-          <${CardFace} card=${card} large=${large} />
-        </button></li>`;
-    })}
-    <li class="sr-only" id="drawn-note">the card you just drew</li>
-  </ul>`;
-}
-
-function Controls(p) {
-  const { dk, obs, busy, selected, knockAction, discardAction, rummyAction, stand, call, fold } = p;
-  const { reveals, chosenReveal, palmLive, who, onAct, onKnock } = p;
-  if (call || fold) {
-    const ev = obs.evaluation;
-    return html`<div class="prompt" role="group" aria-label="Call or fold">
-      <p>${obs.knocker != null ? `${who(obs.knocker)} knocked. ` : ""}Call puts 10 in the poker pot:
-        the best poker hand among those in takes it. Fold stays out of it.
-        ${ev ? html`<br /><span class="prompt-sub">You hold ${categoryWords(ev.category).toLowerCase()} (${ev.hand_points} hand points).</span>` : null}</p>
-      ${call ? html`<button class="btn gold" disabled=${busy} onClick=${() => onAct(call)}>Call</button>` : null}
-      ${fold ? html`<button class="btn" disabled=${busy} onClick=${() => onAct(fold)}>Fold</button>` : null}
-    </div>`;
-  }
-  if (reveals.length) {
-    return html`<div class="prompt" role="group" aria-label="Showdown">
-      <p>Showdown: choose the cards of your poker hand (the rest is deadwood).</p>
-      ${chosenReveal
-        ? html`<button class="btn gold" disabled=${busy} onClick=${() => onAct(chosenReveal)}>Show hand</button>`
-        : html`<span class="hint">That isn't a legal poker hand.</span>`}
-    </div>`;
-  }
-  const help = [];
-  if (knockAction) {
-    help.push(dk
-      ? "Knock ends the round: the others get one final turn, then call or fold."
-      : `Knock: discard ${pretty(selected)} and lay down; lowest count wins.`);
-  }
-  if (stand) help.push("Stand keeps your hand as it is.");
-  if (palmLive) help.push("Palm takes the card under the top discard; −5 if you don't top the round.");
-  const any = knockAction || discardAction || rummyAction || stand;
-  return html`<div class="actions-wrap">
-    ${any
-      ? html`<div class="actions" role="group" aria-label="Actions">
-          ${knockAction
-            ? html`<button class="btn knock gold" disabled=${busy} aria-describedby="action-help"
-                onClick=${() => onKnock(knockAction)}>Knock</button>`
-            : null}
-          ${discardAction
-            ? html`<button class="btn" disabled=${busy} aria-label=${`Discard ${pretty(selected)}`}
-                onClick=${() => onAct(discardAction)}>Discard ${pretty(selected)}</button>`
-            : null}
-          ${rummyAction
-            ? html`<button class="btn gold" disabled=${busy} onClick=${() => onAct(rummyAction)}>Rummy!</button>`
-            : null}
-          ${stand
-            ? html`<button class="btn" disabled=${busy} aria-describedby="action-help"
-                title="Stand: keep your hand as it is and end your final turn."
-                onClick=${() => onAct(stand)}>Stand</button>`
-            : null}
-        </div>`
-      : null}
-    ${help.length ? html`<p class="action-help" id="action-help">${help.join(" ")}</p>` : null}
-  </div>`;
-}
-
-function turnLine(v, obs, me, dk, selected, names, playback) {
-  if (playback.showdown) return "The round is over.";
-  if (v.over) return "The match is over.";
-  if (obs.to_act == null) return "Dealing…";
-  if (obs.to_act !== me) return `${names(obs.to_act)} to play.`;
-  const types = new Set(v.legal.map((a) => a.type));
-  if (types.has("call")) return "Call or fold?";
-  if (types.has("reveal")) return "Lay out your poker hand.";
-  const final = obs.phase === "final";
-  if (dk && types.has("draw")) {
-    const palm = v.legal.some((a) => a.source === "palm");
-    if (selected) {
-      return `Throwing away ${pretty(selected)}: now tap the stock or the discard pile${palm ? ", or Palm" : ""}.`;
-    }
-    return final
-      ? "Final turn: pick a card to throw away and draw, or Stand."
-      : "Your turn: pick a card to throw away, then draw.";
-  }
-  if (!dk && types.has("draw")) return "Your turn: draw from the stock or take the discard.";
-  if (!dk && types.has("discard")) return selected ? "Discard it, or knock if you can." : "Select a card to discard.";
-  return "Your turn.";
-}
-
-function KnockConfirm({ dk, obs, action, advice, onKnock, onKeep }) {
-  const ev = obs.evaluation;
-  const unwise = advice && advice.knock && advice.knock.wise === false;
-  const title = dk && ev
-    ? `Knock with ${categoryWords(ev.category).toLowerCase()} for ${signed(ev.score)}?`
-    : `Knock and discard ${pretty(action.discard)}?`;
-  return html`<${Modal} title=${title} onClose=${onKeep} className="knock-confirm">
-    ${dk && ev
-      ? html`<p>If the round ended now your hand would score ${ev.hand_points} hand ${deadwoodTerm(ev.deadwood_points)}${" "}
-          = <strong>${signed(ev.score)}</strong>, before the pot.</p>`
-      : null}
-    ${unwise ? html`<p>The hint rates playing on above knocking now.</p>` : null}
-    <div class="stack">
-      <button class="btn gold" onClick=${onKeep}>Keep playing</button>
-      <button class="btn danger" onClick=${onKnock}>Knock</button>
-    </div>
-    <label class="toggle small"><input type="checkbox"
-      onChange=${(e) => update({ knockWarning: !e.target.checked })} />
-      Don't ask before a knock again (Table settings turns it back on)</label>
-  <//>`;
 }
 
 function TableSettings({ onClose }) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The table log: every public event in plain words, from the events the server sends (the
 // client adds no fact of its own). A seat's private event (the card you drew from the stock)
 // is folded into your own line; nobody else's private events ever reach the client.
@@ -7,6 +8,7 @@ import { pretty } from "./cards.js";
 const MOVES = new Set(["draw", "discard", "knock", "stand", "call", "fold", "reveal", "rummy"]);
 const PRIVATE_DRAWS = new Set(["stock_card", "draw_card"]);
 
+/** @param {{type: string, seat?: number}} ev @returns {boolean} */
 export function isMove(ev) {
   return MOVES.has(ev.type) && ev.seat != null;
 }
@@ -27,6 +29,7 @@ function listNames(names) {
 
 // One version's events as log lines: [{type, seat, text, tone}].
 // `who(seat)` names a seat ("You" for the player's own).
+/** @param {any[]} events @param {(seat: number) => string} who @param {number} me */
 export function describeEvents(events, who, me) {
   const lines = [];
   const add = (ev, text, tone = "move") => lines.push({ type: ev.type, seat: ev.seat ?? null, text, tone });

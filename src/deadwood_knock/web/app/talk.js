@@ -1,3 +1,4 @@
+// @ts-check
 // Table talk: short lines in each opponent's voice, keyed by what just happened at the table.
 // A character from the content may bring its own lines ("lines": {event: [..]}); these are the
 // fallbacks, written for this client.
@@ -39,6 +40,7 @@ function ownLines(character, kind) {
   return null;
 }
 
+/** @param {string} kind @param {number} seat @param {number} salt @param {any} character @returns {string | null} */
 export function lineFor(kind, seat, salt, character) {
   const own = ownLines(character, kind);
   const pool = own && own.length ? own : FALLBACK[kind];
@@ -47,6 +49,7 @@ export function lineFor(kind, seat, salt, character) {
 }
 
 // Map an engine event to a talk kind, or null when the event is not worth a remark.
+/** @param {any} ev @returns {string | null} */
 export function talkKind(ev) {
   const t = ev.type || ev.kind;
   if (t === "say" || t === "talk" || t === "chat") return "say";

@@ -1,3 +1,4 @@
+// @ts-check
 // The trail map: the American West drawn in SVG, each town at its real latitude and longitude
 // (from the content), the route between them in journey order, and each town's state. It pans
 // (drag), zooms (pinch, wheel, the + and − buttons) and a tap on a town opens its tables. The
@@ -29,6 +30,7 @@ function inInset(lat, lon) {
   return lat > LAT1 || lon < LON0;
 }
 
+/** @param {number} lat @param {number} lon @returns {number[]} [x, y] on the map */
 export function project(lat, lon) {
   if (!inInset(lat, lon)) return mainXY(lat, lon);
   return [
