@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from deadwood_knock.bots.base import FIGURE_PREFIX
 from deadwood_knock.content import load_content
 from deadwood_knock.content.loader import CONTENT_DIR, Content
+from deadwood_knock.games import game_names, get_game
 from deadwood_knock.games.base import GameError, GameRecord, JSONDict
 from deadwood_knock.replays import replay_steps
 from deadwood_knock.server.deps import Me, Svc
@@ -28,7 +29,10 @@ __all__ = ["router"]
 
 router = APIRouter(prefix="/api", tags=["records"])
 
-GAME_TITLES = {"deadwood-knock": "Deadwood Knock", "knock-rummy": "Knock Rummy", "gin": "Gin"}
+
+def game_title(name: str) -> str:
+    """A game's title as the engine names it (the name itself if it is not registered)."""
+    return get_game(name).title if name in game_names() else name
 
 
 def _content() -> Content:
@@ -51,7 +55,7 @@ def where(content: Content, live: LiveMatch, seat: int) -> JSONDict:
     entry = entry_of(content, live.table_id)
     others = [seat_name(content, s.name, s.bot) for s in live.seats if s.seat != seat]
     against = " and ".join([", ".join(others[:-1]), others[-1]] if len(others) > 1 else others)
-    game = GAME_TITLES.get(live.game_name, live.game_name)
+    game = game_title(live.game_name)
     if entry is not None and entry.kind == "table":
         venue = content.venue_by_id[entry.id]
         town = content.town_by_id[venue.town]
@@ -230,7 +234,7 @@ async def import_record(svc: Svc, _me: Me, body: RecordBody) -> dict[str, Any]:
         replay = replay_steps(record, ["You"], 0, game)
     except GameError as exc:
         raise ApiError(422, "bad_record", str(exc)) from None
-    title = GAME_TITLES.get(body.game, body.game)
+    title = game_title(body.game)
     return {
         "match_id": None,
         "kind": "imported",
