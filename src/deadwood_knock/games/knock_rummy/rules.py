@@ -468,35 +468,10 @@ class KnockRummyObservation:
 
 
 def observe(state: KnockRummyState, seat: int) -> KnockRummyObservation:
-    """What ``seat`` sees; never another hand's unknown cards nor a face-down stock."""
-    n = state.options.players
-    if not 0 <= seat < n:
-        raise GameError(f"seat must be 0..{n - 1}, not {seat}")
-    hand = state.hands[seat]
-    return KnockRummyObservation(
-        game=state.options.game_name,
-        options=state.options,
-        seat=seat,
-        hand_number=state.hand_number,
-        dealer=state.dealer,
-        to_act=state.to_act,
-        phase=state.phase,
-        hand=hand,
-        arrangement=arrange(hand, state.options.high_aces),
-        discard_pile=state.discard_pile,
-        stock_size=len(state.stock),
-        public_stock=state.stock if state.stock_public else None,
-        hand_sizes=tuple(len(h) for h in state.hands),
-        known_cards=state.known,
-        taken_discard=state.taken_discard,
-        turnovers=state.turnovers,
-        totals=state.totals,
-        last_result=state.last_result,
-        # Event.visible_to, spelled out: this filter runs over the whole log per call.
-        events=tuple(e for e in state.log if e.private_to is None or e.private_to == seat),
-        legal_actions=legal_actions(state) if state.to_act == seat else (),
-        winners=state.winners,
-    )
+    """What ``seat`` sees; never another hand's unknown cards nor a face-down stock.
+    Built by :func:`observe_table` on the state's table, so the observation is written
+    once."""
+    return observe_table(_table(state), seat)
 
 
 def observe_table(table: KrTable, seat: int) -> KnockRummyObservation:
