@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from deadwood_knock.server.games_api import games_router
 from deadwood_knock.server.routes import (
     backup,
     catalogue,
@@ -16,6 +15,7 @@ from deadwood_knock.server.routes import (
     socket,
     trail,
 )
+from deadwood_knock.server.routes.games import games_router
 
 #: In the order their paths are matched (the trail's /art mount comes after them all,
 #: ahead of the web client's catch-all).

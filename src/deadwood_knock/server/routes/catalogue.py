@@ -1,4 +1,4 @@
-"""The server's health (the games' catalogue, /api/games, is in ``server/games_api.py``)."""
+"""The server's health (the games' catalogue, /api/games, is in ``routes/games.py``)."""
 
 from __future__ import annotations
 
