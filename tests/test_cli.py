@@ -252,3 +252,18 @@ def test_quick_bench_tells_its_progress_on_stderr(capsys: pytest.CaptureFixture[
         assert f" {done}/{total} " in line and line.startswith("[")
     assert bench.main(["--quick", "--json", "--no-progress", *tiny]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_the_bench_command_passes_on_the_harness_options(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    tiny = ["--hands", "20", "--games", "1", "--min-time", "0", "--repeats", "1"]
+    out = io.StringIO()
+    argv = ["bench", "--quick", "--json", "--no-progress", "--clock", "cpu", "--seed", "7", *tiny]
+    assert main(argv, out=out) == 0
+    settings = json.loads(capsys.readouterr().out)["settings"]
+    assert settings["seed"] == 7 and settings["repeats"] == 1 and settings["clock"] == "cpu"
+    with pytest.raises(SystemExit) as refused:  # argparse's error: the message, status 2
+        main(["bench", "--quick", "--repeats", "0"], out=out)
+    assert refused.value.code == 2
+    assert "--repeats must be positive" in capsys.readouterr().err

@@ -231,6 +231,11 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
 
     argv = [*(["--quick"] if args.quick else []), *(["--json"] if args.json else [])]
     argv += [] if args.progress else ["--no-progress"]
+    # The harness's own options, passed on as given (it checks them and says what is wrong).
+    for flag in ("seed", "clock", "hands", "games", "min_time", "repeats"):
+        value = getattr(args, flag)
+        if value is not None:
+            argv += ["--" + flag.replace("_", "-"), str(value)]
     return int(bench_main(argv))
 
 
@@ -384,6 +389,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_false",
         help="no progress lines on stderr",
     )
+    bench.add_argument("--seed", type=int, help="seed of the hand streams and deals")
+    bench.add_argument("--clock", choices=("cpu", "wall"), help="wall (default) or cpu time")
+    bench.add_argument("--hands", type=int, help="hands per timed batch (quick bench)")
+    bench.add_argument("--games", type=int, help="Knock Rummy hands per batch (quick bench)")
+    bench.add_argument("--min-time", type=float, help="timed seconds per timing (quick bench)")
+    bench.add_argument("--repeats", type=int, help="timings, the best counts (quick bench)")
     bench.set_defaults(func=_cmd_bench)
 
     from deadwood_knock.arena import add_arguments as arena_arguments
