@@ -44,7 +44,6 @@ __all__ = [
     "COEFFICIENTS",
     "FEATURES",
     "Evidence",
-    "card_weights",
     "deal_hidden",
     "evidence_of",
     "features",
@@ -189,13 +188,6 @@ def features(c: Card, ev: Evidence, game: str) -> tuple[float, ...]:
     value = 0.0 if c >= 52 else float(card_value(c))
     low = 0.0 if facts(game).poker_split else (10.0 - value) * min(ev.turns, 8) / 8.0
     return (*map(float, t), *map(float, p), *map(float, k), joker, low)
-
-
-def card_weights(view: TableView, seat: int, unseen: Sequence[Card]) -> list[float]:
-    """The model's relative weight of each unseen card being in ``seat``'s hidden cards."""
-    coef = COEFFICIENTS.get(view.game, COEFFICIENTS["knock-rummy"])
-    ev = evidence_of(view)[seat]
-    return [_weight(c, ev, view.game, coef) for c in unseen]
 
 
 def _weight(c: Card, ev: Evidence, game: str, coef: Sequence[float]) -> float:
