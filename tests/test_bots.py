@@ -314,3 +314,20 @@ def test_explanation_judges_draws_after_the_take() -> None:
     assert text.startswith("Take 2♦ and discard K♥")
     assert "full house" in text
     assert "from a straight" not in text
+
+
+def test_the_playout_memo_costs_the_garbage_collector_nothing() -> None:
+    """The playouts' evaluation memo holds hundreds of thousands of entries; if its keys
+    or values were tracked objects, every full collection would scan them all (a 100 ms
+    pause in the middle of a decision, which broke the bots' time budget)."""
+    import gc
+
+    from deadwood_knock.bots import dk_playout
+    from deadwood_knock.cards import CARDS
+
+    rng = random.Random(3)
+    for _ in range(50):
+        dk_playout.quick(rng.sample(CARDS, 8))
+    gc.collect()
+    assert dk_playout._CACHE
+    assert not any(gc.is_tracked(k) or gc.is_tracked(v) for k, v in dk_playout._CACHE.items())

@@ -16,7 +16,7 @@ from typing import Any
 
 from deadwood_knock.bots.base import KnockOutlook
 from deadwood_knock.bots.view import TableView, without
-from deadwood_knock.cards import Card
+from deadwood_knock.cards import CARDS, Card
 from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
 
 __all__ = [
@@ -57,15 +57,18 @@ class HandValue:
     strength: tuple[int, ...]
 
 
+# The memos below are keyed by the sorted cards' bytes: a tuple of Cards (an int
+# subclass) stays tracked by the garbage collector, and a few hundred thousand of them
+# made each full collection a pause of about 100 ms in the middle of a decision.
 @lru_cache(maxsize=1 << 18)
-def _hand_value_sorted(key: tuple[Card, ...]) -> HandValue:
+def _hand_value_sorted(key: bytes) -> HandValue:
     from deadwood_knock.games.deadwood_knock.hand import (
         CATEGORIES,
         evaluate_batch,
         strength_from_code,
     )
 
-    score, knock, hp, dw, code = evaluate_batch([key])[0]
+    score, knock, hp, dw, code = evaluate_batch([[CARDS[c] for c in key]])[0]
     return HandValue(
         score=score,
         knock_count=knock,
@@ -78,7 +81,7 @@ def _hand_value_sorted(key: tuple[Card, ...]) -> HandValue:
 
 def hand_value(cards: Sequence[Card]) -> HandValue:
     """Scoring split figures of a hand (5..9 cards with at least 5 non-jokers)."""
-    return _hand_value_sorted(tuple(sorted(cards)))
+    return _hand_value_sorted(bytes(sorted(cards)))
 
 
 def deadwood_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -201,6 +204,10 @@ RIVAL_CALL_POINTS = 30
 
 
 @lru_cache(maxsize=1 << 16)
+def _keep_seven_bytes(key: bytes) -> bytes:
+    return bytes(_keep_seven(tuple(CARDS[c] for c in key)))
+
+
 def _keep_seven(key: tuple[Card, ...]) -> tuple[Card, ...]:
     """The 7 cards whose score is best: the discard a player picks before a stock draw.
     (Every 7 of 8 cards holds 5 non-jokers, so the batch evaluator takes them all.)"""
@@ -218,7 +225,8 @@ def _turn(hand: Sequence[Card], card: Card | None) -> tuple[Card, ...]:
     ``None``: the stock ran dry in the sample (the round would end), the hand stands."""
     if card is None:
         return tuple(hand)
-    return tuple(sorted((*_keep_seven(tuple(sorted(hand))), card)))
+    kept = _keep_seven_bytes(bytes(sorted(hand)))
+    return tuple(sorted((*(CARDS[c] for c in kept), card)))
 
 
 def knock_outlook(
