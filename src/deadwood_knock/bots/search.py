@@ -20,12 +20,11 @@ from typing import Any
 
 from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import Budget
-from deadwood_knock.bots.dk_playout import Style, apply_action, playout, sample_position
+from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.games.base import Game
-from deadwood_knock.games.deadwood_knock.core import Core
 from deadwood_knock.games.knock_rummy.core import KrTable
 from deadwood_knock.games.knock_rummy.melds import hand_mask
 
@@ -51,24 +50,7 @@ class InferredSimSearch(SimSearch):
     """Deadwood Knock playouts on positions whose hidden hands come from the model."""
 
     def __init__(self, view: TableView, style: Style = DK_STYLE) -> None:
-        super().__init__(view)
-        self.dealer = HiddenDealer(view)
-        self.style = style
-
-    def sample(self, rng: random.Random) -> Core:
-        sim = sample_position(self.view, rng, self.dealer.deal)
-        assert sim is not None
-        return sim
-
-    def value(self, sample: Core, action: Any, rng: random.Random) -> float:
-        sim = sample.copy()
-        sim.seed = rng.getrandbits(63)  # a reshuffle's order is a guess: one per stream
-        seat = self.view.seat
-        if not apply_action(sim, seat, action):
-            return -1000.0
-        scores = playout(sim, rng, self.style)
-        others = [v for s, v in enumerate(scores) if s != seat]
-        return scores[seat] - (sum(others) / len(others) if others else 0.0)
+        super().__init__(view, HiddenDealer(view).deal, style)
 
 
 class InferredKrSearch(KrSimSearch):

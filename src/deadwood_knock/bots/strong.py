@@ -40,7 +40,13 @@ from deadwood_knock.bots.dk import (
     sample_cards,
     source_of,
 )
-from deadwood_knock.bots.dk_playout import apply_action, playout, sample_position
+from deadwood_knock.bots.dk_playout import (
+    DEFAULT_STYLE,
+    Style,
+    apply_action,
+    playout,
+    sample_position,
+)
 from deadwood_knock.bots.kr import best_after_draw, count, discard_card, options_of
 from deadwood_knock.bots.view import TableView, view_of
 from deadwood_knock.cards import CARDS, Card
@@ -350,13 +356,22 @@ class Search(Protocol):
 
 
 class SimSearch:
-    """Deadwood Knock playouts on the engine's core, on positions sampled from the view."""
+    """Deadwood Knock playouts on the engine's core, on positions sampled from the view.
+    ``deal`` (hidden hands and stock) and ``style`` (the playout rivals) default to the
+    uniform deal and the playout's own style; the ``strong`` bot passes its own."""
 
-    def __init__(self, view: TableView) -> None:
+    def __init__(
+        self,
+        view: TableView,
+        deal: Callable[[random.Random], tuple[list[list[Card]], list[Card]]] | None = None,
+        style: Style = DEFAULT_STYLE,
+    ) -> None:
         self.view = view
+        self.deal = deal
+        self.style = style
 
     def sample(self, rng: random.Random) -> Core:
-        sim = sample_position(self.view, rng)
+        sim = sample_position(self.view, rng, self.deal)
         assert sim is not None
         return sim
 
@@ -366,7 +381,7 @@ class SimSearch:
         seat = self.view.seat
         if not apply_action(sim, seat, action):
             return -1000.0
-        scores = playout(sim, rng)
+        scores = playout(sim, rng, self.style)
         others = [v for s, v in enumerate(scores) if s != seat]
         return scores[seat] - (sum(others) / len(others) if others else 0.0)
 
