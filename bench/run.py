@@ -96,7 +96,7 @@ class Bench:
     def peer_note(self, name: str) -> str:
         return f"{name} excluded: {self.excluded[name]}" if name in self.excluded else ""
 
-    def openspiel_playout_step(self, games: int = 10) -> ours.Step | None:
+    def openspiel_game_step(self, games: int = 10) -> ours.Step | None:
         """OpenSpiel gin_rummy hands, random legal play driven from Python. Its chance
         nodes deal from seeded shuffled decks (made and converted untimed)."""
         adapter = self.adapters.get("OpenSpiel")
@@ -248,13 +248,13 @@ def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
                 )
             )
 
-    log("random playouts: Knock Rummy, Gin and OpenSpiel gin_rummy")
+    log("random hands through the public API: Knock Rummy, Gin and OpenSpiel gin_rummy")
     rates = bench.rates(
         _present(
             {
-                "kr": ours.playout_step(ours.play_kr_hand, seed, 20),
-                "gin": ours.playout_step(_gin_hand, seed, 10),
-                "OpenSpiel": bench.openspiel_playout_step(),
+                "kr": ours.api_game_step(ours.play_kr_hand, seed, 20),
+                "gin": ours.api_game_step(_gin_hand, seed, 10),
+                "OpenSpiel": bench.openspiel_game_step(),
             }
         )
     )
@@ -325,11 +325,11 @@ def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
             )
         )
 
-    log("random playouts: Deadwood Knock")
+    log("random rounds through the public API: Deadwood Knock")
     rates = bench.rates(
         {
-            "dk4": ours.playout_step(ours.play_dk_round, seed, 5),
-            "dk6": ours.playout_step(_dk6_round, seed, 5),
+            "dk4": ours.api_game_step(ours.play_dk_round, seed, 5),
+            "dk6": ours.api_game_step(_dk6_round, seed, 5),
         }
     )
     for key, players, play in (("dk4", 4, ours.play_dk_round), ("dk6", 6, _dk6_round)):
@@ -344,8 +344,8 @@ def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
             )
         )
 
-    log("the search bot's own playouts (its simulators)")
-    sim_steps = {
+    log("the search bot's own playouts on the cores")
+    playout_steps = {
         ("knock-rummy", 2): 20,
         ("gin", 2): 10,
         ("deadwood-knock", 4): 10,
@@ -353,20 +353,21 @@ def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
     }
     rates = bench.rates(
         {
-            f"{name} {players}": ours.sim_playout_step(name, seed, games, players)
-            for (name, players), games in sim_steps.items()
+            f"{name} {players}": ours.bot_playout_step(name, seed, games, players)
+            for (name, players), games in playout_steps.items()
         }
     )
-    for (name, players), _games in sim_steps.items():
+    for (name, players), _games in playout_steps.items():
         unit = "rounds/s" if name == "deadwood-knock" else "playouts/s"
         title = {"knock-rummy": "Knock Rummy", "gin": "Gin", "deadwood-knock": "Deadwood Knock"}
         rows.append(
             Row(
-                f"{title[name]} {players}p {unit.split('/')[0]}, search bot's simulator",
+                f"{title[name]} {players}p {'rounds' if name == 'deadwood-knock' else 'hands'}, "
+                "search bot's playouts",
                 unit,
                 rates[f"{name} {players}"],
                 note="its playout policy in every seat; scored as the engine "
-                "(tests/test_bots_sim.py)"
+                "(tests/test_bots_playouts.py)"
                 + (
                     ""
                     if name == "deadwood-knock"

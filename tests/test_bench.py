@@ -115,10 +115,10 @@ def test_quick_json_has_every_key_with_positive_numbers(
     assert result["dk_tables_load_s"] >= 0
     # The search bot's own playouts are reported beside the public engine's.
     for game in ("kr", "gin", "dk", "dk6"):
-        assert result[f"{game}_sim_playouts_per_s"] > 0, game
+        assert result[f"{game}_bot_playouts_per_s"] > 0, game
 
 
-def test_sim_playout_steps_play_whole_rounds_from_engine_deals(
+def test_bot_playout_steps_play_whole_rounds_from_engine_deals(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from deadwood_knock.bots import dk_playout, kr_playout
@@ -128,9 +128,9 @@ def test_sim_playout_steps_play_whole_rounds_from_engine_deals(
     def watch(module: object, name: str) -> None:
         real = getattr(module, name)
 
-        def wrapped(sim: object, *args: object) -> object:
-            result = real(sim, *args)
-            finished.append(str(sim.phase))  # type: ignore[attr-defined]
+        def wrapped(position: object, *args: object) -> object:
+            result = real(position, *args)
+            finished.append(str(position.phase))  # type: ignore[attr-defined]
             return result
 
         monkeypatch.setattr(module, name, wrapped)
@@ -144,7 +144,7 @@ def test_sim_playout_steps_play_whole_rounds_from_engine_deals(
         ("deadwood-knock", 6),
     ):
         finished.clear()
-        items, seconds = bench.sim_playout_step(game, 5, 3, players)()
+        items, seconds = bench.bot_playout_step(game, 5, 3, players)()
         assert items == 3 and seconds >= 0
         assert len(finished) == 3, game
         if game == "deadwood-knock":

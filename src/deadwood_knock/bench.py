@@ -37,8 +37,10 @@ __all__ = [
     "DEFAULT_SEED",
     "HAND_SETS",
     "QUICK_KEYS",
+    "api_game_step",
     "batch_step",
     "best_rate",
+    "bot_playout_step",
     "chunks",
     "clock",
     "env_step",
@@ -49,7 +51,6 @@ __all__ = [
     "measure_ours",
     "play_dk_round",
     "play_kr_hand",
-    "playout_step",
     "random_hands",
     "timed_rate",
     "use_clock",
@@ -62,8 +63,8 @@ QUICK_KEYS = (
     "dk_eval_per_s",
     "kr10_per_s",
     "kr11_per_s",
-    "kr_playouts_per_s",
-    "dk_playouts_per_s",
+    "kr_api_hands_per_s",
+    "dk_api_rounds_per_s",
 )
 
 #: Cards of ranks A-5 only: the dense case, where melds overlap the most.
@@ -240,8 +241,9 @@ def play_dk_round(seed: int, players: int = 4) -> int:
     return _play_until(game, state, derive_rng(seed, 0xA11), _DK_END)
 
 
-def playout_step(play: Callable[[int], int], seed: int, games: int) -> Step:
-    """Times ``games`` playouts per step, each with a new seed (no game is replayed)."""
+def api_game_step(play: Callable[[int], int], seed: int, games: int) -> Step:
+    """Times ``games`` games of random play through the public API per step, each with a
+    new seed (no game is replayed)."""
     seeds = itertools.count(seed)
 
     def step() -> tuple[int, float]:
@@ -255,13 +257,13 @@ def playout_step(play: Callable[[int], int], seed: int, games: int) -> Step:
     return step
 
 
-def sim_playout_step(game_name: str, seed: int, games: int, players: int) -> Step:
+def bot_playout_step(game_name: str, seed: int, games: int, players: int) -> Step:
     """Times the search bot's own playouts (``bots/dk_playout`` on the Deadwood Knock
     core, ``bots/kr_playout`` on the Knock Rummy core: its playout policy for every seat)
     from fresh engine deals, ``games`` per step.
 
     This is the path the strong bot runs thousands of times a decision; the tests in
-    ``tests/test_bots_sim.py`` prove the playouts score rounds as the engine does.
+    ``tests/test_bots_playouts.py`` prove the playouts score rounds as the engine does.
     As in the bot, a Knock Rummy or Gin playout stops after ``kr_playout.PLAYOUT_CAP`` moves
     and scores the rest by counts. Dealing and copying into the core is untimed.
     """
@@ -284,16 +286,16 @@ def sim_playout_step(game_name: str, seed: int, games: int, players: int) -> Ste
 
     def step() -> tuple[int, float]:
         batch = list(itertools.islice(seeds, games))
-        sims = [deal(s) for s in batch]
+        positions = [deal(s) for s in batch]
         rngs = [derive_rng(s, 0xA11) for s in batch]
         now = clock()
         start = now()
         if facts(game_name).poker_split:
-            for sim, rng in zip(sims, rngs, strict=True):
-                dk_playout.playout(sim, rng)
+            for position, rng in zip(positions, rngs, strict=True):
+                dk_playout.playout(position, rng)
         else:
-            for sim in sims:
-                kr_playout.playout(sim, knock_at)
+            for position in positions:
+                kr_playout.playout(position, knock_at)
         return games, now() - start
 
     return step
@@ -443,14 +445,14 @@ def measure_ours(
         ("dk_eval_per_s", rate(lambda: dk_eval_step(seed, hands))),
         ("kr10_per_s", rate(lambda: kr10_step(seed, "kr10", hands))),
         ("kr11_per_s", rate(lambda: kr11_step(seed, "kr11", hands))),
-        ("kr_playouts_per_s", rate(lambda: playout_step(play_kr_hand, seed, games))),
-        ("dk_playouts_per_s", rate(lambda: playout_step(play_dk_round, seed, few))),
+        ("kr_api_hands_per_s", rate(lambda: api_game_step(play_kr_hand, seed, games))),
+        ("dk_api_rounds_per_s", rate(lambda: api_game_step(play_dk_round, seed, few))),
         ("kr11_dense_per_s", rate(lambda: kr11_step(seed, "dense11", hands))),
-        ("dk6_playouts_per_s", rate(lambda: playout_step(dk6, seed, few))),
-        ("kr_sim_playouts_per_s", rate(lambda: sim_playout_step("knock-rummy", seed, games, 2))),
-        ("gin_sim_playouts_per_s", rate(lambda: sim_playout_step("gin", seed, few, 2))),
-        ("dk_sim_playouts_per_s", rate(lambda: sim_playout_step("deadwood-knock", seed, few, 4))),
-        ("dk6_sim_playouts_per_s", rate(lambda: sim_playout_step("deadwood-knock", seed, few, 6))),
+        ("dk6_api_rounds_per_s", rate(lambda: api_game_step(dk6, seed, few))),
+        ("kr_bot_playouts_per_s", rate(lambda: bot_playout_step("knock-rummy", seed, games, 2))),
+        ("gin_bot_playouts_per_s", rate(lambda: bot_playout_step("gin", seed, few, 2))),
+        ("dk_bot_playouts_per_s", rate(lambda: bot_playout_step("deadwood-knock", seed, few, 4))),
+        ("dk6_bot_playouts_per_s", rate(lambda: bot_playout_step("deadwood-knock", seed, few, 6))),
     ]
     tables = (("dk_tables", DK_HAND_MODULE), ("kr_tables", KR_MELDS_MODULE))
     total = len(figures) + len(tables)
@@ -484,13 +486,13 @@ LABELS = {
     "kr10_per_s": "Knock Rummy count, 10 random cards, hands/s",
     "kr11_per_s": "Knock Rummy best discard, 11 random cards, hands/s",
     "kr11_dense_per_s": "Knock Rummy best discard, 11 dense cards, hands/s",
-    "kr_playouts_per_s": "Knock Rummy 2p random hands/s (engine API)",
-    "dk_playouts_per_s": "Deadwood Knock 4p random rounds/s (engine API)",
-    "dk6_playouts_per_s": "Deadwood Knock 6p random rounds/s (engine API)",
-    "kr_sim_playouts_per_s": "Knock Rummy 2p playouts/s (search bot's simulator, capped)",
-    "gin_sim_playouts_per_s": "Gin 2p playouts/s (search bot's simulator, capped)",
-    "dk_sim_playouts_per_s": "Deadwood Knock 4p rounds/s (search bot's simulator)",
-    "dk6_sim_playouts_per_s": "Deadwood Knock 6p rounds/s (search bot's simulator)",
+    "kr_api_hands_per_s": "Knock Rummy 2p random hands/s (engine API)",
+    "dk_api_rounds_per_s": "Deadwood Knock 4p random rounds/s (engine API)",
+    "dk6_api_rounds_per_s": "Deadwood Knock 6p random rounds/s (engine API)",
+    "kr_bot_playouts_per_s": "Knock Rummy 2p playouts/s (the search bot's, capped)",
+    "gin_bot_playouts_per_s": "Gin 2p playouts/s (the search bot's, capped)",
+    "dk_bot_playouts_per_s": "Deadwood Knock 4p playout rounds/s (the search bot's)",
+    "dk6_bot_playouts_per_s": "Deadwood Knock 6p playout rounds/s (the search bot's)",
     "dk_tables_load_s": "Deadwood Knock tables load, s",
     "dk_tables_load_mb": "Deadwood Knock tables load, MB",
     "kr_tables_load_s": "Knock Rummy tables load, s",

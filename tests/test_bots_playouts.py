@@ -43,14 +43,14 @@ def test_dk_playouts_score_rounds_like_the_engine() -> None:
         n = 2 + seed % 5
         options = {"players": n, "rounds": 1, "sleight_of_hand": seed % 2 == 0}
         first, moves, events = _play_round("deadwood-knock", options, seed)
-        sim = dk_playout.dealt(first)
-        assert sim.phase == "play"
+        position = dk_playout.dealt(first)
+        assert position.phase == "play"
         for seat, action in moves:
-            assert dk_playout.apply_action(sim, seat, action), (seed, action)
-        assert sim.phase == "over"
+            assert dk_playout.apply_action(position, seat, action), (seed, action)
+        assert position.phase == "over"
         result = next(e for e in events if e.kind == "round_result").data
         expected = [a + b for a, b in zip(result["round_scores"], result["suspicion"], strict=True)]
-        assert list(sim.round_scores) == expected, seed
+        assert list(position.round_scores) == expected, seed
         compared += 1
     assert compared >= 80
 
@@ -61,11 +61,11 @@ def test_kr_playout_table_settles_hands_like_the_engine() -> None:
         n = 2 + seed % 4
         options = {"players": n, "target": 1}
         first, moves, events = _play_round("knock-rummy", options, seed)
-        sim = table_of(first, single_hand=True)
+        position = table_of(first, single_hand=True)
         for seat, action in moves:
-            assert kr_playout.apply_action(sim, seat, action), (seed, action)
+            assert kr_playout.apply_action(position, seat, action), (seed, action)
         result = next(e for e in events if e.kind == "hand_result").data
-        assert sim.phase == OVER
-        assert sim.hand_scores == list(result["scores"]), seed
+        assert position.phase == OVER
+        assert position.hand_scores == list(result["scores"]), seed
         compared += 1
     assert compared == 80
