@@ -75,7 +75,7 @@ def _apply(state: ToyState, action: Pick) -> tuple[ToyState, tuple[Event, ...]]:
     return nxt, (Event("round_result", None, {"totals": totals}),)
 
 
-TOY: Game[ToyState, Pick] = Game(
+TOY: Game[ToyState, Pick, ToyObs, dict[str, Any]] = Game(
     name="toy",
     title="Toy",
     min_players=2,

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from deadwood_knock.cards import DECK_52
-from deadwood_knock.games.base import Game, GameRecord, replay
+from deadwood_knock.games.base import GameRecord, replay
 from deadwood_knock.games.knock_rummy import (
     GAME,
     GIN_GAME,
@@ -24,6 +24,7 @@ from deadwood_knock.games.knock_rummy import (
     Draw,
     Knock,
     KnockRummyAction,
+    KnockRummyGame,
     KnockRummyState,
     Rummy,
     count,
@@ -101,7 +102,7 @@ def choose(
 
 
 def play(
-    game: Game[KnockRummyState, KnockRummyAction],
+    game: KnockRummyGame,
     options: dict[str, Any],
     seed: int,
     greedy: bool,

@@ -139,7 +139,7 @@ def position_to_json(state: ToyState) -> dict[str, Any]:
     return {"turn": state.turn}
 
 
-GAME: Game[ToyState, Discard] = Game(
+GAME: Game[ToyState, Discard, ToyObservation, ToyOptions] = Game(
     name="toy",
     title="Toy",
     min_players=2,

@@ -6,9 +6,13 @@ Public game names, used everywhere a game is named (CLI, API, records):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from deadwood_knock.games.base import Game, GameError, RuleFacts
+
+if TYPE_CHECKING:  # the rules load on first use (get_game), not with this package
+    from deadwood_knock.games.deadwood_knock.rules import DeadwoodKnockGame
+    from deadwood_knock.games.knock_rummy.rules import KnockRummyGame
 
 GAME_NAMES: tuple[str, ...] = ("deadwood-knock", "knock-rummy", "gin")
 
@@ -38,8 +42,15 @@ def game_names() -> tuple[str, ...]:
     return (*GAME_NAMES, *_REGISTERED)
 
 
+@overload
+def get_game(name: Literal["deadwood-knock"]) -> DeadwoodKnockGame: ...
+@overload
+def get_game(name: Literal["knock-rummy", "gin"]) -> KnockRummyGame: ...
+@overload
+def get_game(name: str) -> Game[Any, Any]: ...
 def get_game(name: str) -> Game[Any, Any]:
-    """The rules of the game with this public name."""
+    """The rules of the game with this public name. Named by a literal, a built-in game
+    comes typed with its own state, action, observation and options types."""
     if name == "deadwood-knock":
         from deadwood_knock.games.deadwood_knock import GAME as dk
 

@@ -14,6 +14,26 @@ go through it; nothing else re-implements a rule.
 
 Actions, events, observations and options serialise to JSON-ready dicts; cards
 are written in the notation of :mod:`deadwood_knock.cards`.
+
+Why ``Game`` is a typed frozen dataclass of functions, generic over four types, and not
+an abstract class or a Protocol of methods: every rule is a plain module function over
+an immutable state (the functions the cores, bots and tests also call directly), and
+Knock Rummy and its Gin preset share all but three of them; a dataclass bundles the
+same functions twice without a class tree, and a test game is a dozen keyword
+arguments (tests register toy games through :func:`deadwood_knock.games.register_game`).
+What a Protocol would add, typed members, the type parameters give: ``Game[S, A, O, P]``
+is over the game's state ``S``, action ``A``, observation ``O`` and options ``P``, so
+``observe`` returns the game's own observation class
+(:class:`~deadwood_knock.games.deadwood_knock.DeadwoodKnockObservation`,
+:class:`~deadwood_knock.games.knock_rummy.KnockRummyObservation`) and ``determinize``
+takes it, and mypy checks each game's functions against one another where the game is
+built. ``O`` and ``P`` default to ``Any``: code that holds a game of any kind (the
+registry, the server's match cache) writes ``Game[Any, Any]``, and every observation
+at least satisfies :class:`Observation` (what the server sends is its ``to_json()``).
+Code that knows its game gets the precise type from
+:func:`deadwood_knock.games.get_game`'s overloads (``get_game("deadwood-knock")`` is a
+:data:`~deadwood_knock.games.deadwood_knock.rules.DeadwoodKnockGame`) or by narrowing an
+observation with ``isinstance``.
 """
 
 from __future__ import annotations
@@ -21,7 +41,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol
+
+from typing_extensions import TypeVar
 
 from deadwood_knock.cards import Card, CardError, format_cards, parse_card
 
@@ -33,6 +55,7 @@ __all__ = [
     "GameRecord",
     "IllegalActionError",
     "JSONDict",
+    "Observation",
     "PositionError",
     "RuleFacts",
     "card_from_json",
@@ -141,8 +164,20 @@ def cards_from_json(value: Any, what: str, *, jokers: bool = True) -> tuple[Card
         raise PositionError(str(exc)) from exc
 
 
+class Observation(Protocol):
+    """What every game's ``observe`` returns, at the least: the seat's view, written as
+    JSON by ``to_json()`` (all that the server sends). Each game's own observation class
+    has the typed fields its bots and fronts read."""
+
+    def to_json(self) -> JSONDict: ...
+
+
 S = TypeVar("S")
 A = TypeVar("A")
+#: The game's observation type (what ``observe`` returns and ``determinize`` takes).
+O = TypeVar("O", bound=Observation, default=Any)  # noqa: E741
+#: The game's parsed options (what ``options_from_json`` returns and ``new_game`` takes).
+P = TypeVar("P", default=Any)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,9 +235,10 @@ def _no_facts() -> RuleFacts:
 
 
 @dataclass(frozen=True, slots=True)
-class Game(Generic[S, A]):
-    """A game's rules as typed functions over its immutable state ``S`` and action
-    type ``A``. Registered under its public name (:func:`deadwood_knock.games.get_game`).
+class Game(Generic[S, A, O, P]):
+    """A game's rules as typed functions over its immutable state ``S``, action type
+    ``A``, observation type ``O`` and options type ``P`` (see the module's notes for why
+    a dataclass). Registered under its public name (:func:`deadwood_knock.games.get_game`).
 
     ``why_illegal(state, action)`` is the one source of legality: ``None`` or the
     reason, which :meth:`is_legal`, ``apply`` (its :class:`IllegalActionError`) and
@@ -216,11 +252,11 @@ class Game(Generic[S, A]):
     title: str
     min_players: int
     max_players: int
-    options_from_json: Callable[[Mapping[str, Any]], Any]
-    new_game: Callable[[Any, int], S]
+    options_from_json: Callable[[Mapping[str, Any]], P]
+    new_game: Callable[[P, int], S]
     legal_actions: Callable[[S], tuple[A, ...]]
     apply: Callable[[S, A], tuple[S, tuple[Event, ...]]]
-    observe: Callable[[S, int], Any]
+    observe: Callable[[S, int], O]
     to_act: Callable[[S], int | None]
     is_over: Callable[[S], bool]
     scores: Callable[[S], tuple[int, ...]]
@@ -228,7 +264,7 @@ class Game(Generic[S, A]):
     position_from_json: Callable[[Mapping[str, Any]], S]
     position_to_json: Callable[[S], JSONDict]
     why_illegal: Callable[[S, Any], str | None] | None = None
-    determinize: Callable[[Any, random.Random], S] | None = None
+    determinize: Callable[[O, random.Random], S] | None = None
     facts: RuleFacts = field(default_factory=_no_facts)
 
     def reason(self, state: S, action: Any) -> str | None:
@@ -242,7 +278,7 @@ class Game(Generic[S, A]):
     def is_legal(self, state: S, action: Any) -> bool:
         return self.reason(state, action) is None
 
-    def sample_state(self, observation: Any, rng: random.Random) -> S:
+    def sample_state(self, observation: O, rng: random.Random) -> S:
         """A full state consistent with ``observation`` (see ``determinize``)."""
         if self.determinize is None:
             raise GameError(f"{self.name} cannot deal a state from an observation")
@@ -280,9 +316,9 @@ class GameRecord:
 
 
 def replay(
-    game: Game[S, A],
+    game: Game[S, A, Any, Any],
     record: GameRecord,
-    on_events: Callable[[int, Any, tuple[Event, ...]], None] | None = None,
+    on_events: Callable[[int, A, tuple[Event, ...]], None] | None = None,
     *,
     start: S | None = None,
 ) -> S:

@@ -5,20 +5,12 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from deadwood_knock.games.base import Event, Game, JSONDict
+from deadwood_knock.games.base import Event, Game, JSONDict, Observation
 
 ACTIVE = "active"
 FINISHED = "finished"
-
-
-class SeatObservation(Protocol):
-    """What ``Game.observe`` returns for one seat: ``DeadwoodKnockObservation``,
-    ``KnockRummyObservation`` (Knock Rummy and Gin) or a registered game's own type.
-    The server only ever sends its JSON."""
-
-    def to_json(self) -> JSONDict: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +32,8 @@ class SeatInfo:
 class LiveMatch:
     """A match in memory. Mutated only while holding ``lock``.
 
-    ``state`` is the game's own state type (``Game[S, A]`` is generic over it; a match of
-    any game sits in one cache, hence ``Any``)."""
+    ``state`` is the game's own state type (``Game[S, A, O, P]`` is generic over it; a
+    match of any game sits in one cache, hence ``Any``)."""
 
     id: str
     game_name: str
@@ -85,7 +77,8 @@ class LiveMatch:
         if found is None:
             if self.observed and next(iter(self.observed))[0] != self.version:
                 self.observed.clear()
-            seen: SeatObservation = self.game.observe(self.state, seat)
+            # Any game's observation (its own type); the server only ever sends its JSON.
+            seen: Observation = self.game.observe(self.state, seat)
             found = self.observed[key] = seen.to_json()
         return found
 

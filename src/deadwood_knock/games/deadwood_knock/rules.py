@@ -87,6 +87,7 @@ __all__ = [
     "SUSPICION",
     "Call",
     "DeadwoodKnockAction",
+    "DeadwoodKnockGame",
     "DeadwoodKnockObservation",
     "DeadwoodKnockOptions",
     "DeadwoodKnockState",
@@ -570,7 +571,12 @@ def position_from_json(data: Mapping[str, Any]) -> DeadwoodKnockState:
     )
 
 
-GAME: Final[Game[DeadwoodKnockState, DeadwoodKnockAction]] = Game(
+#: The type of :data:`GAME`: what ``get_game("deadwood-knock")`` is typed as.
+DeadwoodKnockGame = Game[
+    DeadwoodKnockState, DeadwoodKnockAction, DeadwoodKnockObservation, DeadwoodKnockOptions
+]
+
+GAME: Final[DeadwoodKnockGame] = Game(
     name=NAME,
     title="Deadwood Knock",
     min_players=2,

@@ -77,6 +77,7 @@ __all__ = [
     "HandResult",
     "Knock",
     "KnockRummyAction",
+    "KnockRummyGame",
     "KnockRummyObservation",
     "KnockRummyOptions",
     "KnockRummyState",
@@ -733,7 +734,11 @@ def _scores(state: KnockRummyState) -> tuple[int, ...]:
     return state.totals
 
 
-GAME: Final[Game[KnockRummyState, KnockRummyAction]] = Game(
+#: The type of :data:`GAME` and :data:`GIN_GAME`: what ``get_game("knock-rummy")`` and
+#: ``get_game("gin")`` are typed as.
+KnockRummyGame = Game[KnockRummyState, KnockRummyAction, KnockRummyObservation, KnockRummyOptions]
+
+GAME: Final[KnockRummyGame] = Game(
     name=KR_NAME,
     title="Knock Rummy",
     min_players=2,
@@ -768,7 +773,7 @@ GAME: Final[Game[KnockRummyState, KnockRummyAction]] = Game(
     ),
 )
 
-GIN_GAME: Final[Game[KnockRummyState, KnockRummyAction]] = Game(
+GIN_GAME: Final[KnockRummyGame] = Game(
     name=GIN_NAME,
     title="Gin",
     min_players=2,
