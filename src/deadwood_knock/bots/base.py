@@ -5,9 +5,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from deadwood_knock.games.base import Game, GameError
+from deadwood_knock.games.base import Action, Game, GameError, Observation
+
+#: The action type of the game a bot is playing (each game's own action classes): a bot
+#: answers with one of ``legal``, so it returns that type.
+A = TypeVar("A", bound=Action)
+#: The observation type of that game (``DeadwoodKnockObservation``,
+#: ``KnockRummyObservation``, a test game's own); bots read it through ``view_of``.
+O = TypeVar("O", bound=Observation)  # noqa: E741
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +48,12 @@ class Bot(Protocol):
 
     def act(
         self,
-        game: Game[Any, Any],
-        observation: Any,
-        legal: Sequence[Any],
+        game: Game[Any, A, O],
+        observation: O,
+        legal: Sequence[A],
         rng: random.Random,
         budget: Budget | None = None,
-    ) -> Any: ...
+    ) -> A: ...
 
 
 class RandomBot:
@@ -56,12 +63,12 @@ class RandomBot:
 
     def act(
         self,
-        game: Game[Any, Any],
-        observation: Any,
-        legal: Sequence[Any],
+        game: Game[Any, A, O],
+        observation: O,
+        legal: Sequence[A],
         rng: random.Random,
         budget: Budget | None = None,
-    ) -> Any:
+    ) -> A:
         return legal[rng.randrange(len(legal))]
 
 

@@ -9,14 +9,16 @@ cards come from (an observation for real decisions, a sampled state inside a sea
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Generic
 
-from deadwood_knock.bots.base import KnockOutlook
+from deadwood_knock.bots.base import A, KnockOutlook
 from deadwood_knock.bots.view import TableView, without
 from deadwood_knock.cards import CARDS, Card
+from deadwood_knock.games.base import Action
+from deadwood_knock.games.deadwood_knock.core import Draw
 from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
 
 __all__ = [
@@ -91,7 +93,7 @@ def deadwood_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(evaluate(cards).deadwood)
 
 
-def source_of(action: Any) -> str:
+def source_of(action: Action) -> str:
     source = getattr(action, "source", "")
     return str(getattr(source, "value", source))
 
@@ -140,8 +142,8 @@ def potential(cards: Sequence[Card], chase: str) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class DrawChoice:
-    action: Any
+class DrawChoice(Generic[A]):
+    action: A
     value: float
     select: Card
     source: str
@@ -150,20 +152,20 @@ class DrawChoice:
 
 def draw_values(
     hand: Sequence[Card],
-    legal: Sequence[Any],
+    legal: Sequence[A],
     top: Card | None,
     buried: Card | None,
     stock_sample: Sequence[Card],
     value: Callable[[Sequence[Card]], float],
-) -> list[DrawChoice]:
+) -> list[DrawChoice[A]]:
     """The value of every legal ``Draw``: known cards exactly, the stock as a mean."""
     hand = tuple(hand)
     stock_cache: dict[Card, float] = {}
-    out: list[DrawChoice] = []
+    out: list[DrawChoice[A]] = []
     for action in legal:
-        if getattr(action, "kind", "") != "draw":
+        if not isinstance(action, Draw):  # Deadwood Knock's draw: a select and a source
             continue
-        select: Card = action.select
+        select = action.select
         src = source_of(action)
         rest = without(hand, select)
         if src == "discard" and top is not None:
@@ -289,7 +291,7 @@ def _play_on(
     order: Sequence[int],
     mine: tuple[Card, ...],
     hands: dict[int, tuple[Card, ...]],
-    deck: Any,
+    deck: Iterator[Card],
     call_points: int,
     pot_result: Callable[..., list[int]],
 ) -> float:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -167,7 +167,7 @@ def sample_position(
     return Core.of(state, record=False)
 
 
-def _answers(raw: Any, n: int) -> list[str | None]:
+def _answers(raw: Mapping[str, Any], n: int) -> list[str | None]:
     """Call/fold answers so far per seat, from the observation's ``calls`` field."""
     calls = raw.get("calls") if hasattr(raw, "get") else None
     out: list[str | None] = [None] * n

@@ -25,9 +25,9 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from deadwood_knock.bots.base import Budget
+from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk import PotOutlook, pot_outlook, source_of
 from deadwood_knock.bots.kr import count, discard_card, options_of
 from deadwood_knock.bots.search import SearchBot
@@ -35,7 +35,11 @@ from deadwood_knock.bots.strong import ActionValue
 from deadwood_knock.bots.view import TableView, view_of, with_card, without
 from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games import facts as rule_facts
-from deadwood_knock.games.base import Game
+from deadwood_knock.games.base import Action, Game
+from deadwood_knock.games.deadwood_knock.core import Draw as DkDraw
+
+if TYPE_CHECKING:
+    from deadwood_knock.games.deadwood_knock.hand import HandResult
 
 __all__ = [
     "DEFAULT_HINT_BUDGET",
@@ -168,8 +172,8 @@ class Hint:
         }
 
 
-def _kind(action: Any) -> str:
-    return str(getattr(action, "kind", ""))
+def _kind(action: Action) -> str:
+    return action.kind
 
 
 def sureness(diffs: Sequence[float]) -> str:
@@ -206,8 +210,8 @@ def confidence_words(diffs: Sequence[float], best: bool) -> str:
 
 
 def hand_focus(
-    game: Game[Any, Any],
-    observation: Any,
+    game: Game[Any, A, O],
+    observation: O,
     budget: Budget | None = None,
     seed: int = 0,
     pot_deals: int = POT_DEALS,
@@ -259,7 +263,7 @@ def _unit(game_name: str) -> str:
     return "this hand"
 
 
-def _rank(values: Sequence[ActionValue], legal: Sequence[Any]) -> tuple[list[RankedAction], Any]:
+def _rank(values: Sequence[ActionValue[A]], legal: Sequence[A]) -> tuple[list[RankedAction], A]:
     """Searched actions by value (best first), each with its margin and confidence, then
     the legal actions the search did not weigh."""
     searched = [av for av in values if av.samples > 0]
@@ -296,7 +300,7 @@ def _rank(values: Sequence[ActionValue], legal: Sequence[Any]) -> tuple[list[Ran
     return out, top.action
 
 
-def _diffs(a: ActionValue, b: ActionValue) -> list[float]:
+def _diffs(a: ActionValue[A], b: ActionValue[A]) -> list[float]:
     n = min(len(a.draws), len(b.draws))
     return [a.draws[k] - b.draws[k] for k in range(n)]
 
@@ -330,7 +334,7 @@ def _checked(view: TableView, claims: Sequence[Claim | None]) -> list[Claim]:
 def _knock_claims(
     game_name: str,
     view: TableView,
-    values: Sequence[ActionValue],
+    values: Sequence[ActionValue[A]],
     ranked: Sequence[RankedAction],
 ) -> tuple[bool | None, list[Claim]]:
     """Whether knocking now is wise, in checked words (only called when a knock is legal)."""
@@ -381,15 +385,15 @@ def _facts(kind: str) -> Callable[[Facts], Facts]:
     return register
 
 
-def _card(value: Any) -> Card:
+def _card(value: object) -> Card:
     return value if isinstance(value, Card) else parse_card(str(value))
 
 
-def _pretty(value: Any) -> str:
+def _pretty(value: object) -> str:
     return _card(value).pretty()
 
 
-def _cards(values: Sequence[Any]) -> str:
+def _cards(values: Sequence[object]) -> str:
     return " ".join(_pretty(v) for v in values)
 
 
@@ -397,12 +401,12 @@ def _points(n: float) -> str:
     return "1 point" if n == 1 else f"{n:g} points"
 
 
-def explain(game_name: str, view: TableView, action: Any) -> str:
+def explain(game_name: str, view: TableView, action: Action) -> str:
     """The move in checked words (the explanation of ``hand_focus`` without the search)."""
     return " ".join(c.text for c in _checked(view, explain_claims(game_name, view, action)))
 
 
-def explain_claims(game_name: str, view: TableView, action: Any) -> list[Claim | None]:
+def explain_claims(game_name: str, view: TableView, action: Action) -> list[Claim | None]:
     """Candidate claims about ``action`` (each still to be checked)."""
     if rule_facts(game_name).poker_split:
         return _dk_claims(view, action)
@@ -412,7 +416,7 @@ def explain_claims(game_name: str, view: TableView, action: Any) -> list[Claim |
 # Deadwood Knock ---------------------------------------------------------------------------
 
 
-def _evaluate(cards: Sequence[Card]) -> Any:
+def _evaluate(cards: Sequence[Card]) -> HandResult:
     from deadwood_knock.games.deadwood_knock.hand import evaluate
 
     return evaluate(cards)
@@ -536,7 +540,7 @@ def _dk_knock_count(view: TableView) -> Claim | None:
     return Claim("dk_knock_count", {}, f, text)
 
 
-def _dk_claims(view: TableView, action: Any) -> list[Claim | None]:
+def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
     from deadwood_knock.games.deadwood_knock.rules import POT_ANTE
 
     kind = _kind(action)
@@ -577,9 +581,9 @@ def _dk_claims(view: TableView, action: Any) -> list[Claim | None]:
                 f"deadwood = {now['score']}.",
             )
         ]
-    if kind != "draw":
+    if not isinstance(action, DkDraw):
         return []
-    select: Card = action.select
+    select = action.select
     src = source_of(action)
     inputs = {"select": str(select)}
     claims: list[Claim | None] = []
@@ -645,7 +649,7 @@ def _dk_claims(view: TableView, action: Any) -> list[Claim | None]:
 def _pot_hint(
     game_name: str,
     view: TableView,
-    legal: Sequence[Any],
+    legal: Sequence[Action],
     rng: random.Random,
     unit: str,
     deals: int,
@@ -786,7 +790,7 @@ def _kr_rummy_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, 
     return {"count": _kr_count(kept, view), "bonus": RUMMY_BONUS}
 
 
-def _kr_claims(view: TableView, action: Any) -> list[Claim | None]:
+def _kr_claims(view: TableView, action: Action) -> list[Claim | None]:
     kind = _kind(action)
     if kind == "rummy":
         c = discard_card(action)

@@ -30,7 +30,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from deadwood_knock.bots.dk import hand_value
 from deadwood_knock.bots.kr import count, options_of
@@ -95,7 +95,7 @@ class Evidence:
     turns: int
 
 
-def _card(value: Any) -> Card | None:
+def _card(value: object) -> Card | None:
     if value is None or isinstance(value, (list, tuple, dict)):
         return None
     try:
@@ -241,7 +241,7 @@ class HiddenDealer:
         knocker = raw.get("knocker")
         self.knocker = knocker if isinstance(knocker, int) else None
         calls = raw.get("calls")
-        self.calls: list[Any] = list(calls) if isinstance(calls, list) else []
+        self.calls: list[object] = list(calls) if isinstance(calls, list) else []
 
     def need(self, s: int) -> int:
         v = self.view

@@ -8,13 +8,14 @@ figures by the callers.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from deadwood_knock.bots.base import KnockOutlook
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.cards import Card
 from deadwood_knock.games import GAME_NAMES, facts
+from deadwood_knock.games.base import Action
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
 
 __all__ = ["count", "discard_card", "knock_outlook", "live_outs", "source_of"]
@@ -27,12 +28,12 @@ def count(cards: Sequence[Card], high_aces: bool = False) -> int:
     return int(kr_count(cards, high_aces=high_aces))
 
 
-def source_of(action: Any) -> str:
+def source_of(action: Action) -> str:
     source = getattr(action, "source", "")
     return str(getattr(source, "value", source))
 
 
-def discard_card(action: Any) -> Card | None:
+def discard_card(action: Action) -> Card | None:
     """The card an action throws (``Discard``, ``Knock``, ``Rummy`` with a discard)."""
     c = getattr(action, "card", None)
     if c is None:
@@ -64,7 +65,7 @@ def live_outs(hand: Sequence[Card], unseen: Sequence[Card], high_aces: bool) -> 
     return float(better)
 
 
-def options_of(raw: Any) -> tuple[bool, int | None, bool]:
+def options_of(raw: Mapping[str, Any]) -> tuple[bool, int | None, bool]:
     """(high_aces, knock_limit, gin) from an observation's JSON."""
     opts = raw.get("options") or {} if hasattr(raw, "get") else {}
     gin = bool(opts.get("gin")) or (raw.get("game") in GAME_NAMES and facts(raw["game"]).layoffs)

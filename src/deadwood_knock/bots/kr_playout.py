@@ -10,7 +10,7 @@ run only on positions sampled from the seat's own view, never on the real hidden
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Final
 
 from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.view import TableView, cards_of
@@ -24,6 +24,7 @@ from deadwood_knock.games.knock_rummy.core import (
     OVER,
     RUMMIES,
     RUMMY_NO_DISCARD,
+    KnockRummyAction,
     KnockRummyOptions,
     KrTable,
     cards_of_mask,
@@ -190,8 +191,10 @@ def policy_move(t: KrTable, knock_at: int) -> None:
     t.play(KNOCKS[card] if left <= limit else DISCARDS[card])
 
 
-def apply_action(t: KrTable, seat: int, action: Any) -> bool:
+def apply_action(t: KrTable, seat: int, action: object) -> bool:
     """Play one public engine action on the table; False if it does not fit there."""
+    if not isinstance(action, KnockRummyAction):
+        return False
     if t.phase == OVER or t.to_act != seat or t.reason(action) is not None:
         return False
     t.play(action)

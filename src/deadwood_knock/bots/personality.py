@@ -10,11 +10,11 @@ cards it weighs before drawing, how far it looks past the next card.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from deadwood_knock.bots.base import Budget
+from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk import (
     DrawChoice,
     call_strength,
@@ -37,7 +37,7 @@ from deadwood_knock.bots.kr import knock_outlook as kr_knock_outlook
 from deadwood_knock.bots.view import TableView, view_of, without
 from deadwood_knock.cards import Card
 from deadwood_knock.games import facts
-from deadwood_knock.games.base import Game, GameError
+from deadwood_knock.games.base import Action, Game, GameError
 from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
 from deadwood_knock.games.points import card_value
 
@@ -152,8 +152,8 @@ class PersonalityParams:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def _kind(action: Any) -> str:
-    return str(getattr(action, "kind", ""))
+def _kind(action: Action) -> str:
+    return action.kind
 
 
 class PersonalityBot:
@@ -166,12 +166,12 @@ class PersonalityBot:
 
     def act(
         self,
-        game: Game[Any, Any],
-        observation: Any,
-        legal: Sequence[Any],
+        game: Game[Any, A, O],
+        observation: O,
+        legal: Sequence[A],
         rng: random.Random,
         budget: Budget | None = None,
-    ) -> Any:
+    ) -> A:
         if len(legal) == 1:
             return legal[0]
         view = view_of(observation, game.name)
@@ -181,7 +181,7 @@ class PersonalityBot:
 
     # --- Deadwood Knock ------------------------------------------------------------------
 
-    def _dk(self, view: TableView, legal: Sequence[Any], rng: random.Random) -> Any:
+    def _dk(self, view: TableView, legal: Sequence[A], rng: random.Random) -> A:
         p = self.params
         kinds = {_kind(a) for a in legal}
         if "reveal" in kinds:
@@ -209,7 +209,7 @@ class PersonalityBot:
         sample = sample_cards(unseen, self.skill.sample, rng)
         choices = draw_values(view.hand, draws, view.top, view.buried, sample, value)
         palm_ok = rng.random() < p.palm_rate
-        best: DrawChoice | None = None
+        best: DrawChoice[A] | None = None
         best_v = float("-inf")
         feed = _dk_feed_risk(view)
         for ch in choices:
@@ -229,7 +229,7 @@ class PersonalityBot:
             return next(a for a in legal if _kind(a) == "knock")
         return careless or best.action
 
-    def knock_edge(self, view: TableView, draw: DrawChoice, rng: random.Random) -> float:
+    def knock_edge(self, view: TableView, draw: DrawChoice[A], rng: random.Random) -> float:
         """Knocking now against playing ``draw`` and knocking next turn, in points."""
         p = self.params
         assert p.nerve is not None
@@ -245,7 +245,7 @@ class PersonalityBot:
         shade = KNOCK_SHADE if facts(view.game).poker_split else RUMMY_KNOCK_SHADE
         return shade * (2.0 * self.params.patience - 1.0) * min(1.0, turns_left / 3.0)
 
-    def _call_or_fold(self, view: TableView, legal: Sequence[Any], rng: random.Random) -> Any:
+    def _call_or_fold(self, view: TableView, legal: Sequence[A], rng: random.Random) -> A:
         p = self.params
         q = call_strength(hand_value(view.hand))
         if self.skill.odds:
@@ -270,7 +270,7 @@ class PersonalityBot:
 
     # --- Knock Rummy and Gin -------------------------------------------------------------
 
-    def _kr(self, view: TableView, legal: Sequence[Any], rng: random.Random) -> Any:
+    def _kr(self, view: TableView, legal: Sequence[A], rng: random.Random) -> A:
         p = self.params
         high_aces, _limit, _gin = options_of(view.raw)
         kinds = {_kind(a) for a in legal}
@@ -327,8 +327,8 @@ class PersonalityBot:
         return kr_knock_outlook(view, rng, samples, knock_hand, wait_hand, tries).edge
 
     def _kr_draw(
-        self, view: TableView, legal: Sequence[Any], rng: random.Random, high_aces: bool
-    ) -> Any:
+        self, view: TableView, legal: Sequence[A], rng: random.Random, high_aces: bool
+    ) -> A:
         by_source = {source_of(a): a for a in legal if _kind(a) == "draw"}
         stock, discard = by_source.get("stock"), by_source.get("discard")
         if stock is None or discard is None or view.top is None:
@@ -349,7 +349,7 @@ def _count_of(counts: Mapping[Card, int], c: Card | None) -> int:
     return 99 if c is None else counts.get(c, 99)
 
 
-def _dk_feed_risk(view: TableView) -> Any:
+def _dk_feed_risk(view: TableView) -> Callable[[Card], float]:
     """How much placing a card helps the next player, judged by what they took."""
     taken = view.picked[view.next_seat()] if view.picked else ()
     suits = [c // 13 for c in taken if c < 52]
@@ -363,7 +363,7 @@ def _dk_feed_risk(view: TableView) -> Any:
     return risk
 
 
-def _kr_feed_risk(view: TableView) -> Any:
+def _kr_feed_risk(view: TableView) -> Callable[[Card], float]:
     """Cards that fit what the next player took from the pile are dangerous to throw."""
     taken = [c for c in (view.picked[view.next_seat()] if view.picked else ()) if c < 52]
 
@@ -410,12 +410,12 @@ class GreedyBot:
 
     def act(
         self,
-        game: Game[Any, Any],
-        observation: Any,
-        legal: Sequence[Any],
+        game: Game[Any, A, O],
+        observation: O,
+        legal: Sequence[A],
         rng: random.Random,
         budget: Budget | None = None,
-    ) -> Any:
+    ) -> A:
         if len(legal) == 1:
             return legal[0]
         view = view_of(observation, game.name)

@@ -16,13 +16,14 @@ round score against every way of playing on. Hand Focus ranks moves with this bo
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.bots import kr_playout
-from deadwood_knock.bots.base import Budget
+from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
-from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
+from deadwood_knock.bots.strong import ActionValue, KrSimSearch, Search, SimSearch, StrongBot
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.games.base import Game
 from deadwood_knock.games.knock_rummy.core import KrTable
@@ -62,13 +63,13 @@ class InferredKrSearch(KrSimSearch):
         self.public = bool(view.raw.get("public_stock"))
 
     def sample(self, rng: random.Random) -> KrTable:
-        sim = kr_playout.sample_position(self.view, rng)
-        assert sim is not None
+        position = kr_playout.sample_position(self.view, rng)
+        assert position is not None
         hands, rest = self.dealer.deal(rng)
-        sim.hands = [hand_mask(h) for h in hands]
+        position.hands = [hand_mask(h) for h in hands]
         if not self.public:
-            sim.stock = rest[: self.view.stock_size]
-        return sim
+            position.stock = rest[: self.view.stock_size]
+        return position
 
 
 class SearchBot(StrongBot):
@@ -81,18 +82,18 @@ class SearchBot(StrongBot):
 
     def evaluate(
         self,
-        game: Game[Any, Any],
-        observation: Any,
-        legal: Any,
+        game: Game[Any, A, O],
+        observation: O,
+        legal: Sequence[A],
         rng: random.Random,
         budget: Budget | None = None,
         cull: bool = True,
-    ) -> Any:
+    ) -> list[ActionValue[A]]:
         if budget is None and self.default_budget is DEFAULT_BUDGET:
             budget = DEFAULT_BUDGET if game.facts.poker_split else KR_BUDGET
         return super().evaluate(game, observation, legal, rng, budget, cull)
 
-    def _search(self, game: Game[Any, Any], observation: Any, view: TableView) -> Search:
+    def _search(self, game: Game[Any, Any, O], observation: O, view: TableView) -> Search:
         if game.facts.poker_split:
             if sample_position(view, random.Random(0)) is not None:
                 return InferredSimSearch(view)

@@ -28,10 +28,10 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from deadwood_knock.bots import kr_playout
-from deadwood_knock.bots.base import Budget
+from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk import (
     draw_values,
     hand_value,
@@ -51,11 +51,12 @@ from deadwood_knock.bots.kr import best_after_draw, count, discard_card, options
 from deadwood_knock.bots.view import TableView, view_of
 from deadwood_knock.cards import CARDS, Card
 from deadwood_knock.games import facts
-from deadwood_knock.games.base import Event, Game
-from deadwood_knock.games.deadwood_knock.core import Core
+from deadwood_knock.games.base import Action, Event, Game, Observation
+from deadwood_knock.games.deadwood_knock.core import Core, DeadwoodKnockState
+from deadwood_knock.games.deadwood_knock.core import Draw as DkDraw
 from deadwood_knock.games.knock_rummy.core import KrTable
 from deadwood_knock.games.knock_rummy.melds import best_discard_count
-from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
+from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT, KnockRummyState
 from deadwood_knock.games.points import card_value
 
 __all__ = ["DEFAULT_BUDGET", "ActionValue", "StrongBot"]
@@ -72,25 +73,29 @@ GIN_TAKE_MARGIN = 0.5  # taking the top shows the opponent what you collect
 ROUND_END_KINDS = frozenset({"round_result", "hand_result", "void", "hand_void"})
 MAX_PLAYOUT_ACTIONS = 400
 
+S = TypeVar("S")
+#: A state the playout policies read: either game's public state.
+PlayoutState = DeadwoodKnockState | KnockRummyState
+
 
 @dataclass(frozen=True, slots=True)
-class ActionValue:
+class ActionValue(Generic[A]):
     """One candidate action: its mean playout value, how many samples, and its prior.
     ``draws`` holds each sample's value in order (the k-th of every action comes from the
     same sampled position), so two actions can be compared pairwise."""
 
-    action: Any
+    action: A
     value: float
     samples: int
     prior: float
     draws: tuple[float, ...] = ()
 
 
-def _kind(action: Any) -> str:
-    return str(getattr(action, "kind", ""))
+def _kind(action: Action) -> str:
+    return action.kind
 
 
-def determinizer(game: Game[Any, Any]) -> Callable[[Any, random.Random], Any]:
+def determinizer(game: Game[S, Any, O]) -> Callable[[O, random.Random], S]:
     """The game's own determinize (a full state consistent with an observation)."""
     return game.sample_state
 
@@ -98,14 +103,12 @@ def determinizer(game: Game[Any, Any]) -> Callable[[Any, random.Random], Any]:
 # --- reading a sampled state (the search's own sample, never the real one) -------------------
 
 
-def state_hand(state: Any, seat: int) -> tuple[Card, ...]:
+def state_hand(state: PlayoutState, seat: int) -> tuple[Card, ...]:
     return tuple(state.hands[seat])
 
 
-def state_top(state: Any) -> Card | None:
-    pile = getattr(state, "discard", None)
-    if pile is None:
-        pile = state.discard_pile
+def state_top(state: PlayoutState) -> Card | None:
+    pile = state.discard if isinstance(state, DeadwoodKnockState) else state.discard_pile
     return pile[-1] if pile else None
 
 
@@ -116,7 +119,9 @@ def _joker_as_one(c: Card) -> Card:
     return CARDS[52] if c >= 52 else c
 
 
-def dk_playout_action(state: Any, seat: int, legal: Sequence[Any], rng: random.Random) -> Any:
+def dk_playout_action(
+    state: DeadwoodKnockState, seat: int, legal: Sequence[A], rng: random.Random
+) -> A:
     """A quick, reasonable Deadwood Knock move for any seat inside a playout."""
     first = _kind(legal[0])
     if first == "reveal" or len(legal) == 1:
@@ -127,14 +132,14 @@ def dk_playout_action(state: Any, seat: int, legal: Sequence[Any], rng: random.R
         return next((a for a in legal if _kind(a) == want), legal[0])
     now = hand_value(hand)
     knock = stand = None
-    by_move: dict[tuple[Card, str], Any] = {}
+    by_move: dict[tuple[Card, str], A] = {}
     for a in legal:
         k = _kind(a)
         if k == "knock":
             knock = a
         elif k == "stand":
             stand = a
-        elif k == "draw":
+        elif isinstance(a, DkDraw):
             by_move[(_joker_as_one(a.select), source_of(a))] = a
     if knock is not None and (now.knock_count <= 6 or now.score >= 20):
         return knock
@@ -142,11 +147,11 @@ def dk_playout_action(state: Any, seat: int, legal: Sequence[Any], rng: random.R
     best_take, best_v = None, float(now.score) + 1.0
     if top is not None:
         for c in hand:
-            a = by_move.get((_joker_as_one(c), "discard"))
-            if a is not None:
+            take = by_move.get((_joker_as_one(c), "discard"))
+            if take is not None:
                 v = safe_value([x for x in hand if x != c] + [top])
                 if v > best_v:
-                    best_take, best_v = a, v
+                    best_take, best_v = take, v
     if best_take is not None:
         return best_take
     if stand is not None:
@@ -154,20 +159,25 @@ def dk_playout_action(state: Any, seat: int, legal: Sequence[Any], rng: random.R
     # Throw the card whose loss hurts least, judged on the 7 cards left.
     best_stock, best_keep = None, float("-inf")
     for c in hand:
-        a = by_move.get((_joker_as_one(c), "stock"))
-        if a is None:
+        throw = by_move.get((_joker_as_one(c), "stock"))
+        if throw is None:
             continue
         v = safe_value([x for x in hand if x != c]) if len(hand) > 5 else 0.0
         if v > best_keep:
-            best_stock, best_keep = a, v
+            best_stock, best_keep = throw, v
     if best_stock is not None:
         return best_stock
     return legal[rng.randrange(len(legal))]
 
 
 def kr_playout_action(
-    state: Any, seat: int, legal: Sequence[Any], rng: random.Random, high_aces: bool, limit: int
-) -> Any:
+    state: KnockRummyState,
+    seat: int,
+    legal: Sequence[A],
+    rng: random.Random,
+    high_aces: bool,
+    limit: int,
+) -> A:
     """A quick Knock Rummy / Gin move: greedy draws, lowest-count discards, knock when low."""
     if len(legal) == 1:
         return legal[0]
@@ -219,25 +229,25 @@ class StrongBot:
 
     def act(
         self,
-        game: Game[Any, Any],
-        observation: Any,
-        legal: Sequence[Any],
+        game: Game[Any, A, O],
+        observation: O,
+        legal: Sequence[A],
         rng: random.Random,
         budget: Budget | None = None,
-    ) -> Any:
+    ) -> A:
         if len(legal) == 1:
             return legal[0]
         return self.evaluate(game, observation, legal, rng, budget)[0].action
 
     def evaluate(
         self,
-        game: Game[Any, Any],
-        observation: Any,
-        legal: Sequence[Any],
+        game: Game[Any, A, O],
+        observation: O,
+        legal: Sequence[A],
         rng: random.Random,
         budget: Budget | None = None,
         cull: bool = True,
-    ) -> list[ActionValue]:
+    ) -> list[ActionValue[A]]:
         """Every considered action with its value, best first. ``cull=False`` keeps every
         candidate to the end, so all have the same samples (Hand Focus ranks by value)."""
         if budget is None:
@@ -324,7 +334,7 @@ class StrongBot:
 
     # --- pieces --------------------------------------------------------------------------
 
-    def _forced(self, game_name: str, view: TableView, legal: Sequence[Any]) -> Any | None:
+    def _forced(self, game_name: str, view: TableView, legal: Sequence[A]) -> A | None:
         kinds = [_kind(a) for a in legal]
         if facts(game_name).poker_split and kinds and kinds[0] == "reveal":
             return legal[0]
@@ -333,13 +343,13 @@ class StrongBot:
         return None
 
     def _priors(
-        self, game_name: str, view: TableView, legal: Sequence[Any], rng: random.Random
-    ) -> list[tuple[Any, float]]:
+        self, game_name: str, view: TableView, legal: Sequence[A], rng: random.Random
+    ) -> list[tuple[A, float]]:
         if facts(game_name).poker_split:
             return _dk_priors(view, legal, rng)
         return _kr_priors(view, legal, rng)
 
-    def _search(self, game: Game[Any, Any], observation: Any, view: TableView) -> Search:
+    def _search(self, game: Game[Any, Any, O], observation: O, view: TableView) -> Search:
         if game.facts.poker_split:
             probe = sample_position(view, random.Random(0))
             if probe is not None:
@@ -350,9 +360,13 @@ class StrongBot:
 
 
 class Search(Protocol):
+    """Samples positions and values one action in a sample. A sample is the search's own
+    (a ``Core``, a ``KrTable`` or a public state): the bot only hands it back, hence
+    ``Any``."""
+
     def sample(self, rng: random.Random) -> Any: ...
 
-    def value(self, sample: Any, action: Any, rng: random.Random) -> float: ...
+    def value(self, sample: Any, action: Action, rng: random.Random) -> float: ...
 
 
 class SimSearch:
@@ -371,11 +385,11 @@ class SimSearch:
         self.style = style
 
     def sample(self, rng: random.Random) -> Core:
-        sim = sample_position(self.view, rng, self.deal)
-        assert sim is not None
-        return sim
+        position = sample_position(self.view, rng, self.deal)
+        assert position is not None
+        return position
 
-    def value(self, sample: Core, action: Any, rng: random.Random) -> float:
+    def value(self, sample: Core, action: Action, rng: random.Random) -> float:
         sim = sample.copy()
         sim.seed = rng.getrandbits(63)  # a reshuffle's order is a guess: one per stream
         seat = self.view.seat
@@ -396,11 +410,11 @@ class KrSimSearch:
         self.bank: dict[int, list[tuple[int, list[Card]]]] = {}
 
     def sample(self, rng: random.Random) -> KrTable:
-        sim = kr_playout.sample_position(self.view, rng, self.bank)
-        assert sim is not None
-        return sim
+        position = kr_playout.sample_position(self.view, rng, self.bank)
+        assert position is not None
+        return position
 
-    def value(self, sample: KrTable, action: Any, rng: random.Random) -> float:
+    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
         sim = sample.copy()
         seat = self.view.seat
         if not kr_playout.apply_action(sim, seat, action):
@@ -412,7 +426,7 @@ class KrSimSearch:
 class EngineSearch:
     """Playouts through the public engine on the game module's ``determinize`` samples."""
 
-    def __init__(self, game: Game[Any, Any], observation: Any, view: TableView) -> None:
+    def __init__(self, game: Game[Any, Any], observation: Observation, view: TableView) -> None:
         self.game = game
         self.observation = observation
         self.view = view
@@ -421,7 +435,7 @@ class EngineSearch:
     def sample(self, rng: random.Random) -> Any:
         return self.determinize(self.observation, rng)
 
-    def value(self, sample: Any, action: Any, rng: random.Random) -> float:
+    def value(self, sample: Any, action: Action, rng: random.Random) -> float:
         game, view = self.game, self.view
         base = tuple(game.scores(sample))
         seat = view.seat
@@ -458,11 +472,11 @@ def playout_knock_at(gin: bool) -> int:
 
 
 def _keep_anchor_unless_beaten(
-    ranked: list[ActionValue],
-    keep: Sequence[tuple[Any, float]],
+    ranked: list[ActionValue[A]],
+    keep: Sequence[tuple[A, float]],
     values: Sequence[list[float]],
     z: float = ANCHOR_Z,
-) -> list[ActionValue]:
+) -> list[ActionValue[A]]:
     """Stay with the heuristic's favourite unless the playouts clearly beat it.
 
     Knock Rummy playouts are long and noisy, and close candidates (two discards a point
@@ -488,7 +502,7 @@ def _ended(events: Sequence[Event]) -> bool:
     return any(e.kind in ROUND_END_KINDS for e in events)
 
 
-def _static(game_name: str, state: Any, seat: int, high_aces: bool) -> float:
+def _static(game_name: str, state: PlayoutState, seat: int, high_aces: bool) -> float:
     """A cut-off playout's value: hand quality now against the table's."""
     players = len(state.hands)
     if facts(game_name).poker_split:
@@ -500,13 +514,11 @@ def _static(game_name: str, state: Any, seat: int, high_aces: bool) -> float:
     return (sum(others_c) / len(others_c) - mine_c) * 0.5
 
 
-def _dk_priors(
-    view: TableView, legal: Sequence[Any], rng: random.Random
-) -> list[tuple[Any, float]]:
+def _dk_priors(view: TableView, legal: Sequence[A], rng: random.Random) -> list[tuple[A, float]]:
     now = hand_value(view.hand)
     kinds = {_kind(a) for a in legal}
     final = "stand" in kinds
-    out: list[tuple[Any, float]] = []
+    out: list[tuple[A, float]] = []
     if "call" in kinds or "fold" in kinds:
         return [(a, 0.0) for a in legal]
 
@@ -526,21 +538,19 @@ def _dk_priors(
 
 def draws_and_values(
     view: TableView,
-    draws: Sequence[Any],
+    draws: Sequence[A],
     sample: Sequence[Card],
     value: Callable[[Sequence[Card]], float],
-) -> list[tuple[Any, float]]:
+) -> list[tuple[A, float]]:
     return [
         (ch.action, ch.value)
         for ch in draw_values(view.hand, draws, view.top, view.buried, sample, value)
     ]
 
 
-def _kr_priors(
-    view: TableView, legal: Sequence[Any], rng: random.Random
-) -> list[tuple[Any, float]]:
+def _kr_priors(view: TableView, legal: Sequence[A], rng: random.Random) -> list[tuple[A, float]]:
     high_aces, limit, _gin = options_of(view.raw)
-    out: list[tuple[Any, float]] = []
+    out: list[tuple[A, float]] = []
     for a in legal:
         k = _kind(a)
         if k == "draw":
@@ -560,7 +570,7 @@ def _kr_priors(
     return out
 
 
-def gin_choice(view: TableView, legal: Sequence[Any]) -> Any:
+def gin_choice(view: TableView, legal: Sequence[A]) -> A:
     """A sound Gin move without search: the strong bot's anchor.
 
     Draw: the discard top only when the best hand with it beats the mean best hand after

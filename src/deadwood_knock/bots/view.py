@@ -14,11 +14,12 @@ from typing import Any
 
 from deadwood_knock.cards import CARDS, JOKERS, Card, parse_card
 from deadwood_knock.games import facts
+from deadwood_knock.games.base import Observation
 
 __all__ = ["TableView", "cards_of", "view_of"]
 
 
-def cards_of(items: Iterable[Any]) -> tuple[Card, ...]:
+def cards_of(items: Iterable[object]) -> tuple[Card, ...]:
     """Cards from notation strings (or cards); a second ``JK`` is the second joker."""
     out: list[Card] = []
     for item in items:
@@ -29,7 +30,7 @@ def cards_of(items: Iterable[Any]) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def _card_or_none(value: Any) -> Card | None:
+def _card_or_none(value: object) -> Card | None:
     if value is None or isinstance(value, (list, tuple, dict)):
         return None
     try:
@@ -129,7 +130,7 @@ _ATTRS = (
 )
 
 
-def _as_data(observation: Any, game: str | None) -> dict[str, Any]:
+def _as_data(observation: Observation | Mapping[str, Any], game: str | None) -> dict[str, Any]:
     """The observation's fields as a dict; cards stay cards (so jokers keep their names)."""
     if isinstance(observation, Mapping):
         data = dict(observation)
@@ -146,7 +147,7 @@ def _as_data(observation: Any, game: str | None) -> dict[str, Any]:
     return data
 
 
-def view_of(observation: Any, game: str | None = None) -> TableView:
+def view_of(observation: Observation | Mapping[str, Any], game: str | None = None) -> TableView:
     """Read the seat's view from an observation object (or its JSON dict)."""
     data = _as_data(observation, game)
     players = int(data.get("players") or len(data.get("hand_sizes") or ()) or 2)
