@@ -10,6 +10,7 @@ import secrets
 from collections import OrderedDict
 
 from deadwood_knock.games.base import JSONDict
+from deadwood_knock.server.answers import HintAnswer
 from deadwood_knock.server.errors import ApiError, conflict
 from deadwood_knock.server.live import ACTIVE, LiveMatch
 from deadwood_knock.server.ratelimit import RateLimiter, check_quota
@@ -29,7 +30,7 @@ class HintService:
         self.limiter = limiter
         self._hints: OrderedDict[tuple[str, int, int], asyncio.Future[JSONDict]] = OrderedDict()
 
-    async def hint(self, live: LiveMatch, seat: int) -> JSONDict:
+    async def hint(self, live: LiveMatch, seat: int) -> HintAnswer:
         """The strong bot's ranked actions for ``seat``. Off the seat's turn the hint is
         ``None`` (an answer, not an error: a client's request can race the bots' moves); a
         finished match is a 409."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deadwood_knock.games.base import Event, Game, JSONDict, Observation
+from deadwood_knock.server import answers
 
 ACTIVE = "active"
 FINISHED = "finished"
@@ -20,9 +21,12 @@ class SeatInfo:
     bot: str | None
     name: str
 
-    def to_json(self) -> JSONDict:
-        out: JSONDict = {"seat": self.seat, "name": self.name}
-        out["kind"] = "bot" if self.bot else "human"
+    def to_json(self) -> answers.SeatInfo:
+        out: answers.SeatInfo = {
+            "seat": self.seat,
+            "name": self.name,
+            "kind": "bot" if self.bot else "human",
+        }
         if self.bot:
             out["bot"] = self.bot
         return out

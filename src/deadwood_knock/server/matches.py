@@ -18,8 +18,9 @@ from typing import Any
 
 from deadwood_knock.bots import resolve_bot_name
 from deadwood_knock.games import get_game
-from deadwood_knock.games.base import Event, Game, GameError, JSONDict
+from deadwood_knock.games.base import Event, Game, GameError
 from deadwood_knock.persistence import Database, Player
+from deadwood_knock.server.answers import HintAnswer, MatchSummary, MatchView
 from deadwood_knock.server.driver import BotDriver
 from deadwood_knock.server.errors import ApiError, conflict, invalid, not_found
 from deadwood_knock.server.hints import HintService
@@ -169,10 +170,10 @@ class MatchService:
                 log.exception("could not resume match %s", match_id)
         return len(match_ids)
 
-    async def list_for(self, player: Player) -> list[JSONDict]:
+    async def list_for(self, player: Player) -> list[MatchSummary]:
         return await self.store.list_for(player)
 
-    async def hint(self, live: LiveMatch, seat: int) -> JSONDict:
+    async def hint(self, live: LiveMatch, seat: int) -> HintAnswer:
         return await self.hints.hint(live, seat)
 
     # ----- acting --------------------------------------------------------------------
@@ -181,10 +182,10 @@ class MatchService:
         self,
         live: LiveMatch,
         seat: int,
-        action_json: Any,
+        action_json: object,
         client_action_id: str | None = None,
         expected_version: int | None = None,
-    ) -> JSONDict:
+    ) -> MatchView:
         """Apply one of the seat's legal actions; the answer is the seat's new view."""
         async with live.lock:
             if self.store.multi and (
@@ -219,7 +220,7 @@ class MatchService:
         self.bots.kick(live)
         return seat_view(live, seat)
 
-    async def forfeit(self, live: LiveMatch, seat: int) -> JSONDict:
+    async def forfeit(self, live: LiveMatch, seat: int) -> MatchView:
         """The seat gives up: the match ends and counts as that player's loss."""
         async with live.lock:
             if live.status != ACTIVE:

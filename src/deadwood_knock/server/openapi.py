@@ -14,8 +14,20 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.json_schema import models_json_schema
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+from deadwood_knock.server.answers import (
+    CodeSent,
+    DeviceList,
+    Health,
+    HintAnswer,
+    MatchCreated,
+    MatchList,
+    MatchView,
+    NewPlayerAnswer,
+    Profile,
+    Revoked,
+)
 
 
 class _Open(BaseModel):
@@ -37,105 +49,9 @@ class Error(_Open):
     errors: list[FieldProblem] | None = None
 
 
-class Health(_Open):
-    status: str
-    version: str
-
-
-class NewPlayerAnswer(_Open):
-    player_id: str
-    token: str
-
-
-class Profile(_Open):
-    player_id: str
-    name: str
-    likeness: str
-    card_back: str
-    large_print: bool
-    sleight_of_hand: bool
-    email: str | None
-    stats: dict[str, Any]
-    progress: dict[str, Any]
-
-
-class CodeSent(_Open):
-    sent: bool
-    expires_in: int
-    #: Send it back with the code (required when restoring).
-    request_id: str
-
-
-class SeatInfo(_Open):
-    seat: int
-    name: str
-    kind: str
-
-
-class MatchView(_Open):
-    match_id: str
-    game: str
-    status: str
-    version: int
-    seat: int
-    players: list[SeatInfo]
-    to_act: int | None
-    your_turn: bool
-    legal_actions: list[dict[str, Any]]
-    scores: list[float]
-    round: int | None
-    rounds: int | None
-    round_label: str | None
-    final_turn: bool
-    observation: dict[str, Any]
-    recent_events: list[dict[str, Any]]
-    result: dict[str, Any] | None
-    table_id: str | None
-
-
-class MatchCreated(_Open):
-    match_id: str
-    view: MatchView
-
-
-class MatchSummary(_Open):
-    match_id: str
-    game: str
-    status: str
-    version: int
-    seat: int
-
-
-class MatchList(_Open):
-    matches: list[MatchSummary]
-
-
-class HintAnswer(_Open):
-    match_id: str
-    seat: int
-    version: int
-    your_turn: bool
-    hint: dict[str, Any] | None
-
-
-class Device(_Open):
-    id: str
-    label: str
-    created_at: str | None
-    last_used_at: str | None
-    current: bool
-
-
-class DeviceList(_Open):
-    devices: list[Device]
-
-
-class Revoked(_Open):
-    revoked: int = Field(ge=0)
-
-
-#: (method, path) -> the model of its success answer.
-ANSWERS: dict[tuple[str, str], type[BaseModel]] = {
+#: (method, path) -> the type of its success answer (:mod:`.answers`, the same types the
+#: routes are checked against).
+ANSWERS: dict[tuple[str, str], type[Any]] = {
     ("get", "/api/health"): Health,
     ("post", "/api/players"): NewPlayerAnswer,
     ("get", "/api/players/me"): Profile,
@@ -203,9 +119,10 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         description=app.description,
         routes=app.routes,
     )
-    models: list[type[BaseModel]] = [Error, *dict.fromkeys(ANSWERS.values())]
-    _, defs = models_json_schema(
-        [(m, "serialization") for m in models], ref_template="#/components/schemas/{model}"
+    models: list[type[Any]] = [Error, *dict.fromkeys(ANSWERS.values())]
+    _, defs = TypeAdapter.json_schemas(
+        [(m.__name__, "serialization", TypeAdapter(m)) for m in models],
+        ref_template="#/components/schemas/{model}",
     )
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     for name in ("HTTPValidationError", "ValidationError"):

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from deadwood_knock.games import get_game
 from deadwood_knock.games.base import Action, Event, GameRecord, JSONDict, replay
 from deadwood_knock.persistence import Database, Match, MatchAction, MatchLease, MatchSeat, Player
+from deadwood_knock.server.answers import MatchSummary
 from deadwood_knock.server.errors import conflict
 from deadwood_knock.server.live import ACTIVE, FINISHED, LiveMatch, SeatInfo
 from deadwood_knock.server.settings import Settings
@@ -200,7 +201,7 @@ class MatchStore:
             ids = (await session.execute(select(Match.id).where(Match.status == ACTIVE))).scalars()
             return list(ids)
 
-    async def list_for(self, player: Player) -> list[JSONDict]:
+    async def list_for(self, player: Player) -> list[MatchSummary]:
         async with self.db.reads() as session:
             rows = (
                 await session.execute(
@@ -545,7 +546,7 @@ class MatchStore:
                 live.client_ids[action_row.client_action_id] = action_row.version
         base = live.version
 
-        def step(number: int, _action: Any, events: tuple[Event, ...]) -> None:
+        def step(number: int, _action: object, events: tuple[Event, ...]) -> None:
             live.recent.extend((base + number, e) for e in events)
 
         rest = GameRecord(live.game_name, live.options, live.seed, tuple(logged))

@@ -20,6 +20,7 @@ from deadwood_knock.content.loader import Content
 from deadwood_knock.content.schema import TableGame
 from deadwood_knock.games.base import Event, GameRecord, JSONDict, replay
 from deadwood_knock.persistence import Player
+from deadwood_knock.server.answers import MatchCreated
 from deadwood_knock.server.errors import ApiError
 from deadwood_knock.server.live import LiveMatch
 from deadwood_knock.server.matches import MatchService
@@ -139,7 +140,7 @@ def _opponents_and_terms(
 
 async def create_trail_match(
     matches: MatchService, me: Player, request: TrailMatchRequest
-) -> JSONDict:
+) -> MatchCreated:
     """Start a match at a table (its opponents) or a gunfight (the poster's terms)."""
     content = trail_content()
     entry, game, opponents, terms = _opponents_and_terms(content, progress_of(me), request)

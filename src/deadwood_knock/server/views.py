@@ -5,15 +5,15 @@ cards, the stock order or the seed."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from deadwood_knock.games.base import Event, JSONDict
 from deadwood_knock.persistence import Player
+from deadwood_knock.server.answers import MatchView, Profile
 from deadwood_knock.server.hub import SeatMessages
 from deadwood_knock.server.live import ACTIVE, LiveMatch
 
 
-def seat_view(live: LiveMatch, seat: int) -> JSONDict:
+def seat_view(live: LiveMatch, seat: int) -> MatchView:
     """Everything ``seat`` may see: its observation, never another seat's hidden cards."""
     game, state = live.game, live.state
     obs = live.observation(seat)
@@ -70,7 +70,7 @@ def seat_messages(
     return per_seat
 
 
-def profile(player: Player) -> dict[str, Any]:
+def profile(player: Player) -> Profile:
     return {
         "player_id": player.id,
         "name": player.name,

@@ -9,6 +9,7 @@ from pydantic import Field
 from sqlalchemy import select, update
 
 from deadwood_knock.persistence import Player
+from deadwood_knock.server.answers import CodeSent, NewPlayerAnswer, Profile
 from deadwood_knock.server.deps import Me, Services, Svc, client_key
 from deadwood_knock.server.devices import add_device, new_token
 from deadwood_knock.server.errors import ApiError
@@ -62,7 +63,7 @@ async def _send_code(
     purpose: str,
     owner: str | None,
     deliver: bool,
-) -> dict[str, Any]:
+) -> CodeSent:
     request_id, after_answer = await svc.otp.send(
         address, purpose, client_key(request), owner, deliver=deliver
     )
@@ -70,16 +71,16 @@ async def _send_code(
     return {"sent": True, "expires_in": svc.settings.otp_ttl_seconds, "request_id": request_id}
 
 
-@router.post("/backup/link", status_code=202)
+@router.post("/backup/link", status_code=202, response_model=None)
 async def link_request(
     svc: Svc, me: Me, request: Request, body: EmailBody, background: BackgroundTasks
-) -> dict[str, Any]:
+) -> CodeSent:
     """Mail a code to the address; verifying it links this profile to the address."""
     return await _send_code(svc, request, background, body.email, LINK, me.id, True)
 
 
-@router.post("/backup/link/verify")
-async def link_verify(svc: Svc, me: Me, request: Request, body: LinkCodeBody) -> dict[str, Any]:
+@router.post("/backup/link/verify", response_model=None)
+async def link_verify(svc: Svc, me: Me, request: Request, body: LinkCodeBody) -> Profile:
     row = await svc.otp.verify(
         body.email,
         LINK,
@@ -99,10 +100,10 @@ async def link_verify(svc: Svc, me: Me, request: Request, body: LinkCodeBody) ->
     return profile(player)
 
 
-@router.post("/backup/restore", status_code=202)
+@router.post("/backup/restore", status_code=202, response_model=None)
 async def restore_request(
     svc: Svc, request: Request, body: EmailBody, background: BackgroundTasks
-) -> dict[str, Any]:
+) -> CodeSent:
     """Mail a code if a profile is linked to the address. The answer, and the time it
     takes, are the same either way; the mail goes out after it."""
     address = normalise_email(body.email)
@@ -111,8 +112,8 @@ async def restore_request(
     return await _send_code(svc, request, background, address, RESTORE, owner, owner is not None)
 
 
-@router.post("/backup/restore/verify")
-async def restore_verify(svc: Svc, request: Request, body: RestoreCodeBody) -> dict[str, str]:
+@router.post("/backup/restore/verify", response_model=None)
+async def restore_verify(svc: Svc, request: Request, body: RestoreCodeBody) -> NewPlayerAnswer:
     """A new device token for the profile linked to the address."""
     row = await svc.otp.verify(
         body.email, RESTORE, body.code, client_key(request), request_id=body.request_id

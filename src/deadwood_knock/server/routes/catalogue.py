@@ -5,10 +5,11 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from deadwood_knock import __version__
+from deadwood_knock.server.answers import Health
 
 router = APIRouter(prefix="/api")
 
 
-@router.get("/health")
-async def health() -> dict[str, str]:
+@router.get("/health", response_model=None)
+async def health() -> Health:
     return {"status": "ok", "version": __version__}

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 from sqlalchemy import delete, select
 
-from deadwood_knock.persistence import Device
+from deadwood_knock.persistence import Device as DeviceRow
+from deadwood_knock.server.answers import Device, DeviceList, Revoked
 from deadwood_knock.server.deps import Me, Svc
 from deadwood_knock.server.devices import DEVICE_ID_PATTERN, iso_time
 from deadwood_knock.server.errors import ApiError
@@ -17,19 +18,19 @@ router = APIRouter(prefix="/api/players/me/devices")
 DeviceId = Annotated[str, Path(pattern=DEVICE_ID_PATTERN)]
 
 
-@router.get("")
-async def list_devices(svc: Svc, me: Me, request: Request) -> dict[str, Any]:
+@router.get("", response_model=None)
+async def list_devices(svc: Svc, me: Me, request: Request) -> DeviceList:
     """The devices signed in to this profile, newest first; ``current`` is this one."""
     current = getattr(request.state, "device_id", None)
     async with svc.db.sessions() as session:
         rows = (
             await session.execute(
-                select(Device)
-                .where(Device.player_id == me.id)
-                .order_by(Device.created_at.desc(), Device.id)
+                select(DeviceRow)
+                .where(DeviceRow.player_id == me.id)
+                .order_by(DeviceRow.created_at.desc(), DeviceRow.id)
             )
         ).scalars()
-        devices = [
+        devices: list[Device] = [
             {
                 "id": d.id,
                 "label": d.label or "Unknown device",
@@ -42,14 +43,14 @@ async def list_devices(svc: Svc, me: Me, request: Request) -> dict[str, Any]:
     return {"devices": devices}
 
 
-@router.delete("/{device_id}")
-async def revoke_device(svc: Svc, me: Me, device_id: DeviceId) -> dict[str, int]:
+@router.delete("/{device_id}", response_model=None)
+async def revoke_device(svc: Svc, me: Me, device_id: DeviceId) -> Revoked:
     """Sign one device out (this one too: its token stops working at once)."""
     async with svc.db.sessions() as session, session.begin():
         gone = await session.execute(
-            delete(Device)
-            .where(Device.player_id == me.id, Device.id == device_id)
-            .returning(Device.id)
+            delete(DeviceRow)
+            .where(DeviceRow.player_id == me.id, DeviceRow.id == device_id)
+            .returning(DeviceRow.id)
         )
         revoked = len(gone.all())
     if not revoked:
@@ -57,15 +58,15 @@ async def revoke_device(svc: Svc, me: Me, device_id: DeviceId) -> dict[str, int]
     return {"revoked": revoked}
 
 
-@router.post("/sign-out-others")
-async def sign_out_others(svc: Svc, me: Me, request: Request) -> dict[str, int]:
+@router.post("/sign-out-others", response_model=None)
+async def sign_out_others(svc: Svc, me: Me, request: Request) -> Revoked:
     """Every other device's token stops working; this one stays signed in."""
     current = getattr(request.state, "device_id", None)
     async with svc.db.sessions() as session, session.begin():
         gone = await session.execute(
-            delete(Device)
-            .where(Device.player_id == me.id, Device.id != current)
-            .returning(Device.id)
+            delete(DeviceRow)
+            .where(DeviceRow.player_id == me.id, DeviceRow.id != current)
+            .returning(DeviceRow.id)
         )
         revoked = len(gone.all())
     return {"revoked": revoked}

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter
 from pydantic import Field
 
+from deadwood_knock.server.answers import HintAnswer, MatchCreated, MatchList, MatchView
 from deadwood_knock.server.deps import Me, Svc
 from deadwood_knock.server.errors import ApiError
 from deadwood_knock.server.schemas import PostAction, Strict
@@ -27,8 +28,8 @@ class CreateMatch(Strict):
     wanted_id: str | None = Field(default=None, max_length=64)
 
 
-@router.post("/matches", status_code=201)
-async def create_match(svc: Svc, me: Me, body: CreateMatch) -> dict[str, Any]:
+@router.post("/matches", status_code=201, response_model=None)
+async def create_match(svc: Svc, me: Me, body: CreateMatch) -> MatchCreated:
     if body.table_id is not None or body.wanted_id is not None:
         if body.game is not None or body.opponents is not None:
             raise ApiError(422, "invalid_request", "a trail match takes no game or opponents")
@@ -42,19 +43,19 @@ async def create_match(svc: Svc, me: Me, body: CreateMatch) -> dict[str, Any]:
     return {"match_id": live.id, "view": seat_view(live, 0)}
 
 
-@router.get("/matches")
-async def list_matches(svc: Svc, me: Me) -> dict[str, Any]:
+@router.get("/matches", response_model=None)
+async def list_matches(svc: Svc, me: Me) -> MatchList:
     return {"matches": await svc.matches.list_for(me)}
 
 
-@router.get("/matches/{match_id}")
-async def get_match(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
+@router.get("/matches/{match_id}", response_model=None)
+async def get_match(svc: Svc, me: Me, match_id: str) -> MatchView:
     live, seat = await svc.matches.get_for(me, match_id)
     return seat_view(live, seat)
 
 
-@router.get("/matches/{match_id}/hint")
-async def get_hint(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
+@router.get("/matches/{match_id}/hint", response_model=None)
+async def get_hint(svc: Svc, me: Me, match_id: str) -> HintAnswer:
     """Hand Focus: the strong bot's ranked legal actions for your seat, the best one in
     words and knock advice, searched from your seat's observation only (about 0.25 s).
     Off your turn ``hint`` is null (``your_turn`` false); a finished match is a 409."""
@@ -62,13 +63,13 @@ async def get_hint(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
     return await svc.matches.hint(live, seat)
 
 
-@router.post("/matches/{match_id}/actions")
-async def post_action(svc: Svc, me: Me, match_id: str, body: PostAction) -> dict[str, Any]:
+@router.post("/matches/{match_id}/actions", response_model=None)
+async def post_action(svc: Svc, me: Me, match_id: str, body: PostAction) -> MatchView:
     live, seat = await svc.matches.get_for(me, match_id)
     return await svc.matches.act(live, seat, body.action, body.client_action_id, body.version)
 
 
-@router.post("/matches/{match_id}/forfeit")
-async def forfeit(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
+@router.post("/matches/{match_id}/forfeit", response_model=None)
+async def forfeit(svc: Svc, me: Me, match_id: str) -> MatchView:
     live, seat = await svc.matches.get_for(me, match_id)
     return await svc.matches.forfeit(live, seat)

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from pydantic import Field
 
 from deadwood_knock.persistence import Player
+from deadwood_knock.server.answers import NewPlayerAnswer, Profile
 from deadwood_knock.server.deps import Me, Svc, client_key
 from deadwood_knock.server.devices import add_device, new_token
 from deadwood_knock.server.errors import ApiError
@@ -43,10 +44,10 @@ def _clean_name(name: str) -> str:
     return cleaned
 
 
-@router.post("/players", status_code=201)
+@router.post("/players", status_code=201, response_model=None)
 async def create_player(
     svc: Svc, request: Request, body: NewPlayer | None = None
-) -> dict[str, str]:
+) -> NewPlayerAnswer:
     """A new anonymous player; keep the token: it is the only way back in (or link an email)."""
     retry = await svc.limiter.hit(f"players:{client_key(request)}", 60, 60)
     if retry is not None:
@@ -83,13 +84,13 @@ class ProfileUpdate(Strict):
     sleight_of_hand: bool | None = None
 
 
-@router.get("/players/me")
-async def get_me(me: Me) -> dict[str, Any]:
+@router.get("/players/me", response_model=None)
+async def get_me(me: Me) -> Profile:
     return profile(me)
 
 
-@router.patch("/players/me")
-async def update_me(svc: Svc, me: Me, body: ProfileUpdate) -> dict[str, Any]:
+@router.patch("/players/me", response_model=None)
+async def update_me(svc: Svc, me: Me, body: ProfileUpdate) -> Profile:
     values = body.model_dump(exclude_none=True)
     if "name" in values:
         values["name"] = _clean_name(values["name"])
@@ -104,8 +105,8 @@ async def update_me(svc: Svc, me: Me, body: ProfileUpdate) -> dict[str, Any]:
     return profile(player)
 
 
-@router.post("/players/me/restart-progress")
-async def restart_progress(svc: Svc, me: Me) -> dict[str, Any]:
+@router.post("/players/me/restart-progress", response_model=None)
+async def restart_progress(svc: Svc, me: Me) -> Profile:
     """Start the trail again: progress is cleared; name and lifetime stats stay."""
     async with svc.db.sessions() as session, session.begin():
         player = await session.get(Player, me.id)
