@@ -131,7 +131,7 @@ class PersonalityParams:
             raise GameError(f"difficulty must be one of {', '.join(LADDER)}")
 
     @classmethod
-    def from_any(cls, obj: Any, difficulty: str | None = None) -> PersonalityParams:
+    def from_any(cls, obj: object, difficulty: str | None = None) -> PersonalityParams:
         """From a mapping or any object with the fields (e.g. the content schema's model).
 
         Enum values (``chase``, ``difficulty``) are read through their ``value``.
@@ -464,7 +464,7 @@ class GreedyBot:
         return choice
 
 
-def personality_bot(params: Any, name: str | None = None) -> PersonalityBot:
+def personality_bot(params: object, name: str | None = None) -> PersonalityBot:
     """A bot for any figure: ``params`` is a :class:`PersonalityParams`, a mapping or a model."""
     p = params if isinstance(params, PersonalityParams) else PersonalityParams.from_any(params)
     return PersonalityBot(p, name or f"personality:{p.difficulty}:{p.chase}")
