@@ -25,6 +25,9 @@ card (a draw, a discard, a stock card), so a step builds no event objects; their
 from __future__ import annotations
 
 import dataclasses
+import operator
+import random
+from itertools import chain
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -43,8 +46,7 @@ from deadwood_knock.games.deadwood_knock.hand import (
     evaluate_batch,
     hand_row,
     legal_splits,
-    scoring_split,
-    shown,
+    showdown_split,
     split_result,
 )
 
@@ -68,6 +70,7 @@ __all__ = [
     "Reveal",
     "RoundResult",
     "Stand",
+    "advance",
     "deal",
     "legal_actions",
     "may_knock",
@@ -237,6 +240,9 @@ DRAWS: Final = {src: tuple(Draw(c, src) for c in CARDS) for src in SOURCES}
 
 # --- round records ---------------------------------------------------------------------
 
+#: Each card's notation by index (what ``str(card)`` gives), for JSON built per round.
+_NOTATION: Final = tuple(str(c) for c in CARDS)
+
 
 @dataclass(frozen=True, slots=True)
 class RoundResult:
@@ -269,8 +275,8 @@ class RoundResult:
             "round": self.round,
             "knocker": self.knocker,
             "dry": self.dry,
-            "poker_hands": [[str(c) for c in row] for row in self.poker_hands],
-            "deadwood": [[str(c) for c in row] for row in self.deadwood],
+            "poker_hands": [list(map(_NOTATION.__getitem__, row)) for row in self.poker_hands],
+            "deadwood": [list(map(_NOTATION.__getitem__, row)) for row in self.deadwood],
             "categories": list(self.categories),
             "hand_points": list(self.hand_points),
             "deadwood_points": list(self.deadwood_points),
@@ -502,8 +508,47 @@ class Core:
 #: What legality reads: a frozen snapshot or a core (the same fields).
 Position = DeadwoodKnockState | Core
 
+_new_core: Final = Core.__new__
+
+
+def advance(
+    state: DeadwoodKnockState, action: DeadwoodKnockAction
+) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
+    """The public API's step: a recording core at a copy of ``state``'s fields plays the
+    action (which must be legal), then hands its fields to the new snapshot. One dict
+    copy a step, not two (``Core.of`` then ``freeze``): the core is thrown away, so
+    nothing else ever sees the dict it gives up."""
+    core = _new_core(Core)
+    core.__dict__ = state.__dict__.copy()
+    core.record = True
+    core.round_scores = ()
+    events = core.step(action)
+    moved = _new_state(DeadwoodKnockState)
+    _set(moved, "__dict__", core.__dict__)
+    return moved, events
+
 
 # --- the deal (DK1) --------------------------------------------------------------------
+
+
+# Fisher-Yates as ``random.Random.shuffle`` runs it on 54 cards: for each i from 53 down
+# to 1, j is drawn below i + 1 by rejection from getrandbits((i + 1).bit_length()). Written
+# out with those bit counts precomputed it deals the very same cards in half the time
+# (``random.shuffle`` calls ``_randbelow`` per card); tests/test_dk_core.py checks it
+# against ``cards.shuffled`` on many seeds.
+_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(53, 0, -1))
+
+
+def _shuffled_deck(rng: random.Random) -> list[Card]:
+    """``cards.shuffled(DECK_54, rng)``, faster."""
+    deck = list(DECK_54)
+    getrandbits = rng.getrandbits
+    for i, n, k in _SHUFFLE_STEPS:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
 
 
 def deal(core: Core, rnd: int, totals: tuple[int, ...], results: tuple[RoundResult, ...]) -> None:
@@ -512,7 +557,7 @@ def deal(core: Core, rnd: int, totals: tuple[int, ...], results: tuple[RoundResu
     options = core.options
     n = options.players
     dealer = rnd % n
-    deck = shuffled(DECK_54, derive_rng(core.seed, rnd, 0))
+    deck = _shuffled_deck(derive_rng(core.seed, rnd, 0))
     # One card at a time from the top (the end) of the deck, from the dealer's left.
     dealt = n * HAND_SIZE
     top = deck[: -dealt - 1 : -1]
@@ -576,6 +621,10 @@ def _source_mask(pos: Position, seat: int) -> int:
     return mask
 
 
+#: Each source's bit in a source mask.
+_SOURCE_BIT: Final = {src: 1 << bit for bit, src in enumerate(SOURCES)}
+
+
 def sources(pos: Position, seat: int) -> tuple[str, ...]:
     """Where ``seat`` may take a card from now (DK2, DK7, DK9)."""
     return _SOURCE_SETS[_source_mask(pos, seat)]
@@ -613,7 +662,8 @@ def legal_actions(pos: Position) -> tuple[DeadwoodKnockAction, ...]:
     by_card = _DRAWS_BY_CARD[_source_mask(pos, seat)]
     # Both jokers are one select (a joker): list it once.
     selects = hand if hand[-1] != 53 or hand[-2] != 52 else hand[:-1]
-    draws = [d for c in selects for d in by_card[c]]
+    # Every select's draws in hand order, joined in C (no Python loop per card).
+    draws = chain.from_iterable(map(by_card.__getitem__, selects))
     if phase == "final":
         return (*draws, STAND)
     if may_knock(pos, hand):
@@ -633,7 +683,8 @@ def why_illegal(pos: Position, action: object) -> str | None:
             return f"no draws in the {phase} phase"
         if actual(pos.hands[seat], action.select) is None:
             return f"{action.select} is not in your hand"
-        if action.source in sources(pos, seat):
+        source = action.source
+        if type(source) is str and _SOURCE_BIT.get(source, 0) & _source_mask(pos, seat):
             return None
         if action.source == "palm":
             if not pos.options.sleight_of_hand:
@@ -852,9 +903,9 @@ def _score_round(core: Core, chosen: Sequence[tuple[Card, ...] | None] | None) -
             strengths.append(r.strength)
     elif record:
         for h in hands:
-            row, poker = scoring_split(h)
+            row, poker, deadwood, category = showdown_split(h)
             rows.append(row)
-            shown_splits.append((poker, *shown(h, poker, row[4])))
+            shown_splits.append((poker, deadwood, category))
         strengths = [r[4] for r in rows]
     else:
         # A playout: the points and the strength codes (which order as the strengths).
@@ -862,29 +913,32 @@ def _score_round(core: Core, chosen: Sequence[tuple[Card, ...] | None] | None) -
         strengths = [r[4] for r in rows]
     settled = settle_pot(core.knocker, core.calls, strengths)
     pot = settled.result
-    round_scores = [rows[s][2] - rows[s][3] + pot[s] for s in range(n)]
-    suspicion = suspicions(core.palmed, round_scores)
-    totals = tuple(core.totals[s] + round_scores[s] + suspicion[s] for s in range(n))
-    core.round_scores = tuple(round_scores[s] + suspicion[s] for s in range(n))
+    round_scores = [r[2] - r[3] + p for r, p in zip(rows, pot, strict=True)]
+    # DK9's Suspicion can only fall on a seat that palmed.
+    suspicion = suspicions(core.palmed, round_scores) if True in core.palmed else [0] * n
+    scored = tuple(map(operator.add, round_scores, suspicion))
+    totals = tuple(map(operator.add, core.totals, scored))
+    core.round_scores = scored
     all_results = core.results
     if record:
+        pokers, deadwoods, categories = zip(*shown_splits, strict=True)
         result = RoundResult(
-            round=core.round + 1,
-            knocker=core.knocker,
-            dry=core.knocker is None,
-            poker_hands=tuple(p for p, _, _ in shown_splits),
-            deadwood=tuple(d for _, d, _ in shown_splits),
-            categories=tuple(c for _, _, c in shown_splits),
-            hand_points=tuple(r[2] for r in rows),
-            deadwood_points=tuple(r[3] for r in rows),
-            calls=core.calls,
-            pot=pot,
-            round_scores=tuple(round_scores),
-            suspicion=tuple(suspicion),
-            totals=totals,
-            pot_in=settled.ins,
-            pot_winners=settled.winners,
-            pot_total=settled.total,
+            core.round + 1,
+            core.knocker,
+            core.knocker is None,
+            pokers,
+            deadwoods,
+            categories,
+            tuple([r[2] for r in rows]),
+            tuple([r[3] for r in rows]),
+            core.calls,
+            pot,
+            tuple(round_scores),
+            tuple(suspicion),
+            totals,
+            settled.ins,
+            settled.winners,
+            settled.total,
         )
         all_results = (*all_results, result)
         core.events.append(

@@ -57,6 +57,7 @@ __all__ = [
     "knock_count",
     "legal_splits",
     "scoring_split",
+    "showdown_split",
     "shown",
     "split_result",
     "strength_from_code",
@@ -691,6 +692,32 @@ def scoring_split(cards: Sequence[Card]) -> tuple[_Row, tuple[Card, ...]]:
         score, knock, hp, dw, code, poker = _flush_branch(cards, row, pick_key)
         return (score, knock, hp, dw, code), tuple(CARDS[c] for c in poker)
     return row, tuple(CARDS[c] for c in _realize(sorted(c for c in cards if c < 52), pick_key))
+
+
+def showdown_split(hand: Sequence[Card]) -> tuple[_Row, tuple[Card, ...], tuple[Card, ...], str]:
+    """:func:`scoring_split` and :func:`shown` at once for a hand the rules hold: sorted
+    by index, of interned cards (no validation). Returns the row, the poker hand, the
+    deadwood and the category, equal to what those two give.
+
+    The showdown scores every hand with it: being sorted, the hand is its own sorted
+    list of plain cards (jokers are last), and its own cards are the ones returned."""
+    s = 0
+    for c in hand:  # a plain loop beats sum(map(...)) for a few items
+        s += _CODE[c]
+    tkey = s & _KEY_MASK
+    row = _TABLE.get(tkey) or _fill(tkey)
+    if ((s >> 32) + 0x3333) & 0x8888:  # some suit holds 5+ cards
+        score, knock, hp, dw, code, picked = _flush_branch(hand, row, _pick_key(tkey))
+        row = (score, knock, hp, dw, code)
+        poker = tuple(CARDS[c] for c in picked)
+    elif row[4]:
+        plain = hand if hand[-1] < 52 else hand[: -1 - (hand[-2] >= 52)]
+        poker = _realize(plain, _pick_key(tkey))  # type: ignore[assignment]  # its own cards
+    else:
+        # Fewer than 5 plain cards: no poker hand, every card is deadwood.
+        return row, (), tuple(hand), CATEGORIES[0]
+    in_hand = set(poker)
+    return row, poker, tuple(c for c in hand if c not in in_hand), CATEGORIES[row[4] >> 20]
 
 
 def evaluate(cards: Sequence[Card]) -> HandResult:

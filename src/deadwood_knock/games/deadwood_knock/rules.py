@@ -213,13 +213,12 @@ def apply(
     state: DeadwoodKnockState, action: DeadwoodKnockAction
 ) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
     """Play one action; raises :class:`IllegalActionError` (state untouched) if illegal.
-    The core steps a copy of the state's fields; the state itself never changes."""
+    The core steps a copy of the state's fields (``core.advance``); the state itself
+    never changes."""
     reason = why_illegal(state, action)
     if reason is not None:
         raise IllegalActionError(reason)
-    moved = Core.of(state)
-    events = moved.step(action)
-    return moved.freeze(), events
+    return core.advance(state, action)
 
 
 # --- observation -----------------------------------------------------------------------
