@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 import random
-from itertools import chain
+from bisect import insort
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -532,10 +532,11 @@ def advance(
 
 
 # Fisher-Yates as ``random.Random.shuffle`` runs it on 54 cards: for each i from 53 down
-# to 1, j is drawn below i + 1 by rejection from getrandbits((i + 1).bit_length()). Written
-# out with those bit counts precomputed it deals the very same cards in half the time
-# (``random.shuffle`` calls ``_randbelow`` per card); tests/test_dk_core.py checks it
-# against ``cards.shuffled`` on many seeds.
+# to 1, j is drawn below n = i + 1 by rejection from getrandbits(n.bit_length()). Written
+# out with those bit counts precomputed, it deals the very same cards and leaves the rng
+# where ``random.shuffle`` would, in about half the time (``random.shuffle`` makes a
+# Python call to ``_randbelow`` per card); tests/test_dk_core.py checks it against
+# ``cards.shuffled`` on many seeds.
 _SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(53, 0, -1))
 
 
@@ -662,11 +663,11 @@ def legal_actions(pos: Position) -> tuple[DeadwoodKnockAction, ...]:
     by_card = _DRAWS_BY_CARD[_source_mask(pos, seat)]
     # Both jokers are one select (a joker): list it once.
     selects = hand if hand[-1] != 53 or hand[-2] != 52 else hand[:-1]
-    # Every select's draws in hand order, joined in C (no Python loop per card).
-    draws = chain.from_iterable(map(by_card.__getitem__, selects))
+    draws = [d for c in selects for d in by_card[c]]
     if phase == "final":
         return (*draws, STAND)
-    if may_knock(pos, hand):
+    # may_knock's test (the phase is play here), without its call: one a step.
+    if hand_row(hand)[1] <= KNOCK_LIMIT:
         return (KNOCK, *draws)
     return tuple(draws)
 
@@ -721,8 +722,10 @@ def _draw(core: Core, seat: int, action: Draw) -> None:
     """DK2: the select goes to the discard pile after the take (DK7 reshuffle, DK9 palm)."""
     record = core.record
     events = core.events
-    hand = core.hands[seat]
-    placed = actual(hand, action.select)
+    hands = core.hands
+    hand = hands[seat]
+    select = action.select
+    placed = select if select in hand else actual(hand, select)  # (a joker: either)
     assert placed is not None
     source = action.source
     known = core.known[seat] if record else None
@@ -762,11 +765,10 @@ def _draw(core: Core, seat: int, action: Draw) -> None:
             events.append(Event("draw", seat, {"source": "palm", "card": taken, "cover": cover}))
     rest = list(hand)
     rest.remove(placed)
-    rest.append(taken)
-    rest.sort()
-    hands = list(core.hands)
-    hands[seat] = tuple(rest)
-    core.hands = tuple(hands)
+    insort(rest, taken)
+    new_hands = list(hands)
+    new_hands[seat] = tuple(rest)
+    core.hands = tuple(new_hands)
     core.discard = (*core.discard, placed)
     if known is not None:
         if placed in known:

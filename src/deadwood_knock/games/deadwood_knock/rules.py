@@ -58,6 +58,7 @@ from deadwood_knock.games.deadwood_knock.core import (
     Reveal,
     RoundResult,
     Stand,
+    advance,
     legal_actions,
     pot_result,
     settle_pot,
@@ -218,7 +219,7 @@ def apply(
     reason = why_illegal(state, action)
     if reason is not None:
         raise IllegalActionError(reason)
-    return core.advance(state, action)
+    return advance(state, action)
 
 
 # --- observation -----------------------------------------------------------------------
