@@ -28,7 +28,7 @@ import dataclasses
 import operator
 import random
 from bisect import insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -36,6 +36,7 @@ from deadwood_knock.cards import CARDS, DECK_54, Card, parse_cards, shuffled
 from deadwood_knock.games.base import (
     Event,
     GameError,
+    IllegalActionError,
     JSONDict,
     PositionError,
     derive_rng,
@@ -318,6 +319,47 @@ class RoundResult:
             raise PositionError(f"bad round result: {exc}") from exc
 
 
+class ResultJSON(Mapping[str, Any]):
+    """The ``round_result`` event's data: its round's ``RoundResult.to_json()``, built
+    when first read (most steps of a bot or a benchmark never read it). It is equal to
+    that dict, reads as it, and pickles and copies as it; it is read-only, as every
+    event's data. Two threads reading it first at once build equal dicts, one kept."""
+
+    __slots__ = ("_json", "_result")
+
+    def __init__(self, result: RoundResult) -> None:
+        self._result = result
+        self._json: JSONDict | None = None
+
+    def _data(self) -> JSONDict:
+        data = self._json
+        if data is None:
+            data = self._json = self._result.to_json()
+        return data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ResultJSON):
+            return self._data() == other._data()
+        return self._data() == other
+
+    __hash__ = None  # type: ignore[assignment]  # as a dict's
+
+    def __repr__(self) -> str:
+        return repr(self._data())
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[JSONDict]]:
+        return dict, (self._data(),)
+
+
 @dataclass(frozen=True)
 class DeadwoodKnockState:
     """A full position. Hands are sorted tuples; stock and discard pile have their top
@@ -442,6 +484,13 @@ class Core:
         other.round_scores = self.round_scores
         return other
 
+    def hand_over(self) -> DeadwoodKnockState:
+        """The snapshot of this position, made of this core's own field dict: the core
+        must not be used again (``advance`` and ``new_game`` throw theirs away)."""
+        state = _new_state(DeadwoodKnockState)
+        _set(state, "__dict__", self.__dict__)
+        return state
+
     def freeze(self) -> DeadwoodKnockState:
         """The immutable snapshot of this position (its fields are this core's
         ``__dict__``: see :class:`DeadwoodKnockState`)."""
@@ -514,16 +563,20 @@ _new_core: Final = Core.__new__
 def advance(
     state: DeadwoodKnockState, action: DeadwoodKnockAction
 ) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
-    """The public API's step: a recording core at a copy of ``state``'s fields plays the
-    action (which must be legal), then hands its fields to the new snapshot. One dict
-    copy a step, not two (``Core.of`` then ``freeze``): the core is thrown away, so
-    nothing else ever sees the dict it gives up."""
+    """The public API's ``apply``: plays one action; raises :class:`IllegalActionError`
+    (state untouched) if it is illegal. A recording core at a copy of ``state``'s fields
+    plays it, then hands its fields to the new snapshot: one dict copy a step, not two
+    (``Core.of`` then ``freeze``), as the core is thrown away and nothing else ever sees
+    the dict it gives up. The state itself never changes."""
+    reason = why_illegal(state, action)
+    if reason is not None:
+        raise IllegalActionError(reason)
     core = _new_core(Core)
     core.__dict__ = state.__dict__.copy()
     core.record = True
     core.round_scores = ()
     events = core.step(action)
-    moved = _new_state(DeadwoodKnockState)
+    moved = _new_state(DeadwoodKnockState)  # core.hand_over(), without the call
     _set(moved, "__dict__", core.__dict__)
     return moved, events
 
@@ -682,7 +735,8 @@ def why_illegal(pos: Position, action: object) -> str | None:
     if isinstance(action, Draw):
         if phase != "play" and phase != "final":
             return f"no draws in the {phase} phase"
-        if actual(pos.hands[seat], action.select) is None:
+        hand = pos.hands[seat]
+        if action.select not in hand and actual(hand, action.select) is None:
             return f"{action.select} is not in your hand"
         source = action.source
         if type(source) is str and _SOURCE_BIT.get(source, 0) & _source_mask(pos, seat):
@@ -955,7 +1009,7 @@ def _score_round(core: Core, chosen: Sequence[tuple[Card, ...] | None] | None) -
                 },
             )
         )
-        core.events.append(Event("round_result", None, result.to_json()))
+        core.events.append(Event("round_result", None, ResultJSON(result)))
     if core.round + 1 < core.options.rounds:
         deal(core, core.round + 1, totals, all_results)
         return

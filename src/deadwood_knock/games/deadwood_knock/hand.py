@@ -308,6 +308,10 @@ _Row = tuple[int, int, int, int, int]
 _TABLE: dict[int, _Row] = {}
 # Rank key -> the rank-count key of the scoring split's poker hand (its "pick").
 _PICK: dict[int, int] = {}
+# Strength code -> the pick of every row with that code, for all but straights (whose
+# pick also depends on the straight's length): a few thousand codes against the tens of
+# thousands of rank keys _PICK fills, so the showdown finds a new hand's pick here.
+_PICK_OF_CODE: dict[int, int] = {}
 # Pick key -> its 13 rank counts (realising a pick needs them per hand).
 _PICK_DIGITS: dict[int, tuple[int, ...]] = {}
 # Poker-rank-free memo for one suit's cards: 13-bit rank mask -> (strength code, deadwood
@@ -411,6 +415,7 @@ def _pick_key(tkey: int) -> int:
             got = sum(
                 m * _POW5[_DIGIT_OF_POKER[p]] for m, p in zip(_MULTIPLES[cat], ranks, strict=False)
             )
+            _PICK_OF_CODE[code] = got
         else:
             jokers = tkey // _JOKER_UNIT
             total = sum(c * _RANK_VALUE[d] for d, c in enumerate(_digits(key)))
@@ -712,7 +717,10 @@ def showdown_split(hand: Sequence[Card]) -> tuple[_Row, tuple[Card, ...], tuple[
         poker = tuple(CARDS[c] for c in picked)
     elif row[4]:
         plain = hand if hand[-1] < 52 else hand[: -1 - (hand[-2] >= 52)]
-        poker = _realize(plain, _pick_key(tkey))  # type: ignore[assignment]  # its own cards
+        pick = _PICK_OF_CODE.get(row[4])
+        if pick is None:
+            pick = _pick_key(tkey)
+        poker = _realize(plain, pick)  # type: ignore[assignment]  # its own cards
     else:
         # Fewer than 5 plain cards: no poker hand, every card is deadwood.
         return row, (), tuple(hand), CATEGORIES[0]
