@@ -6,8 +6,8 @@ the bots' playouts both run it:
 
 * the public API keeps immutable :class:`DeadwoodKnockState` snapshots; ``apply`` copies
   the snapshot's fields into a ``Core`` (one dict copy: every container in it is an
-  immutable tuple or frozenset, so nothing is copied deeply), steps it and freezes it
-  back;
+  immutable tuple or frozenset, so nothing is copied deeply), steps it and hands that
+  dict to the new snapshot (:func:`advance`, which *is* ``rules.apply``);
 * a bot's playout makes one ``Core`` (``record=False``: no events, no log, no known
   cards, no round records, just the rules and the scores) and steps it to the end of
   the round; ``copy()`` is as cheap, so a sampled position is copied per candidate move.
