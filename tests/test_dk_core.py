@@ -10,12 +10,16 @@ scores and the final state. A copied core is checked to share nothing mutable.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from typing import Any
 
-from deadwood_knock.cards import CARDS
+from deadwood_knock.cards import CARDS, DECK_54, shuffled
+from deadwood_knock.games.base import derive_rng
 from deadwood_knock.games.deadwood_knock import core, rules
 from deadwood_knock.games.deadwood_knock.core import Core
+from deadwood_knock.games.deadwood_knock.hand import scoring_split, showdown_split, shown
 
 GAMES = 10_000
 
@@ -125,3 +129,37 @@ def test_a_playout_core_ends_with_the_round() -> None:
     assert sim.log == state.log and sim.results == ()
     # The state it came from is untouched.
     assert state == rules.new_game(rules.DeadwoodKnockOptions(players=4, rounds=10), 3)
+
+
+def test_the_deal_shuffles_as_random_shuffle_does() -> None:
+    # core._shuffled_deck writes random.shuffle out for speed: the same seeds must deal
+    # the same cards (recorded games replay), and leave the rng at the same point.
+    for seed in range(5_000):
+        fast, slow = derive_rng(seed, 3, 0), derive_rng(seed, 3, 0)
+        assert core._shuffled_deck(fast) == shuffled(DECK_54, slow)
+        assert fast.getrandbits(64) == slow.getrandbits(64)
+
+
+def test_the_showdown_split_is_the_scoring_split() -> None:
+    # hand.showdown_split is scoring_split and shown at once, for sorted hands.
+    rng = random.Random(16)
+    for _ in range(50_000):
+        held = tuple(sorted(CARDS[c] for c in rng.sample(range(54), 8)))
+        row, poker = scoring_split(held)
+        assert showdown_split(held) == (row, poker, *shown(held, poker, row[4]))
+
+
+def test_the_round_result_event_reads_as_its_json() -> None:
+    options = rules.DeadwoodKnockOptions(players=3, rounds=1)
+    state = rules.new_game(options, 7)
+    choose = random.Random(7).choice
+    while not rules.is_over(state):
+        state, events = rules.apply(state, choose(rules.legal_actions(state)))
+    (event,) = [e for e in events if e.kind == "round_result"]
+    data = state.results[-1].to_json()
+    assert isinstance(event.data, core.ResultJSON)
+    assert event.data == data and data == event.data
+    assert dict(event.data) == data and event.data["totals"] == list(state.totals)
+    assert pickle.loads(pickle.dumps(event)) == event
+    assert copy.deepcopy(event.data) == data and repr(event.data) == repr(data)
+    assert event.to_json() == {"type": "round_result", **data}

@@ -57,6 +57,7 @@ __all__ = [
     "knock_count",
     "legal_splits",
     "scoring_split",
+    "showdown_split",
     "shown",
     "split_result",
     "strength_from_code",
@@ -307,6 +308,10 @@ _Row = tuple[int, int, int, int, int]
 _TABLE: dict[int, _Row] = {}
 # Rank key -> the rank-count key of the scoring split's poker hand (its "pick").
 _PICK: dict[int, int] = {}
+# Strength code -> the pick of every row with that code, for all but straights (whose
+# pick also depends on the straight's length): a few thousand codes against the tens of
+# thousands of rank keys _PICK fills, so the showdown finds a new hand's pick here.
+_PICK_OF_CODE: dict[int, int] = {}
 # Pick key -> its 13 rank counts (realising a pick needs them per hand).
 _PICK_DIGITS: dict[int, tuple[int, ...]] = {}
 # Poker-rank-free memo for one suit's cards: 13-bit rank mask -> (strength code, deadwood
@@ -410,6 +415,7 @@ def _pick_key(tkey: int) -> int:
             got = sum(
                 m * _POW5[_DIGIT_OF_POKER[p]] for m, p in zip(_MULTIPLES[cat], ranks, strict=False)
             )
+            _PICK_OF_CODE[code] = got
         else:
             jokers = tkey // _JOKER_UNIT
             total = sum(c * _RANK_VALUE[d] for d, c in enumerate(_digits(key)))
@@ -691,6 +697,35 @@ def scoring_split(cards: Sequence[Card]) -> tuple[_Row, tuple[Card, ...]]:
         score, knock, hp, dw, code, poker = _flush_branch(cards, row, pick_key)
         return (score, knock, hp, dw, code), tuple(CARDS[c] for c in poker)
     return row, tuple(CARDS[c] for c in _realize(sorted(c for c in cards if c < 52), pick_key))
+
+
+def showdown_split(hand: Sequence[Card]) -> tuple[_Row, tuple[Card, ...], tuple[Card, ...], str]:
+    """:func:`scoring_split` and :func:`shown` at once for a hand the rules hold: sorted
+    by index, of interned cards (no validation). Returns the row, the poker hand, the
+    deadwood and the category, equal to what those two give.
+
+    The showdown scores every hand with it: being sorted, the hand is its own sorted
+    list of plain cards (jokers are last), and its own cards are the ones returned."""
+    s = 0
+    for c in hand:  # a plain loop beats sum(map(...)) for a few items
+        s += _CODE[c]
+    tkey = s & _KEY_MASK
+    row = _TABLE.get(tkey) or _fill(tkey)
+    if ((s >> 32) + 0x3333) & 0x8888:  # some suit holds 5+ cards
+        score, knock, hp, dw, code, picked = _flush_branch(hand, row, _pick_key(tkey))
+        row = (score, knock, hp, dw, code)
+        poker = tuple(CARDS[c] for c in picked)
+    elif row[4]:
+        plain = hand if hand[-1] < 52 else hand[: -1 - (hand[-2] >= 52)]
+        pick = _PICK_OF_CODE.get(row[4])
+        if pick is None:
+            pick = _pick_key(tkey)
+        poker = _realize(plain, pick)  # type: ignore[assignment]  # its own cards
+    else:
+        # Fewer than 5 plain cards: no poker hand, every card is deadwood.
+        return row, (), tuple(hand), CATEGORIES[0]
+    in_hand = set(poker)
+    return row, poker, tuple(c for c in hand if c not in in_hand), CATEGORIES[row[4] >> 20]
 
 
 def evaluate(cards: Sequence[Card]) -> HandResult:

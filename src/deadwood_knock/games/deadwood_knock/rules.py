@@ -31,7 +31,6 @@ from deadwood_knock.games.base import (
     Event,
     Game,
     GameError,
-    IllegalActionError,
     JSONDict,
     PositionError,
     RuleFacts,
@@ -58,6 +57,7 @@ from deadwood_knock.games.deadwood_knock.core import (
     Reveal,
     RoundResult,
     Stand,
+    advance,
     legal_actions,
     pot_result,
     settle_pot,
@@ -189,7 +189,7 @@ def new_game(options: DeadwoodKnockOptions, seed: int) -> DeadwoodKnockState:
     """A new match: round 1 dealt by seat 0."""
     if not isinstance(options, DeadwoodKnockOptions):
         raise GameError("options must be DeadwoodKnockOptions")
-    return Core.new(options, int(seed)).freeze()
+    return Core.new(options, int(seed)).hand_over()
 
 
 def to_act(state: DeadwoodKnockState) -> int | None:
@@ -210,17 +210,9 @@ def is_legal(state: DeadwoodKnockState, action: object) -> bool:
     return why_illegal(state, action) is None
 
 
-def apply(
-    state: DeadwoodKnockState, action: DeadwoodKnockAction
-) -> tuple[DeadwoodKnockState, tuple[Event, ...]]:
-    """Play one action; raises :class:`IllegalActionError` (state untouched) if illegal.
-    The core steps a copy of the state's fields; the state itself never changes."""
-    reason = why_illegal(state, action)
-    if reason is not None:
-        raise IllegalActionError(reason)
-    moved = Core.of(state)
-    events = moved.step(action)
-    return moved.freeze(), events
+#: Play one action; raises :class:`IllegalActionError` (state untouched) if illegal. The
+#: core steps a copy of the state's fields (see ``core.advance``); the state never changes.
+apply: Final = advance
 
 
 # --- observation -----------------------------------------------------------------------
