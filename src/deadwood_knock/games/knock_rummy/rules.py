@@ -173,6 +173,10 @@ class KnockRummyState:
     time it is read, since most states of a playout are only asked for their legal
     actions and played on. The fields read the same either way; a state built from its
     fields (the constructor, ``dataclasses.replace``) makes its core when first played.
+
+    ``_next`` hands on the table that made the state: the first ``apply`` from this state
+    takes it (``list.pop`` is atomic, so only one caller can) and plays on it instead of
+    loading a new one from the core; the core itself never changes, so the state does not.
     """
 
     options: KnockRummyOptions
@@ -193,10 +197,22 @@ class KnockRummyState:
     last_result: HandResult | None = None
     winners: tuple[int, ...] = ()
     _core: _Core | None = field(default=None, init=False, repr=False, compare=False)
+    _next: list[KrTable] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def over(self) -> bool:
         return self.phase == "over"
+
+    def __getstate__(self) -> list[Any]:
+        """Pickled as its fields (as before the core form): the core and the handed-on
+        table are caches."""
+        return [getattr(self, name) for name in _STATE_FIELDS]
+
+    def __setstate__(self, values: list[Any]) -> None:
+        for name, value in zip(_STATE_FIELDS, values, strict=True):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_core", None)
+        object.__setattr__(self, "_next", None)
 
     if not TYPE_CHECKING:  # mypy keeps checking attribute names; this only fills fields
 
@@ -357,10 +373,12 @@ def _core_of(state: KnockRummyState) -> _Core:
 _new_state: Final = object.__new__
 
 
-def _from_core(core: _Core) -> KnockRummyState:
-    """A state whose fields are filled from ``core`` when read."""
+def _from_core(core: _Core, handed: list[KrTable] | None = None) -> KnockRummyState:
+    """A state whose fields are filled from ``core`` when read; ``handed`` holds the
+    table at this state, for the first ``apply`` to take (see ``_next``)."""
     state: KnockRummyState = _new_state(KnockRummyState)
     object.__setattr__(state, "_core", core)
+    object.__setattr__(state, "_next", handed)
     return state
 
 
@@ -498,7 +516,9 @@ def _next_core(t: KrTable, before: _Core) -> _Core:
 
 def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     """Every action the seat to act may take, in a stable order."""
-    core = _core_of(state)
+    core = state._core
+    if core is None:
+        core = _core_of(state)
     seat = core[8]
     if seat is None:
         return ()
@@ -541,14 +561,35 @@ def apply(
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
     """Play one action; an illegal one raises IllegalActionError (with the reason) and
     changes nothing."""
-    core = _core_of(state)
-    why = _why(core, action)
+    core = state._core
+    if core is None:
+        core = _core_of(state)
+    seat = core[8]
+    why = reason(
+        core[0],
+        core[7],
+        seat,
+        0 if seat is None else core[4][seat],
+        core[9],
+        len(core[5]),
+        len(core[6]),
+        core[10],
+        action,
+    )  # what ``why_illegal`` asks, spelled out on this hot path
     if why is not None:
         raise IllegalActionError(why)
-    t = _load(core)
+    handed = state._next
+    try:
+        t = handed.pop() if handed else _load(core)
+    except IndexError:  # another thread took the table in between
+        t = _load(core)
+    # A handed-on table is at this state (nothing played on it since), its log aside:
+    # the core keeps the log, the table only collects this action's events.
+    t.log_base = ()
+    t.log_new = []
     events: list[Event] = []
     t.play(action, events)
-    return _from_core(_next_core(t, core)), tuple(events)
+    return _from_core(_next_core(t, core), [t]), tuple(events)
 
 
 # --------------------------------------------------------------------------- observation
