@@ -19,7 +19,7 @@ Readings the rulings leave open, settled here:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from itertools import chain
 from operator import attrgetter
@@ -174,9 +174,10 @@ class KnockRummyState:
     actions and played on. The fields read the same either way; a state built from its
     fields (the constructor, ``dataclasses.replace``) makes its core when first played.
 
-    ``_next`` hands on the table that made the state: the first ``apply`` from this state
-    takes it (``list.pop`` is atomic, so only one caller can) and plays on it instead of
-    loading a new one from the core; the core itself never changes, so the state does not.
+    The core's last item hands on the table that made the state: the first ``apply``
+    from this state takes it (``list.pop`` is atomic, so only one caller can) and plays
+    on it instead of loading a new one; the core's fields never change, so neither does
+    the state.
     """
 
     options: KnockRummyOptions
@@ -197,7 +198,6 @@ class KnockRummyState:
     last_result: HandResult | None = None
     winners: tuple[int, ...] = ()
     _core: _Core | None = field(default=None, init=False, repr=False, compare=False)
-    _next: list[KrTable] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def over(self) -> bool:
@@ -212,7 +212,6 @@ class KnockRummyState:
         for name, value in zip(_STATE_FIELDS, values, strict=True):
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_core", None)
-        object.__setattr__(self, "_next", None)
 
     if not TYPE_CHECKING:  # mypy keeps checking attribute names; this only fills fields
 
@@ -233,7 +232,8 @@ class KnockRummyState:
 
 
 # The core's form of a state: the fields in their order, except that ``hands`` and
-# ``known`` are 52-bit masks per seat and ``log`` may be a :class:`_Log` chain.
+# ``known`` are 52-bit masks per seat and ``log`` may be a :class:`_Log` chain; then
+# the handed-on table (a list of at most one :class:`KrTable`, or ``None``).
 _Core = tuple[Any, ...]
 
 _STATE_FIELDS: Final = tuple(f.name for f in fields(KnockRummyState) if f.init)
@@ -243,6 +243,7 @@ _CORE_INDEX: Final = _STATE_INDEX
 _HANDS: Final = _STATE_INDEX["hands"]
 _KNOWN: Final = _STATE_INDEX["known"]
 _LOG: Final = _STATE_INDEX["log"]
+_HANDED: Final = len(_STATE_FIELDS)
 
 
 class _Log:
@@ -365,20 +366,21 @@ def _core_of(state: KnockRummyState) -> _Core:
             tuple(state.log),
             state.last_result,
             state.winners,
+            None,
         )
         object.__setattr__(state, "_core", core)
     return core
 
 
 _new_state: Final = object.__new__
+# The ``_core`` slot's own setter: a third of the cost of ``object.__setattr__`` (hot path).
+_set_core: Final[Callable[[KnockRummyState, _Core], None]] = vars(KnockRummyState)["_core"].__set__
 
 
-def _from_core(core: _Core, handed: list[KrTable] | None = None) -> KnockRummyState:
-    """A state whose fields are filled from ``core`` when read; ``handed`` holds the
-    table at this state, for the first ``apply`` to take (see ``_next``)."""
+def _from_core(core: _Core) -> KnockRummyState:
+    """A state whose fields are filled from ``core`` when read."""
     state: KnockRummyState = _new_state(KnockRummyState)
-    object.__setattr__(state, "_core", core)
-    object.__setattr__(state, "_next", handed)
+    _set_core(state, core)
     return state
 
 
@@ -403,6 +405,7 @@ def _load(core: _Core) -> KrTable:
         _log,
         last_result,
         winners,
+        _handed,
     ) = core
     t: KrTable = _new_state(KrTable)
     t.opts = opts
@@ -467,11 +470,12 @@ def state_of(table: KrTable) -> KnockRummyState:
             t.log_base + tuple(new) if new else t.log_base,
             t.last_result,
             t.winners,
+            None,
         )
     )
 
 
-def _next_core(t: KrTable, before: _Core) -> _Core:
+def _next_core(t: KrTable, before: _Core, handed: list[KrTable] | None) -> _Core:
     """The core of the table after one action from ``before`` (loaded by :func:`_load`,
     so the table's log holds only that action's events). Whatever the action left alone
     keeps ``before``'s tuples: one action changes the stock or the pile by one card or
@@ -505,6 +509,7 @@ def _next_core(t: KrTable, before: _Core) -> _Core:
         log,
         t.last_result,
         t.winners,
+        handed,
     )
 
 
@@ -578,7 +583,7 @@ def apply(
     )  # what ``why_illegal`` asks, spelled out on this hot path
     if why is not None:
         raise IllegalActionError(why)
-    handed = state._next
+    handed = core[_HANDED]
     try:
         t = handed.pop() if handed else _load(core)
     except IndexError:  # another thread took the table in between
@@ -589,7 +594,7 @@ def apply(
     t.log_new = []
     events: list[Event] = []
     t.play(action, events)
-    return _from_core(_next_core(t, core), [t]), tuple(events)
+    return _from_core(_next_core(t, core, [t])), tuple(events)
 
 
 # --------------------------------------------------------------------------- observation
