@@ -218,7 +218,7 @@ class KnockRummyState:
         def __getattr__(self, name: str) -> Any:
             """A field of a state made by :func:`apply`, read for the first time: made
             from the core and kept (only reached while the field's slot is empty)."""
-            i = _CORE_INDEX.get(name)
+            i = _STATE_INDEX.get(name)
             core = None if i is None else self._core
             if core is None:
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
@@ -239,7 +239,6 @@ _Core = tuple[Any, ...]
 _STATE_FIELDS: Final = tuple(f.name for f in fields(KnockRummyState) if f.init)
 _STATE_VALUES: Final = attrgetter(*_STATE_FIELDS)
 _STATE_INDEX: Final = {name: i for i, name in enumerate(_STATE_FIELDS)}
-_CORE_INDEX: Final = _STATE_INDEX
 _HANDS: Final = _STATE_INDEX["hands"]
 _KNOWN: Final = _STATE_INDEX["known"]
 _LOG: Final = _STATE_INDEX["log"]
@@ -286,8 +285,8 @@ def _log_tuple(log: _Log | tuple[Event, ...]) -> tuple[Event, ...]:
 
 
 def _replace(state: KnockRummyState, **changes: Any) -> KnockRummyState:
-    """``dataclasses.replace`` without its per-call field introspection (hot path);
-    positional arguments, as a keyword call costs more."""
+    """``dataclasses.replace`` without its per-call field introspection (positional
+    arguments, as a keyword call costs more); the state it makes is built from fields."""
     values = list(_STATE_VALUES(state))
     for name, value in changes.items():
         values[_STATE_INDEX[name]] = value
