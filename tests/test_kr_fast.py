@@ -61,3 +61,39 @@ def test_kr_state_copy_helper_matches_dataclasses_replace() -> None:
     for name in rules._STATE_FIELDS:
         assert getattr(fast, name) == getattr(slow, name), name
     assert rules._replace(state) == state
+
+
+def test_kr_states_stay_immutable_when_played_on_twice_and_pickled() -> None:
+    """A state made by ``apply`` fills its fields from the core form when read and hands
+    its table to the first ``apply`` from it: reading it only after its successors were
+    played, playing it again, pickling and ``dataclasses.replace`` all see the state
+    that a run reading every state at once saw."""
+    import dataclasses
+    import pickle
+
+    from deadwood_knock.games.knock_rummy import rules
+
+    for gin, seed in ((True, 3), (False, 4)):
+        opts = rules.KnockRummyOptions(players=2 if gin else 3, gin=gin, knock_limit=10)
+        rng = random.Random(seed)
+        state = quiet = rules.new_game(opts, seed)
+        seen = []  # every state's fields, read at once
+        played = []  # (state, action, what apply gave), nothing read until the end
+        for _ in range(150):
+            action = rng.choice(rules.legal_actions(state))
+            seen.append((rules.position_to_json(state), state.log, state.last_result))
+            state, _ = rules.apply(state, action)
+            later, events = rules.apply(quiet, action)
+            played.append((quiet, action, later, events))
+            quiet = later
+        for (position, log, result), (old, action, later, events) in zip(seen, played, strict=True):
+            assert (rules.position_to_json(old), old.log, old.last_result) == (
+                position,
+                log,
+                result,
+            )
+            again, events_again = rules.apply(old, action)
+            assert again == later and events_again == events
+            assert pickle.loads(pickle.dumps(later)) == later
+            assert dataclasses.replace(later) == later
+            assert rules.legal_actions(dataclasses.replace(later)) == rules.legal_actions(later)

@@ -7,9 +7,10 @@ over, the void hand, lay-offs, scoring and settlement, the next deal and the end
 
 Three callers run this same code:
 
-* the immutable public API (:mod:`.rules`): ``apply`` copies a state into a table, plays the
-  action and copies the table back (:func:`.rules.apply`); ``legal_actions`` and
-  ``why_illegal`` call :func:`legal_list` and :func:`reason` on the state's fields;
+* the immutable public API (:mod:`.rules`): ``apply`` plays the action on the table that
+  made the state (or one loaded from the state) and keeps the table's fields as the next
+  state (:func:`.rules.apply`); ``legal_actions`` and ``why_illegal`` call
+  :func:`legal_list` and :func:`reason` on the state's fields;
 * the bots' playouts (``bots/kr_playout.py``), which copy a sampled table and play on it
   without events (``events=None``), stopping at the end of the hand (``single_hand``);
 * the learning environments (``deadwood_knock.rl``), which step one table in place.
@@ -221,6 +222,10 @@ DISCARDS: Final = tuple(Discard(c) for c in DECK_52)
 KNOCKS: Final = tuple(Knock(c) for c in DECK_52)
 RUMMIES: Final = tuple(Rummy(c) for c in DECK_52)
 RUMMY_NO_DISCARD: Final = Rummy(None)
+_DRAWS_BOTH: Final = (DRAW_STOCK, DRAW_PILE)
+_DRAW_STOCK_ONLY: Final = (DRAW_STOCK,)
+_DRAW_PILE_ONLY: Final = (DRAW_PILE,)
+_MAX_VALUE: Final = max(_VALUE[:52])
 
 
 # --------------------------------------------------------------------------- masks
@@ -241,6 +246,28 @@ def _build_suit_cards() -> tuple[tuple[tuple[Card, ...], ...], ...]:
 
 _SUIT_CARDS: Final = _build_suit_cards()
 _S0, _S1, _S2, _S3 = _SUIT_CARDS
+
+
+def _discard_part(start: int, width: int) -> tuple[tuple[Discard, ...], ...]:
+    """For each set of the ``width`` cards from ``start``: their discards, in order."""
+    return tuple(
+        tuple(DISCARDS[start + i] for i in range(width) if f >> i & 1) for f in range(1 << width)
+    )
+
+
+# Each suit's 13 bits as 7 and 6: small tables (a full 13-bit one per suit costs ~90 ms
+# at import and 3 MB) that still beat building the discards card by card.
+_D0, _D1, _D2, _D3, _D4, _D5, _D6, _D7 = (
+    _discard_part(13 * s + low, width) for s in range(4) for low, width in ((0, 7), (7, 6))
+)
+
+
+def _discards_of_mask(m: int) -> tuple[Discard, ...]:
+    """The discard of every card of a 52-bit mask, in card order (the legal discards)."""
+    return (
+        _D0[m & 0x7F] + _D1[m >> 7 & 0x3F] + _D2[m >> 13 & 0x7F] + _D3[m >> 20 & 0x3F]
+        + _D4[m >> 26 & 0x7F] + _D5[m >> 33 & 0x3F] + _D6[m >> 39 & 0x7F] + _D7[m >> 46]
+    )  # fmt: skip
 
 
 def cards_of_mask(m: int) -> tuple[Card, ...]:
@@ -285,18 +312,24 @@ def legal_list(
     stable order: draws; or discards, knocks, then rummies."""
     if phase == DRAW:
         if stock or turnovers < MAX_TURNOVERS:
-            return (DRAW_STOCK, DRAW_PILE) if pile else (DRAW_STOCK,)
-        return (DRAW_PILE,) if pile else ()
+            return _DRAWS_BOTH if pile else _DRAW_STOCK_ONLY
+        return _DRAW_PILE_ONLY if pile else ()
     if phase != DISCARD:
         return ()
     high = opts.high_aces
-    allowed = [c for c in cards_of_mask(mask) if c != taken]
-    out: list[KnockRummyAction] = [DISCARDS[c] for c in allowed]
-    rummies: list[KnockRummyAction] = []
+    free = mask if taken is None else mask & ~_BIT[taken]
+    discards = _discards_of_mask(free)
     whole = count_mask(mask, high)
     limit = opts.knock_limit
     rummy_possible = not opts.gin
-    for c in allowed:
+    if limit is not None and whole - _MAX_VALUE > limit:
+        # Throwing c leaves a count of at least ``whole - value(c)`` (see below), over
+        # the limit (and over 0, as the limit is not negative) for every card: no knock
+        # and no rummy (the hot case of a random Gin hand).
+        return discards
+    out: list[KnockRummyAction] = []
+    rummies: list[KnockRummyAction] = []
+    for c in cards_of_mask(free):
         # Throwing c leaves a count of at least ``whole - value(c)`` (c put back as
         # deadwood is an arrangement of the whole hand), so most cards need no count.
         low = whole - _VALUE[c]
@@ -311,7 +344,7 @@ def legal_list(
             out.append(KNOCKS[c])  # no limit: any discard may knock
     if _may_rummy(opts.gin, whole):
         rummies.append(RUMMY_NO_DISCARD)
-    return (*out, *rummies)
+    return (*discards, *out, *rummies)
 
 
 def reason(
@@ -626,6 +659,32 @@ def _gin_parts(outcome: str, knocker_count: int, defender_count: int) -> tuple[b
     return True, defender_count - knocker_count, 0
 
 
+# --------------------------------------------------------------------------- events
+#
+# The events of a turn's moves, built once per seat and card: the public API logs one or
+# two per action, and building each (a frozen dataclass and its dict) cost about as much
+# as the move. Events are immutable by contract (nothing changes an event's ``data``), so
+# every game shares these; they are equal to, and serialise as, freshly built ones.
+
+_SEATS: Final = range(5)
+
+
+def _per_card(
+    kind: str, seat: int, data: Mapping[str, Any], private: bool = False
+) -> tuple[Event, ...]:
+    return tuple(
+        Event(kind, seat, {**data, "card": c}, private_to=seat if private else None)
+        for c in DECK_52
+    )
+
+
+_EV_DRAW_PILE: Final = tuple(_per_card("draw", p, {"source": "discard"}) for p in _SEATS)
+_EV_DRAW_STOCK_SEEN: Final = tuple(_per_card("draw", p, {"source": "stock"}) for p in _SEATS)
+_EV_DRAW_STOCK: Final = tuple(Event("draw", p, {"source": "stock"}) for p in _SEATS)
+_EV_DRAW_CARD: Final = tuple(_per_card("draw_card", p, {}, private=True) for p in _SEATS)
+_EV_DISCARD: Final = tuple(_per_card("discard", p, {}) for p in _SEATS)
+
+
 # --------------------------------------------------------------------------- the table
 
 
@@ -877,7 +936,7 @@ class KrTable:
             self.taken = c
             self.phase = DISCARD
             if events is not None:
-                self._log(events, Event("draw", seat, {"source": "discard", "card": c}))
+                self._log(events, _EV_DRAW_PILE[seat][c])
             return
         if not self.stock:
             # KR7: turn the face-up pile face down as it lies: its bottom card becomes
@@ -904,10 +963,10 @@ class KrTable:
         self.phase = DISCARD
         if events is not None:
             if public:
-                self._log(events, Event("draw", seat, {"source": "stock", "card": c}))
+                self._log(events, _EV_DRAW_STOCK_SEEN[seat][c])
             else:
-                self._log(events, Event("draw", seat, {"source": "stock"}))
-                self._log(events, Event("draw_card", seat, {"card": c}, private_to=seat))
+                self._log(events, _EV_DRAW_STOCK[seat])
+                self._log(events, _EV_DRAW_CARD[seat][c])
 
     def _to_pile(self, seat: int, c: Card, events: list[Event] | None) -> None:
         """The card leaves the hand (and the seat's known cards) for the pile."""
@@ -917,7 +976,7 @@ class KrTable:
         self.pile.append(c)
         self.taken = None
         if events is not None:
-            self._log(events, Event("discard", seat, {"card": c}))
+            self._log(events, _EV_DISCARD[seat][c])
 
     def void_reason(self) -> str | None:
         """KR7/KR8 after a plain discard: why the hand is void now, or ``None``."""

@@ -19,10 +19,11 @@ Readings the rulings leave open, settled here:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from itertools import chain
 from operator import attrgetter
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from deadwood_knock.cards import DECK_52, Card
 from deadwood_knock.games.base import (
@@ -167,6 +168,17 @@ class KnockRummyState:
     the discard pile, or drawn from a stock that was the face-up pile turned over) and
     not discarded since. ``stock_public`` is true once the pile has been turned over
     this hand: everyone saw that pile, so the stock's order is common knowledge.
+
+    A state made by :func:`apply` holds the core's form of the table (``_core``: hands as
+    bit masks, the log as a chain of the actions' events) and fills each field the first
+    time it is read, since most states of a playout are only asked for their legal
+    actions and played on. The fields read the same either way; a state built from its
+    fields (the constructor, ``dataclasses.replace``) makes its core when first played.
+
+    The core's last item hands on the table that made the state: the first ``apply``
+    from this state takes it (``list.pop`` is atomic, so only one caller can) and plays
+    on it instead of loading a new one; the core's fields never change, so neither does
+    the state.
     """
 
     options: KnockRummyOptions
@@ -186,20 +198,96 @@ class KnockRummyState:
     log: tuple[Event, ...] = ()
     last_result: HandResult | None = None
     winners: tuple[int, ...] = ()
+    _core: _Core | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def over(self) -> bool:
         return self.phase == "over"
 
+    def __getstate__(self) -> list[Any]:
+        """Pickled as its fields (as before the core form): the core and the handed-on
+        table are caches."""
+        return [getattr(self, name) for name in _STATE_FIELDS]
 
-_STATE_FIELDS: Final = tuple(f.name for f in fields(KnockRummyState))
+    def __setstate__(self, values: list[Any]) -> None:
+        for name, value in zip(_STATE_FIELDS, values, strict=True):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_core", None)
+
+    if not TYPE_CHECKING:  # mypy keeps checking attribute names; this only fills fields
+
+        def __getattr__(self, name: str) -> Any:
+            """A field of a state made by :func:`apply`, read for the first time: made
+            from the core and kept (only reached while the field's slot is empty)."""
+            i = _STATE_INDEX.get(name)
+            core = None if i is None else self._core
+            if core is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            value = core[i]
+            if i in (_HANDS, _KNOWN):
+                value = tuple(map(_cards, value))
+            elif i == _LOG:
+                value = _log_tuple(value)
+            object.__setattr__(self, name, value)
+            return value
+
+
+# The core's form of a state: the fields in their order, except that ``hands`` and
+# ``known`` are 52-bit masks per seat and ``log`` may be a :class:`_Log` chain; then
+# the handed-on table (a list of at most one :class:`KrTable`, or ``None``).
+_Core = tuple[Any, ...]
+
+_STATE_FIELDS: Final = tuple(f.name for f in fields(KnockRummyState) if f.init)
 _STATE_VALUES: Final = attrgetter(*_STATE_FIELDS)
 _STATE_INDEX: Final = {name: i for i, name in enumerate(_STATE_FIELDS)}
+_HANDS: Final = _STATE_INDEX["hands"]
+_KNOWN: Final = _STATE_INDEX["known"]
+_LOG: Final = _STATE_INDEX["log"]
+_HANDED: Final = len(_STATE_FIELDS)
+
+
+class _Log:
+    """A hand's event log as a chain: the log before one action (``prev``) and that
+    action's events (``new``). Appending is O(1); the tuple is built when first read
+    (``full`` keeps it), so a playout no longer copies the whole log on every action."""
+
+    __slots__ = ("full", "new", "prev")
+
+    def __init__(self, prev: _Log | tuple[Event, ...], new: tuple[Event, ...]) -> None:
+        self.prev = prev
+        self.new = new
+        self.full: tuple[Event, ...] | None = None
+
+    def __reduce__(self) -> tuple[type[tuple[Event, ...]], tuple[tuple[Event, ...]]]:
+        # Pickled (and copied) as the plain tuple: a log is either form, and the chain
+        # is as deep as a hand is long.
+        return tuple, (_log_tuple(self),)
+
+
+def _log_tuple(log: _Log | tuple[Event, ...]) -> tuple[Event, ...]:
+    """The log as a tuple (iterative: a chain is as long as a hand)."""
+    if type(log) is tuple:
+        return log
+    assert isinstance(log, _Log)
+    parts: list[tuple[Event, ...]] = []
+    node: _Log | tuple[Event, ...] = log
+    while isinstance(node, _Log):
+        if node.full is not None:
+            parts.append(node.full)
+            break
+        parts.append(node.new)
+        node = node.prev
+    else:
+        parts.append(node)
+    parts.reverse()
+    full = tuple(chain.from_iterable(parts))
+    log.full = full
+    return full
 
 
 def _replace(state: KnockRummyState, **changes: Any) -> KnockRummyState:
-    """``dataclasses.replace`` without its per-call field introspection (hot path);
-    positional arguments, as a keyword call costs more."""
+    """``dataclasses.replace`` without its per-call field introspection (positional
+    arguments, as a keyword call costs more); the state it makes is built from fields."""
     values = list(_STATE_VALUES(state))
     for name, value in changes.items():
         values[_STATE_INDEX[name]] = value
@@ -215,7 +303,7 @@ def new_game(options: KnockRummyOptions, seed: int) -> KnockRummyState:
     if not isinstance(options, KnockRummyOptions):
         raise GameError("new_game needs KnockRummyOptions")
     events: list[Event] = []
-    return _state_of(KrTable.new(options, int(seed), events), None)
+    return state_of(KrTable.new(options, int(seed), events))
 
 
 def _new_gin_game(options: KnockRummyOptions, seed: int) -> KnockRummyState:
@@ -226,8 +314,8 @@ def _new_gin_game(options: KnockRummyOptions, seed: int) -> KnockRummyState:
 
 # --------------------------------------------------------------------------- the core
 #
-# Every rule is the core's (``core.py``): the public API copies a state into a
-# ``KrTable``, lets it play, and copies it back.
+# Every rule is the core's (``core.py``): the public API loads a state's core form into a
+# ``KrTable``, lets it play, and keeps the table's fields as the next state's core.
 
 
 class _Cards(tuple[Card, ...]):
@@ -256,29 +344,98 @@ def _mask(cards: Sequence[int]) -> int:
     return m
 
 
-def _table(state: KnockRummyState) -> KrTable:
-    t = KrTable.__new__(KrTable)
-    t.opts = state.options
-    t.seed = state.seed
-    t.hand_number = state.hand_number
-    t.dealer = state.dealer
-    t.hands = [_mask(h) for h in state.hands]
-    t.stock = list(state.stock)
-    t.pile = list(state.discard_pile)
-    t.phase = state.phase
-    t.to_act = state.to_act
-    t.taken = state.taken_discard
-    t.turnovers = state.turnovers
-    t.public = state.stock_public
-    t.known = [_mask(k) for k in state.known]
-    t.totals = list(state.totals)
-    t.last_result = state.last_result
-    t.winners = state.winners
+def _core_of(state: KnockRummyState) -> _Core:
+    """The core form of a state (made once for a state built from its fields)."""
+    core = state._core
+    if core is None:
+        core = (
+            state.options,
+            state.seed,
+            state.hand_number,
+            state.dealer,
+            tuple(_mask(h) for h in state.hands),
+            tuple(state.stock),
+            tuple(state.discard_pile),
+            state.phase,
+            state.to_act,
+            state.taken_discard,
+            state.turnovers,
+            state.stock_public,
+            tuple(_mask(k) for k in state.known),
+            tuple(state.totals),
+            tuple(state.log),
+            state.last_result,
+            state.winners,
+            None,
+        )
+        object.__setattr__(state, "_core", core)
+    return core
+
+
+_new_state: Final = object.__new__
+# The ``_core`` slot's own setter: a third of the cost of ``object.__setattr__`` (hot path).
+_set_core: Final[Callable[[KnockRummyState, _Core], None]] = vars(KnockRummyState)["_core"].__set__
+
+
+def _from_core(core: _Core) -> KnockRummyState:
+    """A state whose fields are filled from ``core`` when read."""
+    state: KnockRummyState = _new_state(KnockRummyState)
+    _set_core(state, core)
+    return state
+
+
+def _load(core: _Core) -> KrTable:
+    """A table playing from ``core``; its log starts empty (``log_base`` is left for the
+    caller: :func:`apply` chains the new events onto the core's log itself)."""
+    (
+        opts,
+        seed,
+        hand_number,
+        dealer,
+        hands,
+        stock,
+        pile,
+        phase,
+        to_act,
+        taken,
+        turnovers,
+        public,
+        known,
+        totals,
+        _log,
+        last_result,
+        winners,
+        _handed,
+    ) = core
+    t: KrTable = _new_state(KrTable)
+    t.opts = opts
+    t.seed = seed
+    t.hand_number = hand_number
+    t.dealer = dealer
+    t.hands = list(hands)
+    t.stock = list(stock)
+    t.pile = list(pile)
+    t.phase = phase
+    t.to_act = to_act
+    t.taken = taken
+    t.turnovers = turnovers
+    t.public = public
+    t.known = list(known)
+    t.totals = list(totals)
+    t.last_result = last_result
+    t.winners = winners
     t.single_hand = False
     t.hand_scores = None
-    t.log_base = state.log
+    t.log_base = ()
     t.log_new = []
     t.seen = None
+    return t
+
+
+def _table(state: KnockRummyState) -> KrTable:
+    core = _core_of(state)
+    t = _load(core)
+    t.log_base = _log_tuple(core[_LOG])
     return t
 
 
@@ -292,39 +449,54 @@ def table_of(state: KnockRummyState, *, single_hand: bool = False) -> KrTable:
 
 def state_of(table: KrTable) -> KnockRummyState:
     """The immutable state of a core table (the inverse of :func:`table_of`)."""
-    return _state_of(table, None)
-
-
-def _state_of(t: KrTable, before: KnockRummyState | None) -> KnockRummyState:
-    """The immutable state of a table. With ``before`` (the state the table was made
-    from, one action ago) whatever that action left alone keeps ``before``'s tuples: one
-    action changes the stock or the pile by one card or turns the pile over, so a pile or
-    stock of the same size in the same hand and turn-over is the same."""
-    if before is not None and t.hand_number == before.hand_number:
-        hands = tuple(
-            h if _mask(h) == m else _cards(m) for h, m in zip(before.hands, t.hands, strict=True)
-        )
-        known = tuple(
-            k if _mask(k) == m else _cards(m) for k, m in zip(before.known, t.known, strict=True)
-        )
-        same = t.turnovers == before.turnovers
-        stock = before.stock if same and len(t.stock) == len(before.stock) else tuple(t.stock)
-        pile = (
-            before.discard_pile
-            if same and len(t.pile) == len(before.discard_pile)
-            else tuple(t.pile)
-        )
-    else:
-        hands = tuple(_cards(m) for m in t.hands)
-        known = tuple(_cards(m) for m in t.known)
-        stock, pile = tuple(t.stock), tuple(t.pile)
+    t = table
     new = t.log_new
-    return KnockRummyState(
+    return _from_core(
+        (
+            t.opts,
+            t.seed,
+            t.hand_number,
+            t.dealer,
+            tuple(t.hands),
+            tuple(t.stock),
+            tuple(t.pile),
+            t.phase,
+            t.to_act,
+            t.taken,
+            t.turnovers,
+            t.public,
+            tuple(t.known),
+            tuple(t.totals),
+            t.log_base + tuple(new) if new else t.log_base,
+            t.last_result,
+            t.winners,
+            None,
+        )
+    )
+
+
+def _next_core(t: KrTable, before: _Core, handed: list[KrTable] | None) -> _Core:
+    """The core of the table after one action from ``before`` (loaded by :func:`_load`,
+    so the table's log holds only that action's events). Whatever the action left alone
+    keeps ``before``'s tuples: one action changes the stock or the pile by one card or
+    turns the pile over, so a pile or stock of the same size in the same hand and
+    turn-over is the same. A deal (the only thing that changes the hand number) starts
+    the log afresh, as in the table."""
+    new = t.log_new
+    if t.hand_number == before[2]:
+        same = t.turnovers == before[10]
+        stock = before[5] if same and len(t.stock) == len(before[5]) else tuple(t.stock)
+        pile = before[6] if same and len(t.pile) == len(before[6]) else tuple(t.pile)
+        log: _Log | tuple[Event, ...] = _Log(before[_LOG], tuple(new)) if new else before[_LOG]
+    else:
+        stock, pile = tuple(t.stock), tuple(t.pile)
+        log = t.log_base + tuple(new)
+    return (
         t.opts,
         t.seed,
         t.hand_number,
         t.dealer,
-        hands,
+        tuple(t.hands),
         stock,
         pile,
         t.phase,
@@ -332,11 +504,12 @@ def _state_of(t: KrTable, before: KnockRummyState | None) -> KnockRummyState:
         t.taken,
         t.turnovers,
         t.public,
-        known,
+        tuple(t.known),
         tuple(t.totals),
-        t.log_base + tuple(new) if new else t.log_base,
+        log,
         t.last_result,
         t.winners,
+        handed,
     )
 
 
@@ -348,17 +521,14 @@ def _state_of(t: KrTable, before: KnockRummyState | None) -> KnockRummyState:
 
 def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     """Every action the seat to act may take, in a stable order."""
-    seat = state.to_act
+    core = state._core
+    if core is None:
+        core = _core_of(state)
+    seat = core[8]
     if seat is None:
         return ()
     return legal_list(
-        state.options,
-        state.phase,
-        _mask(state.hands[seat]),
-        state.taken_discard,
-        len(state.stock),
-        len(state.discard_pile),
-        state.turnovers,
+        core[0], core[7], core[4][seat], core[9], len(core[5]), len(core[6]), core[10]
     )
 
 
@@ -370,16 +540,20 @@ def is_legal(state: KnockRummyState, action: object) -> bool:
 def why_illegal(state: KnockRummyState, action: object) -> str | None:
     """``None`` if the seat to act may play ``action`` now, else the reason it may not
     (the text the player is shown). Cheaper than listing every legal action."""
-    seat = state.to_act
+    return _why(_core_of(state), action)
+
+
+def _why(core: _Core, action: object) -> str | None:
+    seat = core[8]
     return reason(
-        state.options,
-        state.phase,
+        core[0],
+        core[7],
         seat,
-        0 if seat is None else _mask(state.hands[seat]),
-        state.taken_discard,
-        len(state.stock),
-        len(state.discard_pile),
-        state.turnovers,
+        0 if seat is None else core[4][seat],
+        core[9],
+        len(core[5]),
+        len(core[6]),
+        core[10],
         action,
     )
 
@@ -392,13 +566,35 @@ def apply(
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
     """Play one action; an illegal one raises IllegalActionError (with the reason) and
     changes nothing."""
-    why = why_illegal(state, action)
+    core = state._core
+    if core is None:
+        core = _core_of(state)
+    seat = core[8]
+    why = reason(
+        core[0],
+        core[7],
+        seat,
+        0 if seat is None else core[4][seat],
+        core[9],
+        len(core[5]),
+        len(core[6]),
+        core[10],
+        action,
+    )  # what ``why_illegal`` asks, spelled out on this hot path
     if why is not None:
         raise IllegalActionError(why)
-    t = _table(state)
+    handed = core[_HANDED]
+    try:
+        t = handed.pop() if handed else _load(core)
+    except IndexError:  # another thread took the table in between
+        t = _load(core)
+    # A handed-on table is at this state (nothing played on it since), its log aside:
+    # the core keeps the log, the table only collects this action's events.
+    t.log_base = ()
+    t.log_new = []
     events: list[Event] = []
     t.play(action, events)
-    return _state_of(t, state), tuple(events)
+    return _from_core(_next_core(t, core, [t])), tuple(events)
 
 
 # --------------------------------------------------------------------------- observation
