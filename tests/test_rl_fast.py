@@ -138,3 +138,33 @@ def test_fast_path_never_sees_hidden_cards(config: tuple[str, dict[str, Any]]) -
         assert SeatView(a, viewer).observation() == SeatView(b, viewer).observation()
         moved += a.hands != b.hands
     assert moved > 0  # the shuffle did move hidden cards
+
+
+@pytest.mark.parametrize("config", KR_CONFIGS[:3], ids=config_id)
+def test_gym_fast_path_equals_the_engine_observation(config: tuple[str, dict[str, Any]]) -> None:
+    import gymnasium
+
+    import deadwood_knock.rl as rl
+
+    game_name, options = config
+    env_id = next(k for k, v in rl.ENV_IDS.items() if v == game_name)
+    env = gymnasium.make(env_id, opponents="random", **options).unwrapped
+    table = env.table
+    rng = random.Random(2)
+    obs, info = env.reset(seed=6)
+    given = []
+    for _ in range(300):
+        engine = table.observe(env.seat)
+        reference = table.tensors(engine)
+        assert np.array_equal(obs["observation"], reference["observation"])
+        assert np.array_equal(obs["action_mask"], reference["action_mask"])
+        assert np.array_equal(env.action_masks(), reference["action_mask"])
+        given.append((info, engine))
+        obs, _, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        )
+        if terminated or truncated:
+            given.append((info, table.observe(env.seat)))
+            obs, info = env.reset(seed=rng.getrandbits(32))
+    for info, engine in given:
+        assert info["observation"] == engine and info["seat"] == engine.seat

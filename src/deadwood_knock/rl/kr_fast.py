@@ -41,6 +41,10 @@ from deadwood_knock.rl.observations import TOTAL_CLIP, ObservationEncoder, Vecto
 __all__ = ["KrTensors", "SeatView", "melded_count"]
 
 _SUIT: Final = 0x1FFF
+_unpack: Final = np.unpackbits
+_frombuffer: Final = np.frombuffer
+_U8: Final = np.uint8
+_F32: Final = np.float32
 _BIT: Final = tuple(1 << c for c in range(52))
 
 # Per suit field (13 bits), per High Aces: (deadwood points, the field's melded bits) of
@@ -101,10 +105,21 @@ def melded_count(m: int, high: bool) -> tuple[int, int]:
     # count; a strictly lower count replaces the best, a tie keeps the earlier choice.
     best = 1 << 30
     best_melded = 0
-    for combo in product(*_set_options(m, trip)):
-        used = 0
-        for u in combo:
-            used |= u
+    if trip & (trip - 1):
+        choices = []
+        for combo in product(*_set_options(m, trip)):
+            used = 0
+            for u in combo:
+                used |= u
+            choices.append(used)
+    else:
+        # One rank held 3+ times (the usual case): no set, the set of all its cards,
+        # then (four of a kind) each set of three, as _set_options lists them.
+        full = (a & trip) | (b & trip) << 13 | (c & trip) << 26 | (d & trip) << 39
+        choices = [0, full]
+        if a & b & c & d & trip:
+            choices += [full ^ trip, full ^ trip << 13, full ^ trip << 26, full ^ trip << 39]
+    for used in choices:
         r = m ^ used
         fa, fb, fc, fd = r & _SUIT, (r >> 13) & _SUIT, (r >> 26) & _SUIT, r >> 39
         pa, ma = table[fa] or _field(fa, high)
@@ -227,7 +242,6 @@ class KrTensors:
         for block in encoder.layout:
             if block.offset < self.bits_len:
                 assert (block.low, block.high) == (0.0, 1.0), block
-        self.bytes_len = (self.bits_len + 7) // 8
         assert at["hand"] == 0 and at["melded"] == 52
         # Seats in table order from each viewer, and where each other seat's known
         # cards, the seat to act and the dealer go for that viewer.
@@ -267,8 +281,9 @@ class KrTensors:
         self.codec = codec
         self.mask_size = codec.size
         self.mask_bytes = (codec.size + 7) // 8
-        self.mask_at = 8 * self.bytes_len
-        self.all_bytes = self.bytes_len + self.mask_bytes
+        # The mask's bits go after the whole vector's slots, at a byte boundary.
+        self.mask_at = 8 * ((self.size + 7) // 8)
+        self.all_bytes = self.mask_at // 8 + self.mask_bytes
 
     def vector(self, core: Any, seat: int) -> Vector:
         return self.tensors(core, seat, 0)[0]
@@ -304,23 +319,27 @@ class KrTensors:
         if to_act is not None:
             bits |= self.to_act_bit[seat][to_act]
         bits |= self.dealer_bit[seat][core.dealer]
-        unpacked = np.unpackbits(
-            np.frombuffer(bits.to_bytes(self.all_bytes, "little"), dtype=np.uint8),
-            bitorder="little",
+        # One numpy call unpacks the vector's bits and the mask's (positional arguments:
+        # numpy parses keywords slowly); the scalars then overwrite the vector's tail.
+        unpacked = _unpack(
+            _frombuffer(bits.to_bytes(self.all_bytes, "little"), _U8), None, None, "little"
         )
         bits_len = self.bits_len
-        vec = np.empty(self.size, dtype=np.float32)
-        vec[:bits_len] = unpacked[:bits_len]
+        vec = unpacked[: self.size].astype(_F32)
         target = self.target
         totals = core.totals
+        clip = TOTAL_CLIP
         tail = [hands[s].bit_count() / 11.0 for s in order]
-        tail.append(len(core.stock) / 52.0)
-        tail.append(core.turnovers / 2.0)
-        tail.append(count / 100.0 if count < 100 else 1.0)
-        for s in order:
-            t = totals[s] / target
-            tail.append(-TOTAL_CLIP if t < -TOTAL_CLIP else TOTAL_CLIP if t > TOTAL_CLIP else t)
-        tail.extend(self.options_tail)
+        tail += (
+            len(core.stock) / 52.0,
+            core.turnovers / 2.0,
+            count / 100.0 if count < 100 else 1.0,
+        )
+        tail += [
+            -clip if t < -clip else clip if t > clip else t
+            for t in [totals[s] / target for s in order]
+        ]
+        tail += self.options_tail
         vec[bits_len:] = tail
         mask_at = self.mask_at
         return vec, unpacked[mask_at : mask_at + self.mask_size].view(np.int8)
@@ -329,12 +348,12 @@ class KrTensors:
         """The legal action indices of ``seat`` as bits of an int (0 off its turn)."""
         if core.to_act != seat:
             return 0
-        by_id = self.by_id
-        bits = 0
-        for action in core.legal():
-            bit = by_id.get(id(action))
-            bits |= (1 << self.codec._index[action]) if bit is None else bit
-        return bits
+        legal = core.legal()
+        try:  # each action's bit is distinct, so their sum is their union
+            return sum(map(self.by_id.__getitem__, map(id, legal)))
+        except KeyError:  # an action value the core did not share
+            index = self.codec._index
+            return sum(1 << index[action] for action in legal)
 
     def mask(self, bits: int) -> Mask:
         return np.unpackbits(
