@@ -189,10 +189,12 @@ class Table:
         if i != index:
             raise IllegalIndexError(f"an action is a whole number, not {index!r}")
         action = self.codec.decode(i, observation)
-        if action not in observation.legal_actions:
+        # The indices of the legal actions (ints, by the actions' identity: comparing
+        # dataclasses costs more); the codec maps them one to one (tests/test_rl.py).
+        legal = self.codec.legal_indices(observation)
+        if i not in legal:
             raise IllegalIndexError(
-                f"action {i} ({self.codec.label(i)}) is not legal now; "
-                f"legal: {sorted(self.codec.legal_indices(observation))}"
+                f"action {i} ({self.codec.label(i)}) is not legal now; legal: {sorted(legal)}"
             )
         return action
 
