@@ -22,10 +22,6 @@ import contextlib
 import json
 import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -34,6 +30,8 @@ from typing import Any
 
 import httpx
 import websockets
+
+from deadwood_knock.server.launch import ServerProcess
 
 GAME = "deadwood-knock"
 OPPONENTS = ["greedy", "greedy"]
@@ -50,12 +48,6 @@ class Stats:
     def error(self, kind: str) -> None:
         self.errors += 1
         self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _rss_kib(pid: int) -> int:
@@ -192,62 +184,36 @@ async def _play(
     return False
 
 
-def _start_servers(
-    args: argparse.Namespace, data_dir: Path
-) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
-    procs: list[subprocess.Popen[bytes]] = []
-    bases: list[str] = []
-    for _ in range(args.processes):
-        port = _free_port()
-        command = [
-            sys.executable,
-            "-m",
-            "deadwood_knock.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--data-dir",
-            str(data_dir),
-            "--trusted-proxies",
-            "127.0.0.1",
-            "--log-level",
-            "warning",
-        ]
-        if args.database_url:
-            command += ["--database-url", args.database_url]
-        if args.redis_url:
-            command += ["--redis-url", args.redis_url]
-        if args.workers > 1:
-            command += ["--workers", str(args.workers)]
-        env = {**os.environ, **dict(kv.split("=", 1) for kv in args.env)}
-        procs.append(subprocess.Popen(command, env=env, start_new_session=True))
-        bases.append(f"http://127.0.0.1:{port}")
-    return procs, bases
-
-
-async def _wait_ready(bases: list[str], procs: list[subprocess.Popen[bytes]]) -> None:
-    async with httpx.AsyncClient() as http:
-        for base in bases:
-            for _ in range(600):
-                if any(p.poll() is not None for p in procs):
-                    raise SystemExit("a server process exited at start")
-                with contextlib.suppress(httpx.HTTPError):
-                    if (await http.get(f"{base}/api/health")).status_code == 200:
-                        break
-                await asyncio.sleep(0.1)
-            else:
-                raise SystemExit(f"{base} did not start")
+def _start_servers(args: argparse.Namespace, data_dir: Path) -> list[ServerProcess]:
+    env = dict(kv.split("=", 1) for kv in args.env)
+    return [
+        ServerProcess(
+            data_dir,
+            database_url=args.database_url,
+            redis_url=args.redis_url,
+            workers=args.workers,
+            extra=("--trusted-proxies", "127.0.0.1", "--log-level", "warning"),
+            env=env,
+            new_session=True,  # stopped with its bot workers, as a group
+        )
+        for _ in range(args.processes)
+    ]
 
 
 async def _run(args: argparse.Namespace) -> dict[str, Any]:
-    procs: list[subprocess.Popen[bytes]] = []
+    servers: list[ServerProcess] = []
     with tempfile.TemporaryDirectory(prefix="dk-load-") as tmp:
         if args.url:
             bases = [u.rstrip("/") for u in args.url]
         else:
-            procs, bases = _start_servers(args, Path(tmp))
+            servers = _start_servers(args, Path(tmp))
+            bases = [server.base for server in servers]
         try:
-            await _wait_ready(bases, procs)
+            for server in servers:
+                try:
+                    await asyncio.to_thread(server.wait_ready, 60.0)
+                except RuntimeError as exc:
+                    raise SystemExit(str(exc)) from None
             stats = Stats()
             # Idle connections are dropped before the server's 5 s keep-alive ends, so a
             # request never goes out on a connection the server is closing.
@@ -271,21 +237,15 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                 rss_peak = 0
                 while time.monotonic() < deadline:
                     await asyncio.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
-                    rss_peak = max(rss_peak, sum(_rss_kib(p.pid) for p in procs))
+                    rss_peak = max(rss_peak, sum(_rss_kib(server.proc.pid) for server in servers))
                 measured = time.monotonic() - begun
                 stats.measuring = False
                 await asyncio.gather(*tasks, return_exceptions=True)
             with contextlib.suppress(OSError):
                 load = os.getloadavg()
         finally:
-            for proc in procs:
-                with contextlib.suppress(ProcessLookupError):
-                    proc.send_signal(signal.SIGTERM)  # the server shuts its pool down
-            for proc in procs:
-                try:
-                    proc.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
+            for server in servers:
+                server.stop()  # SIGTERM: the server shuts its pool down
     lat = sorted(stats.latencies)
     db = "external" if args.url else ("PostgreSQL" if args.database_url else "SQLite")
     return {
@@ -299,7 +259,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         "p99_ms": round(_percentile(lat, 0.99) * 1000, 1),
         "errors": stats.errors,
         "error_kinds": stats.error_kinds,
-        "rss_mib": round(rss_peak / 1024, 1) if procs else None,
+        "rss_mib": round(rss_peak / 1024, 1) if servers else None,
         "matches_finished": stats.matches,
         "seconds": round(measured, 1),
         "load_average": [round(x, 2) for x in load],

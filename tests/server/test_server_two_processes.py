@@ -8,8 +8,6 @@ import asyncio
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,9 +15,11 @@ from pathlib import Path
 import httpx
 import pytest
 import websockets
-from conftest import _reset_postgres, free_port
+from conftest import _reset_postgres
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
+
+from deadwood_knock.server.launch import ServerProcess
 
 DB = os.environ.get("DEADWOOD_TEST_DATABASE_URL")
 REDIS = os.environ.get("DEADWOOD_TEST_REDIS_URL")
@@ -29,73 +29,47 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-class Server:
-    def __init__(self, data_dir: Path, pacing: float) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = data_dir / f"server-{self.port}.log"
-        command = [
-            sys.executable,
-            "-m",
-            "deadwood_knock.cli",
-            "serve",
-            "--port",
-            str(self.port),
-            "--data-dir",
-            str(data_dir),
-            "--database-url",
-            str(DB),
-            "--redis-url",
-            str(REDIS),
-            "--log-level",
-            "warning",
-        ]
-        env = {
-            **os.environ,
+#: Two server processes on one database and one Redis.
+Pair = tuple[ServerProcess, ServerProcess]
+
+
+def _server(data_dir: Path, name: str, pacing: float) -> ServerProcess:
+    server = ServerProcess(
+        data_dir,
+        database_url=DB,
+        redis_url=REDIS,
+        extra=("--log-level", "warning"),
+        env={
             "DEADWOOD_SECRET_KEY": "test secret",
             "DEADWOOD_BOT_PACING": str(pacing),
             "DEADWOOD_BOT_WORKERS": "1",
             "DEADWOOD_BOT_SECONDS": "0.2",
-        }
-        self.proc = subprocess.Popen(
-            command, env=env, stdout=subprocess.DEVNULL, stderr=self.log.open("ab")
-        )
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, self.log.read_text()
-            try:
-                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
-        raise AssertionError("server did not start")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        },
+        log=data_dir / f"server-{name}.log",
+    )
+    try:
+        server.wait_ready(timeout=90)
+    except BaseException:
+        server.stop()
+        raise
+    return server
 
 
 @pytest.fixture
-def two(tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+def two(tmp_path: Path) -> Iterator[Pair]:
     asyncio.run(_reset_postgres(str(DB)))
-    servers: list[Server] = []
+    servers: list[ServerProcess] = []
     try:
         # One after the other: the first applies the migrations.
-        servers.append(Server(tmp_path, pacing=0.5))
-        servers.append(Server(tmp_path, pacing=0.5))
+        servers.append(_server(tmp_path, "a", pacing=0.5))
+        servers.append(_server(tmp_path, "b", pacing=0.5))
         yield servers[0], servers[1]
     finally:
         for server in servers:
             server.stop()
 
 
-def _player(server: Server) -> tuple[str, dict[str, str]]:
+def _player(server: ServerProcess) -> tuple[str, dict[str, str]]:
     token = httpx.post(server.base + "/api/players", json={}).json()["token"]
     return token, {"Authorization": f"Bearer {token}"}
 
@@ -112,7 +86,9 @@ async def _log_of(match_id: str) -> list[tuple[int, int]]:
     return found
 
 
-def test_actions_alternate_and_a_socket_on_b_sees_posts_to_a(two: tuple[Server, Server]) -> None:
+def test_actions_alternate_and_a_socket_on_b_sees_posts_to_a(
+    two: Pair,
+) -> None:
     a, b = two
     token, auth = _player(a)
     created = httpx.post(
@@ -179,7 +155,9 @@ def test_actions_alternate_and_a_socket_on_b_sees_posts_to_a(two: tuple[Server, 
     assert view_a["version"] == view_b["version"] == len(log)
 
 
-def test_after_kill_9_the_other_process_drives_the_bots(two: tuple[Server, Server]) -> None:
+def test_after_kill_9_the_other_process_drives_the_bots(
+    two: Pair,
+) -> None:
     a, b = two
     _token, auth = _player(a)
     created = httpx.post(

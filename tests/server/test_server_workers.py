@@ -5,45 +5,30 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from conftest import _reset_postgres, free_port
+from conftest import _reset_postgres
+
+from deadwood_knock.server.launch import ServerProcess
 
 DB = os.environ.get("DEADWOOD_TEST_DATABASE_URL")
 REDIS = os.environ.get("DEADWOOD_TEST_REDIS_URL")
 
 
-def _serve(tmp_path: Path, *extra: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    command = [
-        sys.executable,
-        "-m",
-        "deadwood_knock.cli",
-        "serve",
-        "--port",
-        str(free_port()),
-        "--data-dir",
-        str(tmp_path / "data"),
-        *extra,
-    ]
-    return subprocess.Popen(
-        command,
-        env={**os.environ, **(env or {})},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+def _refused(tmp_path: Path, **options: Any) -> tuple[int, str]:
+    """Start a server that must refuse to run: its exit status and standard error."""
+    server = ServerProcess(tmp_path / "data", log=tmp_path / "refused.log", **options)
+    server.proc.wait(timeout=60)
+    return server.proc.returncode, server.log_text()
 
 
 def test_several_workers_on_sqlite_are_refused(tmp_path: Path) -> None:
-    proc = _serve(tmp_path, "--workers", "2")
-    _out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 2
+    returncode, err = _refused(tmp_path, workers=2)
+    assert returncode == 2
     assert "--workers 2 needs PostgreSQL" in err
     assert "SQLite is one process only" in err
     assert "Redis (--redis-url" in err
@@ -51,9 +36,8 @@ def test_several_workers_on_sqlite_are_refused(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not DB, reason="needs DEADWOOD_TEST_DATABASE_URL")
 def test_several_workers_without_redis_are_refused(tmp_path: Path) -> None:
-    proc = _serve(tmp_path, "--workers", "3", "--database-url", str(DB))
-    _out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 2
+    returncode, err = _refused(tmp_path, workers=3, database_url=DB)
+    assert returncode == 2
     assert "--workers 3 needs Redis (--redis-url" in err
     assert "PostgreSQL" not in err
 
@@ -65,44 +49,22 @@ def test_two_workers_behind_one_address_both_serve_one_match(tmp_path: Path) -> 
     import asyncio
 
     asyncio.run(_reset_postgres(str(DB)))
-    port = free_port()
     log_path = tmp_path / "server.log"
-    env = {
-        **os.environ,
-        "DEADWOOD_SECRET_KEY": "test secret",
-        "DEADWOOD_BOT_WORKERS": "1",
-        "DEADWOOD_BOT_SECONDS": "0.2",
-    }
-    command = [
-        sys.executable,
-        "-m",
-        "deadwood_knock.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--data-dir",
-        str(tmp_path / "data"),
-        "--database-url",
-        str(DB),
-        "--redis-url",
-        str(REDIS),
-        "--workers",
-        "2",
-    ]
-    with log_path.open("w") as log:
-        proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)
-    base = f"http://127.0.0.1:{port}"
+    server = ServerProcess(
+        tmp_path / "data",
+        database_url=DB,
+        redis_url=REDIS,
+        workers=2,
+        env={
+            "DEADWOOD_SECRET_KEY": "test secret",
+            "DEADWOOD_BOT_WORKERS": "1",
+            "DEADWOOD_BOT_SECONDS": "0.2",
+        },
+        log=log_path,
+    )
+    base = server.base
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert proc.poll() is None, log_path.read_text()
-            try:
-                if httpx.get(base + "/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.3)
+        server.wait_ready()
         token = httpx.post(base + "/api/players", json={}).json()["token"]
         headers = {"Authorization": f"Bearer {token}"}
         created = httpx.post(
@@ -139,11 +101,7 @@ def test_two_workers_behind_one_address_both_serve_one_match(tmp_path: Path) -> 
         versions = [e["version"] for e in final["recent_events"]]
         assert versions == sorted(versions)
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        server.stop(timeout=30)
 
 
 def _processes_that_answered(log: str, match_id: str) -> set[str]:

@@ -17,6 +17,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, func, insert, literal, select, update
@@ -49,6 +50,19 @@ class _StaleMatch(Exception):
 
 #: One write in a shared transaction: True if written, False if it wrote nothing.
 Work = Callable[[AsyncSession], Awaitable[bool]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """One action to log: the match, the version it makes, who acted and how, and the
+    match's result if the action finished it."""
+
+    live: LiveMatch
+    version: int
+    seat: int
+    action_json: JSONDict
+    client_action_id: str | None
+    result: JSONDict | None
 
 
 class GroupCommit:
@@ -301,31 +315,18 @@ class MatchStore:
         over = live.game.is_over(new_state)
         result = self._result(live, new_state) if over else None
         action_json = action.to_json()
+        entry = _Entry(live, version, seat, action_json, client_action_id, result)
         try:
             if result is None and not self.db.is_sqlite:
                 # The common case in one statement and one round trip: bump the version
                 # only if it is still ours, and log the action only if it was bumped.
-                logged = await self._append_one_trip(
-                    live, version, seat, action_json, client_action_id
-                )
+                logged = await self._append_one_trip(entry)
             elif self.db.is_sqlite:
                 # SQLite has one writer at a time: actions arriving together share one
                 # transaction (one fsync), each answered only after that commit.
-                logged = await self._group.submit(
-                    functools.partial(
-                        self._append_rows,
-                        live=live,
-                        version=version,
-                        seat=seat,
-                        action_json=action_json,
-                        client_action_id=client_action_id,
-                        result=result,
-                    )
-                )
+                logged = await self._group.submit(functools.partial(self._append_rows, entry=entry))
             else:
-                logged = await self._append_in_transaction(
-                    live, version, seat, action_json, client_action_id, result
-                )
+                logged = await self._append_in_transaction(entry)
             if not logged:
                 raise _StaleMatch
         except (IntegrityError, _StaleMatch):
@@ -348,15 +349,9 @@ class MatchStore:
         live.recent.extend(tagged)
         return tagged
 
-    async def _append_one_trip(
-        self,
-        live: LiveMatch,
-        version: int,
-        seat: int,
-        action_json: JSONDict,
-        client_action_id: str | None,
-    ) -> bool:
+    async def _append_one_trip(self, entry: _Entry) -> bool:
         """PostgreSQL: the version bump and the log row in one statement, committed alone."""
+        live, version = entry.live, entry.version
         bumped = (
             update(Match)
             .where(Match.id == live.id, Match.version == live.version)
@@ -367,9 +362,9 @@ class MatchStore:
         row = select(
             bumped.c.id,
             literal(version),
-            literal(seat),
-            literal(action_json, type_=MatchAction.__table__.c.action.type),
-            literal(client_action_id, type_=MatchAction.__table__.c.client_action_id.type),
+            literal(entry.seat),
+            literal(entry.action_json, type_=MatchAction.__table__.c.action.type),
+            literal(entry.client_action_id, type_=MatchAction.__table__.c.client_action_id.type),
         )
         statement = (
             insert(MatchAction)
@@ -381,40 +376,15 @@ class MatchStore:
             logged = (await autocommit.execute(statement)).first()
         return logged is not None
 
-    async def _append_in_transaction(
-        self,
-        live: LiveMatch,
-        version: int,
-        seat: int,
-        action_json: JSONDict,
-        client_action_id: str | None,
-        result: JSONDict | None,
-    ) -> bool:
+    async def _append_in_transaction(self, entry: _Entry) -> bool:
         async with self.db.sessions() as session, session.begin():
-            return await self._append_rows(
-                session,
-                live=live,
-                version=version,
-                seat=seat,
-                action_json=action_json,
-                client_action_id=client_action_id,
-                result=result,
-            )
+            return await self._append_rows(session, entry=entry)
 
-    async def _append_rows(
-        self,
-        session: AsyncSession,
-        *,
-        live: LiveMatch,
-        version: int,
-        seat: int,
-        action_json: JSONDict,
-        client_action_id: str | None,
-        result: JSONDict | None,
-    ) -> bool:
+    async def _append_rows(self, session: AsyncSession, *, entry: _Entry) -> bool:
         """The version bump, then the log row (and a finished match's stats), in
         ``session``'s transaction; False, having written nothing, if the match is no longer
         at ``version - 1``."""
+        live, version, result = entry.live, entry.version, entry.result
         changed = await session.execute(
             update(Match)
             .where(Match.id == live.id, Match.version == live.version)
@@ -431,16 +401,16 @@ class MatchStore:
             MatchAction(
                 match_id=live.id,
                 version=version,
-                seat=seat,
-                action=action_json,
-                client_action_id=client_action_id,
+                seat=entry.seat,
+                action=entry.action_json,
+                client_action_id=entry.client_action_id,
             )
         )
         await session.flush()
         if result is not None:
             await self._record_stats(session, live, result)
             for hook in self.finish_hooks:
-                await hook(session, live, result, [*live.actions, action_json])
+                await hook(session, live, result, [*live.actions, entry.action_json])
         return True
 
     def _result(self, live: LiveMatch, state: Any) -> JSONDict:

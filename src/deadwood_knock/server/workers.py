@@ -140,13 +140,18 @@ class PipeWorkers:
         except (EOFError, OSError):
             self._lost(worker)
 
-    def _lost(self, worker: _Worker) -> None:
-        """A worker died (killed, out of memory): fail its job and start another."""
+    @staticmethod
+    def _detach(worker: _Worker) -> None:
+        """Stop listening to a worker's pipe and close it (it may be closed already)."""
         loop = asyncio.get_running_loop()
         with contextlib.suppress(ValueError, OSError):
             loop.remove_reader(worker.conn.fileno())
         with contextlib.suppress(OSError):
             worker.conn.close()
+
+    def _lost(self, worker: _Worker) -> None:
+        """A worker died (killed, out of memory): fail its job and start another."""
+        self._detach(worker)
         for future in worker.pending.values():
             if not future.done():
                 future.set_exception(WorkerError("WorkerDied"))
@@ -211,12 +216,8 @@ class PipeWorkers:
 
     async def close(self) -> None:
         self._closing = True
-        loop = asyncio.get_running_loop()
         for worker in list(self._workers):
-            with contextlib.suppress(ValueError, OSError):
-                loop.remove_reader(worker.conn.fileno())
-            with contextlib.suppress(OSError):
-                worker.conn.close()
+            self._detach(worker)
             for future in worker.pending.values():
                 if not future.done():
                     future.cancel()
