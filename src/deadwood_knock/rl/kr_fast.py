@@ -237,8 +237,11 @@ class KrTensors:
         at = {b.name: b.offset for b in encoder.layout}
         self.size = encoder.size
         self.players = n = encoder.players
-        # Every block before the hand sizes holds 0 or 1: written as one bit string.
+        # Every block before the hand sizes holds 0 or 1: written as one bit string; the
+        # scalars follow in this order (tensors writes them so).
         self.bits_len = at["hand_sizes"]
+        scalars = [b.name for b in encoder.layout if b.offset >= self.bits_len]
+        assert scalars == ["hand_sizes", "stock_size", "turnovers", "count", "totals", "options"]
         for block in encoder.layout:
             if block.offset < self.bits_len:
                 assert (block.low, block.high) == (0.0, 1.0), block
@@ -254,6 +257,10 @@ class KrTensors:
         ]
         self.dealer_bit = [
             [1 << (at["dealer"] + (s - seat) % n) for s in range(n)] for seat in range(n)
+        ]
+        # Per seat: (the totals, the vector's tail from them on); see tensors.
+        self.totals_tail: list[tuple[list[int] | None, Vector]] = [
+            (None, np.zeros(0, dtype=np.float32)) for _ in range(n)
         ]
         self.pile_at = at["discard_pile"]
         self.top_at = at["discard_top"]
@@ -326,23 +333,32 @@ class KrTensors:
         )
         bits_len = self.bits_len
         vec = unpacked[: self.size].astype(_F32)
-        target = self.target
-        totals = core.totals
-        clip = TOTAL_CLIP
+        # The scalars: hand sizes, stock size, turn-overs and count change every step;
+        # the totals and the options after them only when a hand ends (kept per seat).
         tail = [hands[s].bit_count() / 11.0 for s in order]
         tail += (
             len(core.stock) / 52.0,
             core.turnovers / 2.0,
             count / 100.0 if count < 100 else 1.0,
         )
-        tail += [
+        end = bits_len + len(tail)
+        vec[bits_len:end] = tail
+        totals = core.totals
+        kept = self.totals_tail[seat]
+        if kept[0] != totals:
+            kept = self.totals_tail[seat] = (totals[:], self._totals_tail(totals, order))
+        vec[end:] = kept[1]
+        mask_at = self.mask_at
+        return vec, unpacked[mask_at : mask_at + self.mask_size].view(np.int8)
+
+    def _totals_tail(self, totals: list[int], order: list[int]) -> Vector:
+        target = self.target
+        clip = TOTAL_CLIP
+        tail = [
             -clip if t < -clip else clip if t > clip else t
             for t in [totals[s] / target for s in order]
         ]
-        tail += self.options_tail
-        vec[bits_len:] = tail
-        mask_at = self.mask_at
-        return vec, unpacked[mask_at : mask_at + self.mask_size].view(np.int8)
+        return np.array(tail + self.options_tail, dtype=np.float32)
 
     def legal_bits(self, core: Any, seat: int) -> int:
         """The legal action indices of ``seat`` as bits of an int (0 off its turn)."""
