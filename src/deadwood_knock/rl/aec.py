@@ -12,7 +12,8 @@
 
 Each observation is ``{"observation": float32 vector, "action_mask": int8 vector}`` (the
 convention of PettingZoo's classic games); the acting agent's ``info["observation"]`` is
-the engine's own observation of its seat. Rewards go to every seat when the score moves
+the engine's own observation of its seat (Knock Rummy and Gin: built when first read, see
+:class:`~deadwood_knock.rl.driver.LazyInfo`). Rewards go to every seat when the score moves
 (see :mod:`deadwood_knock.rl`). An illegal action ends the episode: the agent that made
 it gets ``illegal_reward``, the others 0, and ``info["illegal_action"]`` says why.
 """
