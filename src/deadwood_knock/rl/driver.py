@@ -260,15 +260,8 @@ class Table:
         """:meth:`rewards`, or ``None`` when every seat's reward is 0 (the core table's
         totals did not move and the match is not over), without building the scores."""
         core = self._core
-        if core is not None and core.to_act is not None:
-            totals = core.totals
-            same = True
-            for a, b in zip(self.totals, totals, strict=True):
-                if a != b:
-                    same = False
-                    break
-            if same:
-                return None
+        if core is not None and core.to_act is not None and tuple(core.totals) == self.totals:
+            return None
         return self.rewards()
 
     # -- rewards and episodes ----------------------------------------------------------
