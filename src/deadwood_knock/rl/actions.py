@@ -104,6 +104,10 @@ class ActionCodec:
     fixed: tuple[Any, ...]
     reveal_slots: int = 0
     _index: Mapping[Any, int] = field(default_factory=dict, repr=False, compare=False)
+    # The index by identity of every action value the engine shares (hashing a
+    # dataclass costs far more than an id); ``_shared`` keeps them, so no id is reused.
+    _by_id: Mapping[int, int] = field(default_factory=dict, repr=False, compare=False)
+    _shared: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def size(self) -> int:
@@ -146,9 +150,14 @@ class ActionCodec:
 
     def legal_indices(self, observation: Any) -> list[int]:
         """The indices of the observation's legal actions, in the engine's order."""
+        legal = observation.legal_actions
+        try:
+            return list(map(self._by_id.__getitem__, map(id, legal)))
+        except KeyError:  # a value the engine does not share (a reveal, say)
+            pass
         get = self._index.get
         out = []
-        for action in observation.legal_actions:
+        for action in legal:
             index = get(action)
             out.append(self.encode(action, observation) if index is None else index)
         return out
@@ -190,4 +199,27 @@ def action_codec(game_name: str) -> ActionCodec:
         from deadwood_knock.games.deadwood_knock.rules import HAND_SIZE
 
         reveal_slots = 2**HAND_SIZE  # every subset of the hand's positions
-    return ActionCodec(game_name, fixed, reveal_slots, index)
+    shared = (*fixed, *_shared_actions(game_name))
+    by_id = {id(action): index[action] for action in shared if action in index}
+    return ActionCodec(game_name, fixed, reveal_slots, index, by_id, shared)
+
+
+def _shared_actions(game_name: str) -> list[Any]:
+    """The action values the game's core hands out in every legal list (interned)."""
+    if facts(game_name).poker_split:
+        from deadwood_knock.games.deadwood_knock import core as dk
+
+        return [
+            *(
+                getattr(dk, name)
+                for name in ("KNOCK", "STAND", "CALL", "FOLD")
+                if hasattr(dk, name)
+            ),
+            *(a for draws in getattr(dk, "DRAWS", {}).values() for a in draws),
+        ]
+    from deadwood_knock.games.knock_rummy import core as kr
+
+    return [
+        *(getattr(kr, name) for name in ("DRAW_STOCK", "DRAW_PILE", "RUMMY_NO_DISCARD")),
+        *(a for name in ("DISCARDS", "KNOCKS", "RUMMIES") for a in getattr(kr, name)),
+    ]

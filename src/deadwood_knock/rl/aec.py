@@ -12,7 +12,8 @@
 
 Each observation is ``{"observation": float32 vector, "action_mask": int8 vector}`` (the
 convention of PettingZoo's classic games); the acting agent's ``info["observation"]`` is
-the engine's own observation of its seat. Rewards go to every seat when the score moves
+the engine's own observation of its seat (Knock Rummy and Gin: built when first read, see
+:class:`~deadwood_knock.rl.driver.LazyInfo`). Rewards go to every seat when the score moves
 (see :mod:`deadwood_knock.rl`). An illegal action ends the episode: the agent that made
 it gets ``illegal_reward``, the others 0, and ``info["illegal_action"]`` says why.
 """
@@ -27,7 +28,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from deadwood_knock.rl.actions import IllegalIndexError
-from deadwood_knock.rl.driver import EnvSettings, Table, render_text, settings_from
+from deadwood_knock.rl.driver import EnvSettings, LazyInfo, Table, render_text, settings_from
 
 __all__ = ["CardGameAEC", "env", "raw_env"]
 
@@ -69,7 +70,9 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         self._action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
         self._names = [f"player_{s}" for s in range(n)]
         self._seed_rng: Any = None
-        self._current: tuple[int, Any] | None = None  # (seat, its engine observation)
+        # (seat to act, its engine observation; None for a core table: see _select)
+        self._current: tuple[int, Any] | None = None
+        self._rewarded = False  # whether the last step gave anyone a reward
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -99,24 +102,35 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
+        self._rewarded = False
         self._select()
 
     def _select(self) -> None:
-        """Point ``agent_selection`` at the seat to act, with its engine observation."""
-        seat = self.table.to_act
+        """Point ``agent_selection`` at the seat to act, with its engine observation
+        (for a core table, a :class:`LazyInfo` that builds it when read)."""
+        table = self.table
+        seat = table.to_act
         assert seat is not None
-        observation = self.table.observe(seat)
+        agent = self.possible_agents[seat]
+        self.agent_selection = agent
+        if table.fast is not None:
+            self._current = (seat, None)
+            self.infos[agent] = LazyInfo(table.view(seat))
+            return
+        observation = table.observe(seat)
         self._current = (seat, observation)
-        self.agent_selection = self.possible_agents[seat]
-        self.infos[self.agent_selection] = {"observation": observation}
+        self.infos[agent] = {"observation": observation}
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
+        table = self.table
+        if table.fast is not None:
+            return table.seat_tensors(seat)
         current = self._current
         observation = current[1] if current is not None and current[0] == seat else None
         if observation is None:
-            observation = self.table.observe(seat)
-        return self.table.tensors(observation)
+            observation = table.observe(seat)
+        return table.tensors(observation)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -125,42 +139,64 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
             return
         assert self._current is not None
         seat, observation = self._current
+        table = self.table
         self._cumulative_rewards[agent] = 0.0
-        for other in self.agents:
-            self.infos[other] = {}
+        # Between steps only the seat to act has an info (see _select and _finish).
+        self.infos[agent] = {}
         try:
-            engine_action = self.table.decode(action, observation)
+            if table.fast is not None:
+                engine_action = table.decode_index(action, seat)
+            else:
+                engine_action = table.decode(action, observation)
         except IllegalIndexError as exc:
-            rewards = self.table.illegal_rewards(seat)
+            rewards = table.illegal_rewards(seat)
             self.infos[agent] = {"illegal_action": str(exc)}
-            self._finish(rewards, terminated=True, next_seat=(seat + 1) % self.table.players)
+            self._finish(rewards, terminated=True, next_seat=(seat + 1) % table.players)
             return
-        events = self.table.apply(engine_action)
-        rewards = self.table.rewards()
-        if self.table.episode_over(events) or self.table.truncated():
+        if table.fast is not None:
+            events: Any = table.apply_legal(engine_action)
+        else:
+            events = table.apply(engine_action)
+        moved = table.rewards_if_moved()
+        over = table.episode_over(events)
+        if over or table.truncated():
             self._finish(
-                rewards,
-                terminated=self.table.episode_over(events),
-                next_seat=(seat + 1) % self.table.players,
+                moved or [0.0] * table.players,
+                terminated=over,
+                next_seat=(seat + 1) % table.players,
             )
             return
-        for other, reward in zip(self.possible_agents, rewards, strict=True):
-            self.rewards[other] = reward
-        self._select()
-        self._accumulate_rewards()
+        if moved is not None:
+            for other, reward in zip(self.possible_agents, moved, strict=True):
+                self.rewards[other] = reward
+            self._rewarded = True
+            self._select()
+            self._accumulate_rewards()
+        else:
+            # Nobody's reward moved: only last step's rewards need clearing (adding
+            # zeros to the cumulative rewards would change nothing).
+            if self._rewarded:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._rewarded = False
+            self._select()
         if self.render_mode == "human":
             self.render()
 
     def _finish(self, rewards: list[float], terminated: bool, next_seat: int) -> None:
         """The episode ends: everyone's last reward, final observations in ``info``."""
+        table = self.table
         for other, reward in zip(self.possible_agents, rewards, strict=True):
             self.rewards[other] = reward
             if terminated:
                 self.terminations[other] = True
             else:
                 self.truncations[other] = True
+            seat = self._seat[other]
             info = self.infos[other]
-            info.setdefault("observation", self.table.observe(self._seat[other]))
+            if table.fast is not None:
+                self.infos[other] = LazyInfo(table.view(seat), info)
+            elif "observation" not in info:
+                info["observation"] = table.observe(seat)
         self._current = None
         self.agent_selection = self.possible_agents[next_seat]
         self._accumulate_rewards()

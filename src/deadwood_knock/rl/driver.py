@@ -20,12 +20,14 @@ from deadwood_knock.cards import sort_key
 from deadwood_knock.games import GAME_NAMES, get_game
 from deadwood_knock.games.base import Event, Game, GameError, IllegalActionError
 from deadwood_knock.rl.actions import ActionCodec, IllegalIndexError, Mask, action_codec
+from deadwood_knock.rl.kr_fast import KrTensors, SeatView
 from deadwood_knock.rl.observations import ObservationEncoder, Vector, observation_encoder
 
 __all__ = [
     "EPISODES",
     "REWARDS",
     "EnvSettings",
+    "LazyInfo",
     "Table",
     "render_text",
     "settings_from",
@@ -108,6 +110,13 @@ class Table:
         self.seed = 0
         self.totals: tuple[int, ...] = (0,) * self.players
         self.steps = 0
+        # Knock Rummy and Gin: tensors written from the core table (see kr_fast).
+        self.fast: KrTensors | None = None
+        if self._melds:
+            self.fast = KrTensors(self.encoder, self.codec, self.options)
+        # Moves on at every deal and action: the legal bits below belong to one moment.
+        self._version = 0
+        self._legal: tuple[int, int, int] = (-1, -1, 0)  # (version, seat, legal bits)
 
     # -- the game --------------------------------------------------------------------
 
@@ -133,6 +142,7 @@ class Table:
             self._state = state
         self.totals = tuple(self.game.scores(state))
         self.steps = 0
+        self._version += 1
 
     @property
     def over(self) -> bool:
@@ -179,10 +189,12 @@ class Table:
         if i != index:
             raise IllegalIndexError(f"an action is a whole number, not {index!r}")
         action = self.codec.decode(i, observation)
-        if action not in observation.legal_actions:
+        # The indices of the legal actions (ints, by the actions' identity: comparing
+        # dataclasses costs more); the codec maps them one to one (tests/test_rl.py).
+        legal = self.codec.legal_indices(observation)
+        if i not in legal:
             raise IllegalIndexError(
-                f"action {i} ({self.codec.label(i)}) is not legal now; "
-                f"legal: {sorted(self.codec.legal_indices(observation))}"
+                f"action {i} ({self.codec.label(i)}) is not legal now; legal: {sorted(legal)}"
             )
         return action
 
@@ -195,13 +207,62 @@ class Table:
             events: list[Event] = []
             core.play(action, events)
             self.steps += 1
+            self._version += 1
             return tuple(events)
         try:
             self._state, done = self.game.apply(self._state, action)
         except IllegalActionError as exc:  # decode checked legality; this is a bug
             raise IllegalIndexError(str(exc)) from exc
         self.steps += 1
+        self._version += 1
         return tuple(done)
+
+    # -- the core table's fast path (Knock Rummy, Gin) ------------------------------
+
+    def legal_bits(self, seat: int) -> int:
+        """The seat's legal action indices now, as bits of an int (core tables only)."""
+        version, at, bits = self._legal
+        if version == self._version and at == seat:
+            return bits
+        assert self.fast is not None
+        bits = self.fast.legal_bits(self._core, seat)
+        self._legal = (self._version, seat, bits)
+        return bits
+
+    def seat_tensors(self, seat: int) -> dict[str, Any]:
+        """The seat's vector and mask now; written from the core table when there is
+        one (equal to ``tensors(observe(seat))``), else encoded from the observation."""
+        fast = self.fast
+        if fast is None:
+            return self.tensors(self.observe(seat))
+        vector, mask = fast.tensors(self._core, seat, self.legal_bits(seat))
+        return {"observation": vector, "action_mask": mask}
+
+    def view(self, seat: int) -> SeatView:
+        """What the seat sees now, its engine observation built when read (core only)."""
+        return SeatView(self._core, seat)
+
+    def decode_index(self, index: Any, seat: int) -> Any:
+        """:meth:`decode` for the seat to act of a core table, from its legal bits."""
+        assert self.fast is not None
+        return self.fast.decode(index, self.legal_bits(seat))
+
+    def apply_legal(self, action: Any) -> list[Event]:
+        """Play an action :meth:`decode_index` returned (so the engine's legal list
+        holds it) on the core table."""
+        events: list[Event] = []
+        self._core.play(action, events)
+        self.steps += 1
+        self._version += 1
+        return events
+
+    def rewards_if_moved(self) -> list[float] | None:
+        """:meth:`rewards`, or ``None`` when every seat's reward is 0 (the core table's
+        totals did not move and the match is not over), without building the scores."""
+        core = self._core
+        if core is not None and core.to_act is not None and tuple(core.totals) == self.totals:
+            return None
+        return self.rewards()
 
     # -- rewards and episodes ----------------------------------------------------------
 
@@ -285,3 +346,108 @@ def bot_rngs(seed: int, players: int) -> list[random.Random]:
 
 def zero_mask(size: int) -> Mask:
     return np.zeros(size, dtype=np.int8)
+
+
+class LazyInfo(dict[str, Any]):
+    """An ``info`` dict whose ``"observation"`` (the engine observation) is built from a
+    :class:`SeatView` the first time it is read: ``info["observation"]``, ``get``, ``in``
+    and every way of listing the dict build it, so a loop that never reads it pays
+    nothing. The view holds only what the seat may see. Copied or pickled, it is a plain
+    dict with the observation built."""
+
+    __slots__ = ("_view",)
+
+    def __init__(self, view: SeatView | None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._view = view
+
+    def _fill(self) -> None:
+        view = self._view
+        if view is not None:
+            self._view = None
+            if not dict.__contains__(self, "observation"):
+                dict.__setitem__(self, "observation", view.observation())
+
+    def __missing__(self, key: str) -> Any:
+        if key == "observation" and self._view is not None:
+            self._fill()
+            return dict.__getitem__(self, key)
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        if key == "observation" and self._view is not None:
+            return True
+        return dict.__contains__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key == "observation":
+            self._fill()
+        return dict.get(self, key, default)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if key == "observation":
+            self._view = None
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self._fill()
+        dict.__delitem__(self, key)
+
+    def __iter__(self) -> Any:
+        self._fill()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._fill()
+        return dict.__len__(self)
+
+    def __repr__(self) -> str:
+        self._fill()
+        return dict.__repr__(self)
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        if isinstance(other, LazyInfo):
+            other._fill()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None
+
+    def keys(self) -> Any:
+        self._fill()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._fill()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._fill()
+        return dict.items(self)
+
+    def copy(self) -> dict[str, Any]:
+        self._fill()
+        return dict.copy(self)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        self._fill()
+        return dict.pop(self, key, *default)
+
+    def popitem(self) -> tuple[str, Any]:
+        self._fill()
+        return dict.popitem(self)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self._fill()
+        return dict.setdefault(self, key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self._fill()
+        dict.update(self, *args, **kwargs)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        self._fill()
+        return (dict, (dict.copy(self),))

@@ -32,7 +32,14 @@ from deadwood_knock.bots import Budget, get_bot
 from deadwood_knock.bots.base import Bot
 from deadwood_knock.games.base import GameError
 from deadwood_knock.rl.actions import IllegalIndexError, Mask
-from deadwood_knock.rl.driver import EnvSettings, Table, bot_rngs, render_text, settings_from
+from deadwood_knock.rl.driver import (
+    EnvSettings,
+    LazyInfo,
+    Table,
+    bot_rngs,
+    render_text,
+    settings_from,
+)
 
 __all__ = ["DEFAULT_OPPONENT", "CardGameEnv"]
 
@@ -134,27 +141,34 @@ class CardGameEnv(gymnasium.Env[dict[str, Any], np.int64]):
         observation = self._observe()
         if self.render_mode == "human":
             self.render()
-        return self._tensors(observation), {"observation": observation, "seat": self.seat}
+        return self._tensors(observation), self._info(observation)
 
     def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         observation = self._observation
         if observation is None or self.table.to_act != self.seat:
             raise GameError("step() after the episode ended: call reset() first")
+        table = self.table
         try:
-            engine_action = self.table.decode(action, observation)
+            if table.fast is not None:
+                engine_action = table.decode_index(action, self.seat)
+            else:
+                engine_action = table.decode(action, observation)
         except IllegalIndexError as exc:
-            reward = self.table.illegal_rewards(self.seat)[self.seat]
-            info = {"observation": observation, "seat": self.seat, "illegal_action": str(exc)}
+            reward = table.illegal_rewards(self.seat)[self.seat]
+            info = self._info(observation, illegal_action=str(exc))
             self._observation = None
             return self._tensors(observation, ended=True), reward, True, False, info
-        events = self.table.apply(engine_action)
+        if table.fast is not None:
+            events: Any = table.apply_legal(engine_action)
+        else:
+            events = table.apply(engine_action)
         ended = self.table.episode_over(events) or self._play_bots()
         reward = self._pending + self.table.rewards()[self.seat]
         self._pending = 0.0
         terminated = ended
         truncated = not terminated and self.table.truncated()
         observation = self._observe()
-        info = {"observation": observation, "seat": self.seat}
+        info = self._info(observation)
         if terminated or truncated:
             self._observation = None
         if self.render_mode == "human":
@@ -185,20 +199,37 @@ class CardGameEnv(gymnasium.Env[dict[str, Any], np.int64]):
         raise GameError(f"the bots made {_MAX_BOT_MOVES} moves without the learner's turn")
 
     def _observe(self) -> Any:
-        self._observation = self.table.observe(self.seat)
+        """The learner's engine observation now; for a core table (Knock Rummy, Gin) a
+        :class:`SeatView` of it instead, built into the observation only if read."""
+        table = self.table
+        self._observation = (
+            table.view(self.seat) if table.fast is not None else table.observe(self.seat)
+        )
         return self._observation
 
+    def _info(self, observation: Any, **extra: Any) -> dict[str, Any]:
+        if self.table.fast is not None:
+            return LazyInfo(observation, seat=self.seat, **extra)
+        return {"observation": observation, "seat": self.seat, **extra}
+
     def _tensors(self, observation: Any, ended: bool = False) -> dict[str, Any]:
-        tensors = self.table.tensors(observation)
+        table = self.table
+        if table.fast is not None:
+            tensors = table.seat_tensors(self.seat)  # the table is where the view was taken
+        else:
+            tensors = table.tensors(observation)
         if ended:  # nothing is legal once the episode is over
             tensors["action_mask"] = np.zeros_like(tensors["action_mask"])
         return tensors
 
     def action_masks(self) -> Mask:
         """The legal-action mask of the learner now (sb3-contrib's MaskablePPO calls it)."""
+        table = self.table
         if self._observation is None:
-            return np.zeros(self.table.codec.size, dtype=np.int8)
-        return self.table.mask(self._observation)
+            return np.zeros(table.codec.size, dtype=np.int8)
+        if table.fast is not None:
+            return table.fast.mask(table.legal_bits(self.seat))
+        return table.mask(self._observation)
 
     # -- rendering ------------------------------------------------------------------------
 
