@@ -22,6 +22,7 @@ from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import Budget
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
+from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.games.base import Game
@@ -44,6 +45,17 @@ DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 #: strong-v1's (best of up to 31 uniform deals), the search expected the rival to knock
 #: later and lost 9.5 points a hand to strong-v1 (docs/bots.md), so it keeps strong-v1's.
 INFERRED_RUMMY: frozenset[str] = frozenset({"gin"})
+
+#: Gin: six candidates (strong-v1: four) and the anchor left when the paired playouts put
+#: another move one standard error ahead (strong-v1: 1.5). Of the Gin changes tried for
+#: issue #17 this one scored best against strong-v1 (docs/bots.md); the others (later
+#: knocks in the playouts, a rival dealt as the best of many weighted hands, an anchor
+#: knocking at 10 early) did not help and were left out.
+GIN_WIDTH = 6
+GIN_Z = 1.0
+
+#: Knock Rummy playouts: the rivals knock at this count or less (strong-v1: 6).
+KR_KNOCK = 6
 
 
 class InferredSimSearch(SimSearch):
@@ -75,6 +87,10 @@ class SearchBot(StrongBot):
     """``strong``: see the module docstring."""
 
     name = "strong"
+    gin_anchor_z = GIN_Z
+
+    def _rummy_width(self, gin: bool) -> int:
+        return GIN_WIDTH if gin else super()._rummy_width(gin)
 
     def __init__(self, default_budget: Budget = DEFAULT_BUDGET, width: int = 6) -> None:
         super().__init__(default_budget, width)
@@ -98,4 +114,7 @@ class SearchBot(StrongBot):
                 return InferredSimSearch(view)
         elif game.name in INFERRED_RUMMY and kr_playout.sample_position(view, random.Random(0)):
             return InferredKrSearch(view)
-        return super()._search(game, observation, view)
+        search = super()._search(game, observation, view)
+        if isinstance(search, KrSimSearch) and not options_of(view.raw)[2]:
+            search.knock_at = KR_KNOCK
+        return search
