@@ -22,7 +22,6 @@ from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import Budget
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
-from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.games.base import Game
@@ -53,9 +52,6 @@ INFERRED_RUMMY: frozenset[str] = frozenset({"gin"})
 #: knocking at 10 early) did not help and were left out.
 GIN_WIDTH = 6
 GIN_Z = 1.0
-
-#: Knock Rummy playouts: the rivals knock at this count or less (strong-v1: 6).
-KR_KNOCK = 6
 
 
 class InferredSimSearch(SimSearch):
@@ -114,7 +110,4 @@ class SearchBot(StrongBot):
                 return InferredSimSearch(view)
         elif game.name in INFERRED_RUMMY and kr_playout.sample_position(view, random.Random(0)):
             return InferredKrSearch(view)
-        search = super()._search(game, observation, view)
-        if isinstance(search, KrSimSearch) and not options_of(view.raw)[2]:
-            search.knock_at = KR_KNOCK
-        return search
+        return super()._search(game, observation, view)
