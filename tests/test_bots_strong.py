@@ -124,3 +124,15 @@ def test_gin_playouts_take_the_top_only_to_meld_it() -> None:
     sim = _sim(hand, "9h", gin=True)
     kr_playout.policy_move(sim, 10)
     assert sim.taken == parse_cards("9h")[0]
+
+
+def test_strong_weighs_six_gin_candidates_and_strong_v1_four() -> None:
+    """strong's Gin search keeps two more candidates than the frozen strong-v1."""
+    game, state = _gin_position("2c 3c 4c 5h 6h 7h Ts Js Kd Qc Ah", "8s", "discard")
+    legal = game.legal_actions(state)
+    obs = game.observe(state, 0)
+    budget = Budget(iterations=4)
+    new = get_bot("strong").evaluate(game, obs, legal, random.Random(5), budget, cull=False)
+    old = get_bot("strong-v1").evaluate(game, obs, legal, random.Random(5), budget, cull=False)
+    assert [av.samples for av in new] == [4] * 6
+    assert [av.samples for av in old] == [4] * 4

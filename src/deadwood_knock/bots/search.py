@@ -46,6 +46,14 @@ DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 #: later and lost 9.5 points a hand to strong-v1 (docs/bots.md), so it keeps strong-v1's.
 INFERRED_RUMMY: frozenset[str] = frozenset({"gin"})
 
+#: Gin: six candidates (strong-v1: four) and the anchor left when the paired playouts put
+#: another move one standard error ahead (strong-v1: 1.5). Of the Gin changes tried for
+#: issue #17 this one scored best against strong-v1 (docs/bots.md); the others (later
+#: knocks in the playouts, a rival dealt as the best of many weighted hands, an anchor
+#: knocking at 10 early) did not help and were left out.
+GIN_WIDTH = 6
+GIN_Z = 1.0
+
 
 class InferredSimSearch(SimSearch):
     """Deadwood Knock playouts on positions whose hidden hands come from the model."""
@@ -76,6 +84,10 @@ class SearchBot(StrongBot):
     """``strong``: see the module docstring."""
 
     name = "strong"
+    gin_anchor_z = GIN_Z
+
+    def _rummy_width(self, gin: bool) -> int:
+        return GIN_WIDTH if gin else super()._rummy_width(gin)
 
     def __init__(self, default_budget: Budget = DEFAULT_BUDGET, width: int = 6) -> None:
         super().__init__(default_budget, width)

@@ -222,6 +222,10 @@ class StrongBot:
     """Determinized-rollout search; see the module docstring."""
 
     name = "strong"
+    #: How far (in standard errors of the paired difference) the playouts must put another
+    #: action ahead of the anchor: Knock Rummy, Gin. Subclasses may tune them.
+    anchor_z = ANCHOR_Z
+    gin_anchor_z = GIN_ANCHOR_Z
 
     def __init__(self, default_budget: Budget = DEFAULT_BUDGET, width: int = 6) -> None:
         self.default_budget = default_budget
@@ -269,7 +273,7 @@ class StrongBot:
             priors = [(a, top_prior if a is choice else pr) for a, pr in priors]
         ranked = sorted(priors, key=lambda ap: -ap[1])
         # Knock Rummy playouts are longer, so fewer candidates get more samples each.
-        width = self.width if game.facts.poker_split else max(2, self.width - 2)
+        width = self.width if game.facts.poker_split else self._rummy_width(gin)
         keep = ranked[:width]
         # Always weigh the best of each turn-ending choice, however the heuristic rates it.
         kept_kinds = {_kind(a) for a, _ in keep}
@@ -328,11 +332,16 @@ class StrongBot:
         rest = sorted((av for av in out if av.samples != top_visits), key=lambda av: -av.value)
         ranked_out = survivors + rest
         if not game.facts.poker_split:
-            z = GIN_ANCHOR_Z if gin else ANCHOR_Z
+            z = self.gin_anchor_z if gin else self.anchor_z
             ranked_out = _keep_anchor_unless_beaten(ranked_out, keep, values, z)
         return ranked_out
 
     # --- pieces --------------------------------------------------------------------------
+
+    def _rummy_width(self, gin: bool) -> int:
+        """How many candidates the Knock Rummy / Gin search keeps (before the turn-ending
+        ones): fewer than in Deadwood Knock, whose playouts are shorter."""
+        return max(2, self.width - 2)
 
     def _forced(self, game_name: str, view: TableView, legal: Sequence[A]) -> A | None:
         kinds = [_kind(a) for a in legal]
