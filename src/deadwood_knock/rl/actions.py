@@ -60,13 +60,25 @@ from deadwood_knock.cards import CARDS, DECK_52
 from deadwood_knock.games import GAME_NAMES, facts, get_game
 from deadwood_knock.games.base import GameError, JSONDict
 
-__all__ = ["ActionCodec", "IllegalIndexError", "action_codec"]
+__all__ = ["ActionCodec", "IllegalIndexError", "action_codec", "index_of"]
 
 Mask = npt.NDArray[np.int8]
 
 
 class IllegalIndexError(GameError):
     """An action index that is out of range or not legal for the observation."""
+
+
+def index_of(index: Any) -> int:
+    """An action as a whole number (an int, a numpy integer, a whole float), or
+    :class:`IllegalIndexError` saying what it was instead."""
+    try:
+        i = int(index)
+    except (TypeError, ValueError):
+        raise IllegalIndexError(f"an action is an index, not {index!r}") from None
+    if i != index:
+        raise IllegalIndexError(f"an action is a whole number, not {index!r}")
+    return i
 
 
 def _kr_forms() -> list[JSONDict]:

@@ -19,7 +19,7 @@ from deadwood_knock.arena import ROUND_END_KINDS
 from deadwood_knock.cards import sort_key
 from deadwood_knock.games import GAME_NAMES, get_game
 from deadwood_knock.games.base import Event, Game, GameError, IllegalActionError
-from deadwood_knock.rl.actions import ActionCodec, IllegalIndexError, Mask, action_codec
+from deadwood_knock.rl.actions import ActionCodec, IllegalIndexError, Mask, action_codec, index_of
 from deadwood_knock.rl.kr_fast import KrTensors, SeatView
 from deadwood_knock.rl.observations import ObservationEncoder, Vector, observation_encoder
 
@@ -182,12 +182,7 @@ class Table:
     def decode(self, index: Any, observation: Any) -> Any:
         """The engine action of a legal index; anything else raises
         :class:`IllegalIndexError` saying why."""
-        try:
-            i = int(index)
-        except (TypeError, ValueError):
-            raise IllegalIndexError(f"an action is an index, not {index!r}") from None
-        if i != index:
-            raise IllegalIndexError(f"an action is a whole number, not {index!r}")
+        i = index_of(index)
         action = self.codec.decode(i, observation)
         # The indices of the legal actions (ints, by the actions' identity: comparing
         # dataclasses costs more); the codec maps them one to one (tests/test_rl.py).

@@ -35,7 +35,7 @@ from deadwood_knock.games.knock_rummy.core import (
     legal_list,
 )
 from deadwood_knock.games.knock_rummy.melds import arrange
-from deadwood_knock.rl.actions import ActionCodec, IllegalIndexError, Mask
+from deadwood_knock.rl.actions import ActionCodec, IllegalIndexError, Mask, index_of
 from deadwood_knock.rl.observations import TOTAL_CLIP, ObservationEncoder, Vector
 
 __all__ = ["KrTensors", "SeatView", "melded_count"]
@@ -381,12 +381,7 @@ class KrTensors:
     def decode(self, index: Any, bits: int) -> Any:
         """The engine action of a legal index (``bits``: :meth:`legal_bits`); anything
         else raises :class:`IllegalIndexError` saying why."""
-        try:
-            i = int(index)
-        except (TypeError, ValueError):
-            raise IllegalIndexError(f"an action is an index, not {index!r}") from None
-        if i != index:
-            raise IllegalIndexError(f"an action is a whole number, not {index!r}")
+        i = index_of(index)
         codec = self.codec
         if not 0 <= i < self.mask_size:
             codec.decode(i, None)  # raises the codec's out-of-range error
