@@ -16,14 +16,13 @@ round score against every way of playing on. Hand Focus ranks moves with this bo
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.bots import kr_playout
-from deadwood_knock.bots.base import A, Budget, O
+from deadwood_knock.bots.base import Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
-from deadwood_knock.bots.strong import ActionValue, KrSimSearch, Search, SimSearch, StrongBot
+from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.games.base import Game
 from deadwood_knock.games.knock_rummy.core import KrTable
@@ -85,25 +84,10 @@ class SearchBot(StrongBot):
 
     name = "strong"
     gin_anchor_z = GIN_Z
+    budgets = (DEFAULT_BUDGET, KR_BUDGET)
 
     def _rummy_width(self, gin: bool) -> int:
         return GIN_WIDTH if gin else super()._rummy_width(gin)
-
-    def __init__(self, default_budget: Budget = DEFAULT_BUDGET, width: int = 6) -> None:
-        super().__init__(default_budget, width)
-
-    def evaluate(
-        self,
-        game: Game[Any, A, O],
-        observation: O,
-        legal: Sequence[A],
-        rng: random.Random,
-        budget: Budget | None = None,
-        cull: bool = True,
-    ) -> list[ActionValue[A]]:
-        if budget is None and self.default_budget is DEFAULT_BUDGET:
-            budget = DEFAULT_BUDGET if game.facts.poker_split else KR_BUDGET
-        return super().evaluate(game, observation, legal, rng, budget, cull)
 
     def _search(self, game: Game[Any, Any, O], observation: O, view: TableView) -> Search:
         if game.facts.poker_split:

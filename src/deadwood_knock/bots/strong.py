@@ -227,7 +227,12 @@ class StrongBot:
     anchor_z = ANCHOR_Z
     gin_anchor_z = GIN_ANCHOR_Z
 
-    def __init__(self, default_budget: Budget = DEFAULT_BUDGET, width: int = 6) -> None:
+    #: The budgets when neither the call nor the bot names one: Deadwood Knock's, then
+    #: Knock Rummy's and Gin's (their playouts are longer: half as much time again).
+    budgets = (DEFAULT_BUDGET, KR_BUDGET)
+
+    def __init__(self, default_budget: Budget | None = None, width: int = 6) -> None:
+        #: ``None``: by game, from :attr:`budgets`.
         self.default_budget = default_budget
         self.width = width
 
@@ -255,9 +260,9 @@ class StrongBot:
         """Every considered action with its value, best first. ``cull=False`` keeps every
         candidate to the end, so all have the same samples (Hand Focus ranks by value)."""
         if budget is None:
-            # Knock Rummy playouts are longer; they get half as much time again.
-            custom = self.default_budget is not DEFAULT_BUDGET
-            budget = self.default_budget if game.facts.poker_split or custom else KR_BUDGET
+            budget = self.default_budget
+        if budget is None:
+            budget = self.budgets[0] if game.facts.poker_split else self.budgets[1]
         started = time.perf_counter()
         view = view_of(observation, game.name)
         priors = self._priors(game.name, view, legal, rng)
