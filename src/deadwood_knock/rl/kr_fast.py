@@ -23,6 +23,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from deadwood_knock.cards import Card
 from deadwood_knock.games.knock_rummy.core import (
     DISCARDS,
     DRAW_PILE,
@@ -205,8 +206,11 @@ class SeatView:
             seen_len,
         ) = self.at
         hand = cards_of_mask(mask)
-        public_stock = stock if type(stock) is tuple else None
-        stock_size = len(stock) if type(stock) is tuple else stock
+        if isinstance(stock, tuple):
+            public_stock: tuple[Card, ...] | None = stock
+            stock_size = len(stock)
+        else:
+            public_stock, stock_size = None, stock
         legal = (
             legal_list(opts, phase, mask, taken, stock_size, len(pile), turnovers)
             if to_act == seat
@@ -308,8 +312,8 @@ class KrTensors:
         self.totals_tail: list[tuple[list[int] | None, list[float]]] = [
             (None, []) for _ in range(n)
         ]
-        for block in ("discard_top", "public_stock_top", "taken_discard"):
-            _TOP.setdefault(at[block], tuple(1 << (at[block] + c) for c in range(52)))
+        for name in ("discard_top", "public_stock_top", "taken_discard"):
+            _TOP.setdefault(at[name], tuple(1 << (at[name] + c) for c in range(52)))
         self.pile_at = at["discard_pile"]
         self.top_at = at["discard_top"]
         self.stock_at = at["public_stock"]
@@ -340,7 +344,7 @@ class KrTensors:
         self._stock = PrefixMasks()
         # The bit string's bytes are copied here, then unpacked (cheaper than frombuffer).
         self._bytes = np.zeros(self.all_bytes, dtype=np.uint8)
-        self._bytes_view = memoryview(self._bytes)
+        self._bytes_view = memoryview(self._bytes)  # type: ignore[arg-type]
 
     def vector(self, core: Any, seat: int) -> Vector:
         return self.tensors(core, seat, 0)[0]
