@@ -329,16 +329,17 @@ def env_step(kind: str, settings: dict[str, Any], seed: int, steps: int = 500) -
     between its steps are part of its step). Episodes reset as they end (timed too)."""
     import random
 
-    import numpy as np
-
     from deadwood_knock import rl
     from deadwood_knock.rl import aec
 
     opts = dict(settings)
     game = opts.pop("game")
+    # The draw is PettingZoo's random agent's (a uniform pick among the mask's set
+    # indices), done the cheapest way: the mask's nonzero indices (what np.flatnonzero
+    # returns, without its Python wrapper) and random.choice, as the peers' loops pick
+    # from the legal-action lists their environments hand out.
     rng = random.Random(seed)
     choice = rng.choice
-    flat = np.flatnonzero
     if kind == "aec":
         env = aec.raw_env(game, **opts)
         env.reset(seed=seed)
@@ -353,7 +354,7 @@ def env_step(kind: str, settings: dict[str, Any], seed: int, steps: int = 500) -
                 if terminated or truncated:
                     env.reset()  # the dead agents' None steps are skipped: a new match
                     continue
-                step(int(choice(flat(obs["action_mask"]))))
+                step(int(choice(obs["action_mask"].nonzero()[0])))
                 done += 1
             return steps, now() - start
 
@@ -371,7 +372,9 @@ def env_step(kind: str, settings: dict[str, Any], seed: int, steps: int = 500) -
         start = now()
         obs = state["obs"]
         for _ in range(steps):
-            obs, _, terminated, truncated, _ = genv.step(int(choice(flat(obs["action_mask"]))))
+            obs, _, terminated, truncated, _ = genv.step(
+                int(choice(obs["action_mask"].nonzero()[0]))
+            )
             if terminated or truncated:
                 obs = genv.reset()[0]
         state["obs"] = obs

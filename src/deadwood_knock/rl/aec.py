@@ -27,10 +27,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from deadwood_knock.games import get_game
 from deadwood_knock.rl.actions import IllegalIndexError
 from deadwood_knock.rl.driver import EnvSettings, LazyInfo, Table, render_text, settings_from
+from deadwood_knock.rl.kr_fast import SeatView
 
-__all__ = ["CardGameAEC", "env", "raw_env"]
+__all__ = ["CardGameAEC", "CoreTableAEC", "env", "raw_env"]
 
 
 class CardGameAEC(AECEnv):  # type: ignore[misc]
@@ -223,6 +225,87 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         self._current = None
 
 
+class CoreTableAEC(CardGameAEC):
+    """Knock Rummy and Gin: the same environment, its step and observation written for
+    the core table (``table.fast``): the tensors straight from the table, the acting
+    seat's info a :class:`LazyInfo`, no engine observation built unless read."""
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self.table.seat_tensors(self._seat[agent])
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        assert agent is not None
+        return (
+            self.table.seat_tensors(self._seat[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def _select(self) -> None:
+        table = self.table
+        seat = table._core.to_act
+        agent = self.possible_agents[seat]
+        self.agent_selection = agent
+        self._current = (seat, None)
+        self.infos[agent] = LazyInfo(SeatView(table._core, seat))
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        table = self.table
+        seat = self._seat[agent]
+        self._cumulative_rewards[agent] = 0.0
+        # Between steps only the seat to act has an info (see _select and _finish).
+        self.infos[agent] = {}
+        try:
+            engine_action = table.decode_index(action, seat)
+        except IllegalIndexError as exc:
+            self.infos[agent] = {"illegal_action": str(exc)}
+            self._finish(
+                table.illegal_rewards(seat), terminated=True, next_seat=(seat + 1) % table.players
+            )
+            return
+        events = table.apply_legal(engine_action)
+        moved = table.rewards_if_moved()
+        if moved is None and table.plain_episodes:
+            # The hot path: the match and the episode go on and nobody's reward moved,
+            # so only last step's rewards need clearing (adding zeros to the cumulative
+            # rewards would change nothing).
+            if self._rewarded:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._rewarded = False
+            self._select()
+            if self.render_mode == "human":
+                self.render()
+            return
+        over = table.episode_over(events)
+        if over or table.truncated():
+            self._finish(
+                moved or [0.0] * table.players,
+                terminated=over,
+                next_seat=(seat + 1) % table.players,
+            )
+            return
+        if moved is not None:
+            for other, reward in zip(self.possible_agents, moved, strict=True):
+                self.rewards[other] = reward
+            self._rewarded = True
+            self._select()
+            self._accumulate_rewards()
+        else:
+            if self._rewarded:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._rewarded = False
+            self._select()
+        if self.render_mode == "human":
+            self.render()
+
+
 def raw_env(
     game: str = "deadwood-knock",
     *,
@@ -240,7 +323,9 @@ def raw_env(
     settings = settings_from(
         game, players, reward, episode, illegal_reward, max_steps, game_options
     )
-    return CardGameAEC(settings, render_mode=render_mode)
+    if get_game(settings.game).facts.poker_split:
+        return CardGameAEC(settings, render_mode=render_mode)
+    return CoreTableAEC(settings, render_mode=render_mode)
 
 
 def env(game: str = "deadwood-knock", **kwargs: Any) -> Any:

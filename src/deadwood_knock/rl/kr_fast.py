@@ -335,6 +335,7 @@ class KrTensors:
             assert index[DISCARDS[c]] == _AT_DISCARD + c and index[KNOCKS[c]] == _AT_KNOCK + c
             assert index[RUMMIES[c]] == _AT_RUMMY + 1 + c
         self.codec = codec
+        self.fixed = codec.fixed
         self.mask_size = codec.size
         self.mask_bytes = (codec.size + 7) // 8
         # The mask's bits go after the whole vector's slots, at a byte boundary.
@@ -439,6 +440,8 @@ class KrTensors:
     def decode(self, index: Any, bits: int) -> Any:
         """The engine action of a legal index (``bits``: :meth:`legal_bits`); anything
         else raises :class:`IllegalIndexError` saying why."""
+        if type(index) is int and 0 <= index < self.mask_size and bits >> index & 1:
+            return self.fixed[index]  # the usual case: a legal int
         i = index_of(index)
         codec = self.codec
         if not 0 <= i < self.mask_size:
