@@ -80,6 +80,21 @@ def _field(f: int, high: bool) -> tuple[int, int]:
     return found
 
 
+# Per High Aces, every suit field's layout, filled whole for the tensors' hot path:
+# (deadwood points, then per suit the field's melded bits placed at the "melded" block).
+_FULL: Final[dict[bool, tuple[list[int], list[int], list[int], list[int], list[int]]]] = {}
+
+
+def _full_tables(high: bool) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+    found = _FULL.get(high)
+    if found is None:
+        fields = [_FIELDS[high][f] or _field(f, high) for f in range(1 << 13)]
+        points = [p for p, _ in fields]
+        melded = [[m << (52 + 13 * s) for _, m in fields] for s in range(4)]
+        found = _FULL[high] = (points, melded[0], melded[1], melded[2], melded[3])
+    return found
+
+
 def _set_options(m: int, trip: int) -> list[list[int]]:
     """Per rank held 3+ times (low rank first): the set masks ``arrange`` tries, in its
     order (no set, all of them, then each set of three of a four)."""
@@ -308,6 +323,10 @@ class KrTensors:
         self.dealer_bit = [
             [1 << (at["dealer"] + (s - seat) % n) for s in range(n)] for seat in range(n)
         ]
+        self.per_seat = [
+            (self.known_shift[s], self.to_act_bit[s], self.dealer_bit[s], self.order[s])
+            for s in range(n)
+        ]
         # Per seat: (the totals, the vector's tail from them on); see tensors.
         self.totals_tail: list[tuple[list[int] | None, list[float]]] = [
             (None, []) for _ in range(n)
@@ -321,6 +340,7 @@ class KrTensors:
         self.taken_at = at["taken_discard"]
         self.phase_bit = {p: 1 << (at["phase"] + i) for i, p in enumerate(PHASES)}
         self.high = bool(opts.high_aces)
+        self.fields = _full_tables(self.high)
         self.target = float(opts.target)
         limit = opts.knock_limit
         self.options_tail = [
@@ -355,16 +375,24 @@ class KrTensors:
         unpacked together from one bit string (one numpy call instead of two)."""
         hands = core.hands
         hand = hands[seat]
-        count, melded = melded_count(hand, self.high)
+        a, b, c, d = hand & _SUIT, (hand >> 13) & _SUIT, (hand >> 26) & _SUIT, hand >> 39
+        if (a & b & (c | d)) | (c & d & (a | b)):  # a rank held 3+ times
+            count, melded = melded_count(hand, self.high)
+            melded <<= 52
+        else:  # each suit alone (as melded_count), from the whole tables
+            points, m0, m1, m2, m3 = self.fields
+            count = points[a] + points[b] + points[c] + points[d]
+            melded = m0[a] | m1[b] | m2[c] | m3[d]
+        known_shift, to_act_bit, dealer_bit, order = self.per_seat[seat]
         bits = (
             hand
-            | melded << 52
+            | melded
             | legal << self.mask_at
             | self.phase_bit[core.phase]
-            | self.dealer_bit[seat][core.dealer]
+            | dealer_bit[core.dealer]
         )
         known = core.known
-        for other, shift in self.known_shift[seat]:
+        for other, shift in known_shift:
             bits |= known[other] << shift
         pile = core.pile
         if pile:
@@ -377,7 +405,7 @@ class KrTensors:
             bits |= _TOP[self.taken_at][taken]
         to_act = core.to_act
         if to_act is not None:
-            bits |= self.to_act_bit[seat][to_act]
+            bits |= to_act_bit[to_act]
         # One numpy call unpacks the vector's bits and the mask's (positional arguments:
         # numpy parses keywords slowly), from bytes written into a kept buffer.
         self._bytes_view[:] = bits.to_bytes(self.all_bytes, "little")
@@ -389,12 +417,8 @@ class KrTensors:
         totals = core.totals
         kept = self.totals_tail[seat]
         if kept[0] != totals:
-            kept = self.totals_tail[seat] = (totals[:], self._totals_tail(totals, self.order[seat]))
-        if self.players == 2:
-            other = hands[1 - seat]
-            tail = [_SIZE[hand.bit_count()], _SIZE[other.bit_count()]]
-        else:
-            tail = [_SIZE[hands[s].bit_count()] for s in self.order[seat]]
+            kept = self.totals_tail[seat] = (totals[:], self._totals_tail(totals, order))
+        tail = [_SIZE[hands[s].bit_count()] for s in order]
         tail += (
             len(stock) / 52.0,
             core.turnovers / 2.0,
