@@ -228,7 +228,9 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
 class CoreTableAEC(CardGameAEC):
     """Knock Rummy and Gin: the same environment, its step and observation written for
     the core table (``table.fast``): the tensors straight from the table, the acting
-    seat's info a :class:`LazyInfo`, no engine observation built unless read."""
+    seat's info a :class:`LazyInfo`, no engine observation built unless read. The hot
+    path (a legal int, the match going on, no score moving) is written out in
+    :meth:`step` and :meth:`last`: a call costs about as much as the bookkeeping."""
 
     def observe(self, agent: str) -> dict[str, Any]:
         return self.table.seat_tensors(self._seat[agent])
@@ -236,8 +238,19 @@ class CoreTableAEC(CardGameAEC):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         agent = self.agent_selection
         assert agent is not None
+        tensors = None
+        if observe:
+            table = self.table
+            seat = self._seat[agent]
+            if table._version * table.players + seat == table._legal_key:
+                legal = table._legal_bits
+            else:
+                legal = table.legal_bits(seat)
+            assert table.fast is not None
+            vector, mask = table.fast.tensors(table._core, seat, legal)
+            tensors = {"observation": vector, "action_mask": mask}
         return (
-            self.table.seat_tensors(self._seat[agent]) if observe else None,
+            tensors,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -245,12 +258,12 @@ class CoreTableAEC(CardGameAEC):
         )
 
     def _select(self) -> None:
-        table = self.table
-        seat = table._core.to_act
+        core = self.table._core
+        seat = core.to_act
         agent = self.possible_agents[seat]
         self.agent_selection = agent
         self._current = (seat, None)
-        self.infos[agent] = LazyInfo(SeatView(table._core, seat))
+        self.infos[agent] = LazyInfo(SeatView(core, seat))
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -262,27 +275,46 @@ class CoreTableAEC(CardGameAEC):
         self._cumulative_rewards[agent] = 0.0
         # Between steps only the seat to act has an info (see _select and _finish).
         self.infos[agent] = {}
-        try:
-            engine_action = table.decode_index(action, seat)
-        except IllegalIndexError as exc:
-            self.infos[agent] = {"illegal_action": str(exc)}
-            self._finish(
-                table.illegal_rewards(seat), terminated=True, next_seat=(seat + 1) % table.players
-            )
-            return
-        events = table.apply_legal(engine_action)
-        moved = table.rewards_if_moved()
-        if moved is None and table.plain_episodes:
-            # The hot path: the match and the episode go on and nobody's reward moved,
+        fast = table.fast
+        assert fast is not None
+        if table._version * table.players + seat == table._legal_key:
+            legal = table._legal_bits
+        else:
+            legal = table.legal_bits(seat)
+        if type(action) is int and 0 <= action < fast.mask_size and legal >> action & 1:
+            engine_action = fast.fixed[action]
+        else:
+            try:
+                engine_action = fast.decode(action, legal)
+            except IllegalIndexError as exc:
+                self.infos[agent] = {"illegal_action": str(exc)}
+                self._finish(
+                    table.illegal_rewards(seat),
+                    terminated=True,
+                    next_seat=(seat + 1) % table.players,
+                )
+                return
+        core = table._core
+        events: list[Any] = []
+        core.play(engine_action, events)  # decoded from the legal bits: legal
+        table.steps += 1
+        table._version += 1
+        nxt = core.to_act
+        if nxt is not None and table.plain_episodes and tuple(core.totals) == table.totals:
+            # The hot path: the match (the episode) goes on and nobody's reward moved,
             # so only last step's rewards need clearing (adding zeros to the cumulative
             # rewards would change nothing).
             if self._rewarded:
                 self.rewards = dict.fromkeys(self.agents, 0.0)
                 self._rewarded = False
-            self._select()
+            agent = self.possible_agents[nxt]
+            self.agent_selection = agent
+            self._current = (nxt, None)
+            self.infos[agent] = LazyInfo(SeatView(core, nxt))
             if self.render_mode == "human":
                 self.render()
             return
+        moved = table.rewards_if_moved()
         over = table.episode_over(events)
         if over or table.truncated():
             self._finish(
