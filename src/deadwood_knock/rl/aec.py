@@ -32,6 +32,8 @@ from deadwood_knock.rl.actions import IllegalIndexError
 from deadwood_knock.rl.driver import EnvSettings, LazyInfo, Table, render_text, settings_from
 from deadwood_knock.rl.kr_fast import SeatView
 
+_new_dict = dict.__new__
+
 __all__ = ["CardGameAEC", "CoreTableAEC", "env", "raw_env"]
 
 
@@ -310,7 +312,9 @@ class CoreTableAEC(CardGameAEC):
             agent = self.possible_agents[nxt]
             self.agent_selection = agent
             self._current = (nxt, None)
-            self.infos[agent] = LazyInfo(SeatView(core, nxt))
+            info = _new_dict(LazyInfo)  # LazyInfo(view) without its __init__ call
+            info._view = SeatView(core, nxt)
+            self.infos[agent] = info
             if self.render_mode == "human":
                 self.render()
             return

@@ -48,6 +48,7 @@ _frombuffer: Final = np.frombuffer
 _U8: Final = np.uint8
 _F32: Final = np.float32
 _I8: Final = np.int8
+_bit_count: Final = int.bit_count
 _BIT: Final = tuple(1 << c for c in range(52))
 # Where the codec's Knock Rummy / Gin indices of each kind of action start (rl/actions.py):
 # 0 and 1 the draws, then a discard, a knock and (after the no-discard rummy) a rummy per card.
@@ -183,7 +184,7 @@ class SeatView:
             core.to_act,
             core.phase,
             hands[seat],
-            tuple([h.bit_count() for h in hands]),
+            tuple(map(int.bit_count, hands)),
             tuple(core.pile),
             tuple(stock) if core.public else len(stock),
             tuple(core.known),
@@ -418,14 +419,15 @@ class KrTensors:
         kept = self.totals_tail[seat]
         if kept[0] != totals:
             kept = self.totals_tail[seat] = (totals[:], self._totals_tail(totals, order))
-        tail = [_SIZE[hands[s].bit_count()] for s in order]
-        tail += (
+        vec[self.bits_len :] = [
+            *map(
+                _SIZE.__getitem__, map(_bit_count, hands[seat:] + hands[:seat] if seat else hands)
+            ),
             len(stock) / 52.0,
             core.turnovers / 2.0,
             count / 100.0 if count < 100 else 1.0,
             *kept[1],
-        )
-        vec[self.bits_len :] = tail
+        ]
         mask_at = self.mask_at
         return vec, unpacked[mask_at : mask_at + self.mask_size].view(_I8)
 
