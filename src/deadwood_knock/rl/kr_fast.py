@@ -276,6 +276,8 @@ class PrefixMasks:
         k = len(seen)
         if n <= k:
             if seen[:n] == cards:
+                # A card taken: forget the rest, so that the next card put down extends.
+                del seen[n:], self.masks[n + 1 :]
                 return self.masks[n]
         elif seen == cards[:k]:
             masks = self.masks
