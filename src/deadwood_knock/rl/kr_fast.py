@@ -379,13 +379,39 @@ class KrTensors:
         hands = core.hands
         hand = hands[seat]
         a, b, c, d = hand & _SUIT, (hand >> 13) & _SUIT, (hand >> 26) & _SUIT, hand >> 39
-        if (a & b & (c | d)) | (c & d & (a | b)):  # a rank held 3+ times
-            count, melded = melded_count(hand, self.high)
-            melded <<= 52
-        else:  # each suit alone (as melded_count), from the whole tables
-            points, m0, m1, m2, m3 = self.fields
+        points, m0, m1, m2, m3 = self.fields
+        trip = (a & b & (c | d)) | (c & d & (a | b))
+        if not trip:  # each suit alone (as melded_count), from the whole tables
             count = points[a] + points[b] + points[c] + points[d]
             melded = m0[a] | m1[b] | m2[c] | m3[d]
+        elif trip & (trip - 1):  # two ranks held 3+ times: rare
+            count, melded = melded_count(hand, self.high)
+            melded <<= 52
+        else:
+            # One rank held 3+ times: melded_count's choices in its order (no set, the
+            # set of all its cards, then each set of three of a four); the first
+            # lowest count wins.
+            full = (a & trip) | (b & trip) << 13 | (c & trip) << 26 | (d & trip) << 39
+            if a & b & c & d & trip:
+                choices: tuple[int, ...] = (
+                    0,
+                    full,
+                    full ^ trip,
+                    full ^ trip << 13,
+                    full ^ trip << 26,
+                    full ^ trip << 39,
+                )
+            else:
+                choices = (0, full)
+            count = 1 << 30
+            melded = 0
+            for used in choices:
+                r = hand ^ used
+                fa, fb, fc, fd = r & _SUIT, (r >> 13) & _SUIT, (r >> 26) & _SUIT, r >> 39
+                got = points[fa] + points[fb] + points[fc] + points[fd]
+                if got < count:
+                    count = got
+                    melded = used << 52 | m0[fa] | m1[fb] | m2[fc] | m3[fd]
         known_shift, to_act_bit, dealer_bit, order = self.per_seat[seat]
         bits = (
             hand
