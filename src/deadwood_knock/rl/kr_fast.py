@@ -331,9 +331,11 @@ class KrTensors:
             for s in range(n)
         ]
         # Per seat: (the totals, the vector's tail from them on); see tensors.
-        self.totals_tail: list[tuple[list[int] | None, list[float]]] = [
-            (None, []) for _ in range(n)
+        self.totals_tail: list[tuple[list[int] | None, Vector]] = [
+            (None, np.zeros(0, dtype=np.float32)) for _ in range(n)
         ]
+        self.rows: dict[tuple[int, ...], Vector] = {}
+        self.totals_at = at["totals"]
         for name in ("discard_top", "public_stock_top", "taken_discard"):
             _TOP.setdefault(at[name], tuple(1 << (at[name] + c) for c in range(52)))
         self.pile_at = at["discard_pile"]
@@ -440,33 +442,49 @@ class KrTensors:
         self._bytes_view[:] = bits.to_bytes(self.all_bytes, "little")
         unpacked = _unpack(self._bytes, None, None, "little")
         vec = unpacked[: self.size].astype(_F32)
-        # The scalars, written over the vector's tail in one assignment: hand sizes, stock
-        # size, turn-overs and count change every step; the totals and the options after
+        # The scalars: hand sizes, stock size, turn-overs and count change every step (a
+        # row per combination, kept: they repeat); the totals and the options after
         # them only when a hand ends (kept per seat).
+        key = (*map(_bit_count, hands), seat, len(stock), core.turnovers, count)
+        row = self.rows.get(key)
+        if row is None:
+            row = self._row(key)
+        vec[self.bits_len : self.totals_at] = row
         totals = core.totals
         kept = self.totals_tail[seat]
         if kept[0] != totals:
             kept = self.totals_tail[seat] = (totals[:], self._totals_tail(totals, order))
-        vec[self.bits_len :] = [
-            *map(
-                _SIZE.__getitem__, map(_bit_count, hands[seat:] + hands[:seat] if seat else hands)
-            ),
-            len(stock) / 52.0,
-            core.turnovers / 2.0,
-            count / 100.0 if count < 100 else 1.0,
-            *kept[1],
-        ]
+        vec[self.totals_at :] = kept[1]
         mask_at = self.mask_at
         return vec, unpacked[mask_at : mask_at + self.mask_size].view(_I8)
 
-    def _totals_tail(self, totals: list[int], order: list[int]) -> list[float]:
+    def _totals_tail(self, totals: list[int], order: list[int]) -> Vector:
         target = self.target
         clip = TOTAL_CLIP
         tail = [
             -clip if t < -clip else clip if t > clip else t
             for t in [totals[s] / target for s in order]
         ]
-        return tail + self.options_tail
+        return np.array(tail + self.options_tail, dtype=np.float32)
+
+    def _row(self, key: tuple[int, ...]) -> Vector:
+        """The scalars from the hand sizes to the count, for ``key`` (every hand's size in
+        seat order, the viewer, the stock size, the turn-overs, the count)."""
+        n = self.players
+        sizes, (seat, stock, turnovers, count) = key[:n], key[n:]
+        row = np.array(
+            [
+                *(sizes[s] / 11.0 for s in self.order[seat]),
+                stock / 52.0,
+                turnovers / 2.0,
+                count / 100.0 if count < 100 else 1.0,
+            ],
+            dtype=np.float32,
+        )
+        if len(self.rows) >= 100_000:  # a bound, never reached by real play
+            self.rows.clear()
+        self.rows[key] = row
+        return row
 
     def legal_bits(self, core: Any, seat: int) -> int:
         """The legal action indices of ``seat`` as bits of an int (0 off its turn), from
