@@ -427,7 +427,19 @@ class KrTensors:
             bits |= known[other] << shift
         pile = core.pile
         if pile:
-            bits |= self._pile(pile) << self.pile_at | _TOP[self.top_at][pile[-1]]
+            # The pile's mask: PrefixMasks, its usual case (one card put down on the pile
+            # last seen) written out here.
+            prefix = self._pile
+            seen = prefix.seen
+            k = len(seen)
+            top = pile[-1]
+            if len(pile) == k + 1 and pile[:k] == seen:
+                m = prefix.masks[k] | _BIT[top]
+                seen.append(top)
+                prefix.masks.append(m)
+            else:
+                m = prefix(pile)
+            bits |= m << self.pile_at | _TOP[self.top_at][top]
         stock = core.stock
         if core.public and stock:
             bits |= self._stock(stock) << self.stock_at | _TOP[self.stock_top_at][stock[-1]]
