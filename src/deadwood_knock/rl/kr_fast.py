@@ -43,7 +43,8 @@ from deadwood_knock.rl.observations import TOTAL_CLIP, ObservationEncoder, Vecto
 __all__ = ["KrTensors", "PrefixMasks", "SeatView", "melded_count"]
 
 _SUIT: Final = 0x1FFF
-_unpack: Final = np.unpackbits
+# The C function behind numpy's dispatcher (a quarter of a microsecond less per call).
+_unpack: Final = getattr(np.unpackbits, "_implementation", np.unpackbits)
 _frombuffer: Final = np.frombuffer
 _U8: Final = np.uint8
 _F32: Final = np.float32
