@@ -234,6 +234,11 @@ class CoreTableAEC(CardGameAEC):
     path (a legal int, the match going on, no score moving) is written out in
     :meth:`step` and :meth:`last`: a call costs about as much as the bookkeeping."""
 
+    def __init__(self, settings: EnvSettings, render_mode: str | None = None) -> None:
+        super().__init__(settings, render_mode)
+        self._events: list[Any] = []
+        self._currents = [(seat, None) for seat in range(self.table.players)]
+
     def observe(self, agent: str) -> dict[str, Any]:
         return self.table.seat_tensors(self._seat[agent])
 
@@ -297,7 +302,8 @@ class CoreTableAEC(CardGameAEC):
                 )
                 return
         core = table._core
-        events: list[Any] = []
+        events = self._events  # one list, emptied each step: nothing else keeps it
+        events.clear()
         core.play(engine_action, events)  # decoded from the legal bits: legal
         table.steps += 1
         table._version += 1
@@ -311,7 +317,7 @@ class CoreTableAEC(CardGameAEC):
                 self._rewarded = False
             agent = self.possible_agents[nxt]
             self.agent_selection = agent
-            self._current = (nxt, None)
+            self._current = self._currents[nxt]
             info = _new_dict(LazyInfo)  # LazyInfo(view) without its __init__ call
             info._view = SeatView(core, nxt)
             self.infos[agent] = info
