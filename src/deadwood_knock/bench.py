@@ -336,8 +336,9 @@ def env_step(kind: str, settings: dict[str, Any], seed: int, steps: int = 500) -
     game = opts.pop("game")
     # The draw is PettingZoo's random agent's (a uniform pick among the mask's set
     # indices), done the cheapest way: the mask's nonzero indices (what np.flatnonzero
-    # returns, without its Python wrapper) indexed by ``int(random() * n)``, as the
-    # peers' loops pick from the legal-action lists their environments hand out.
+    # returns, without its Python wrapper) indexed by ``int(random() * n)`` (``item``
+    # gives the int), as the peers' loops pick from the legal-action lists their
+    # environments hand out.
     random = random_module.Random(seed).random
     if kind == "aec":
         env = aec.raw_env(game, **opts)
@@ -354,7 +355,7 @@ def env_step(kind: str, settings: dict[str, Any], seed: int, steps: int = 500) -
                     env.reset()  # the dead agents' None steps are skipped: a new match
                     continue
                 legal = obs["action_mask"].nonzero()[0]
-                step(int(legal[int(random() * len(legal))]))
+                step(legal.item(int(random() * len(legal))))
                 done += 1
             return steps, now() - start
 
@@ -373,7 +374,7 @@ def env_step(kind: str, settings: dict[str, Any], seed: int, steps: int = 500) -
         obs = state["obs"]
         for _ in range(steps):
             legal = obs["action_mask"].nonzero()[0]
-            obs, _, terminated, truncated, _ = genv.step(int(legal[int(random() * len(legal))]))
+            obs, _, terminated, truncated, _ = genv.step(legal.item(int(random() * len(legal))))
             if terminated or truncated:
                 obs = genv.reset()[0]
         state["obs"] = obs

@@ -249,12 +249,16 @@ class CoreTableAEC(CardGameAEC):
         if observe:
             table = self.table
             seat = self._seat[agent]
-            if table._version * table.players + seat == table._legal_key:
+            fast = table.fast
+            assert fast is not None
+            core = table._core
+            key = table._version * table.players + seat
+            if key == table._legal_key:
                 legal = table._legal_bits
             else:
-                legal = table.legal_bits(seat)
-            assert table.fast is not None
-            vector, mask = table.fast.tensors(table._core, seat, legal)
+                legal = table._legal_bits = fast.legal_bits(core, seat)
+                table._legal_key = key
+            vector, mask = fast.tensors(core, seat, legal)
             tensors = {"observation": vector, "action_mask": mask}
         return (
             tensors,
