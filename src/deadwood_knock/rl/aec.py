@@ -34,7 +34,7 @@ from deadwood_knock.rl.kr_fast import SeatView
 
 _new_dict = dict.__new__
 
-__all__ = ["CardGameAEC", "CoreTableAEC", "env", "raw_env"]
+__all__ = ["CardGameAEC", "CoreTableAEC", "OrderEnforcing", "env", "raw_env"]
 
 
 class CardGameAEC(AECEnv):  # type: ignore[misc]
@@ -374,7 +374,30 @@ def raw_env(
     return CoreTableAEC(settings, render_mode=render_mode)
 
 
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's :class:`OrderEnforcingWrapper` with ``last`` and ``step`` passed
+    straight to the environment once it has been reset: the base class reaches each
+    attribute through ``__getattr__``, which cost about half as much again as a Gin
+    step. Out of order calls are still errors."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        env = self.env
+        if self._has_reset and env.agents:
+            self._has_updated = True
+            env.step(action)
+        else:
+            super().step(action)  # the base class's error or warning
+
+    def __str__(self) -> str:
+        return str(self.env)  # as the base class names itself
+
+
 def env(game: str = "deadwood-knock", **kwargs: Any) -> Any:
     """The AEC environment of ``game`` (options as :func:`raw_env`), wrapped the way
     PettingZoo wraps its classic games (calls out of order are errors)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, **kwargs))
+    return OrderEnforcing(raw_env(game, **kwargs))
