@@ -328,15 +328,10 @@ class KrTensors:
             [1 << (at["dealer"] + (s - seat) % n) for s in range(n)] for seat in range(n)
         ]
         self.per_seat = [
-            (self.known_shift[s], self.to_act_bit[s], self.dealer_bit[s], self.order[s])
-            for s in range(n)
+            (self.known_shift[s], self.to_act_bit[s], self.dealer_bit[s]) for s in range(n)
         ]
         # Per seat: (the totals, the vector's tail from them on); see tensors.
-        self.totals_tail: list[tuple[list[int] | None, Vector]] = [
-            (None, np.zeros(0, dtype=np.float32)) for _ in range(n)
-        ]
         self.rows: dict[tuple[int, ...], Vector] = {}
-        self.totals_at = at["totals"]
         for name in ("discard_top", "public_stock_top", "taken_discard"):
             _TOP.setdefault(at[name], tuple(1 << (at[name] + c) for c in range(52)))
         self.pile_at = at["discard_pile"]
@@ -415,7 +410,7 @@ class KrTensors:
                 if got < count:
                     count = got
                     melded = used << 52 | m0[fa] | m1[fb] | m2[fc] | m3[fd]
-        known_shift, to_act_bit, dealer_bit, order = self.per_seat[seat]
+        known_shift, to_act_bit, dealer_bit = self.per_seat[seat]
         bits = (
             hand
             | melded
@@ -455,46 +450,39 @@ class KrTensors:
         self._bytes_view[:] = bits.to_bytes(self.all_bytes, "little")
         unpacked = _unpack(self._bytes, None, None, "little")
         vec = unpacked[: self.size].astype(_F32)
-        # The scalars: hand sizes, stock size, turn-overs and count change every step (a
-        # row per combination, kept: they repeat); the totals and the options after
-        # them only when a hand ends (kept per seat).
-        key = (*map(_bit_count, hands), seat, len(stock), core.turnovers, count)
+        # The scalars after the 0/1 blocks, one kept float32 row per combination of hand
+        # sizes, viewer, stock size, turn-overs, count and totals (they repeat: the
+        # totals move only when a hand scores), written with one assignment.
+        key = (*map(_bit_count, hands), seat, len(stock), core.turnovers, count, *core.totals)
         row = self.rows.get(key)
         if row is None:
             row = self._row(key)
-        vec[self.bits_len : self.totals_at] = row
-        totals = core.totals
-        kept = self.totals_tail[seat]
-        if kept[0] != totals:
-            kept = self.totals_tail[seat] = (totals[:], self._totals_tail(totals, order))
-        vec[self.totals_at :] = kept[1]
+        vec[self.bits_len :] = row
         mask_at = self.mask_at
         return vec, unpacked[mask_at : mask_at + self.mask_size].view(_I8)
 
-    def _totals_tail(self, totals: list[int], order: list[int]) -> Vector:
-        target = self.target
-        clip = TOTAL_CLIP
-        tail = [
-            -clip if t < -clip else clip if t > clip else t
-            for t in [totals[s] / target for s in order]
-        ]
-        return np.array(tail + self.options_tail, dtype=np.float32)
-
     def _row(self, key: tuple[int, ...]) -> Vector:
-        """The scalars from the hand sizes to the count, for ``key`` (every hand's size in
-        seat order, the viewer, the stock size, the turn-overs, the count)."""
+        """The scalars from the hand sizes on, for ``key`` (every hand's size in seat
+        order, the viewer, the stock size, the turn-overs, the count, every total)."""
         n = self.players
-        sizes, (seat, stock, turnovers, count) = key[:n], key[n:]
+        sizes, (seat, stock, turnovers, count), totals = key[:n], key[n : n + 4], key[n + 4 :]
+        order = self.order[seat]
+        clip = TOTAL_CLIP
         row = np.array(
             [
-                *(sizes[s] / 11.0 for s in self.order[seat]),
+                *(sizes[s] / 11.0 for s in order),
                 stock / 52.0,
                 turnovers / 2.0,
                 count / 100.0 if count < 100 else 1.0,
+                *(
+                    -clip if t < -clip else clip if t > clip else t
+                    for t in [totals[s] / self.target for s in order]
+                ),
+                *self.options_tail,
             ],
             dtype=np.float32,
         )
-        if len(self.rows) >= 100_000:  # a bound, never reached by real play
+        if len(self.rows) >= 200_000:  # a bound on the memory, rarely reached
             self.rows.clear()
         self.rows[key] = row
         return row
