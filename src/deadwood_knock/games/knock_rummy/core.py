@@ -419,16 +419,12 @@ def legal_masks(
     rummies)``; ``draws`` has bit 0 for the stock and bit 1 for the discard pile,
     ``discards`` and ``knocks`` the cards that may be discarded (knocking), ``rummies``
     bit 0 for a rummy with no discard and bit ``c + 1`` for one discarding card ``c``.
-    The same predicates decide as in :func:`legal_list` (``tests/test_kr_legal_masks.py``
+    It decides as :func:`legal_list` does, step by step (``tests/test_kr_legal_masks.py``
     checks the two agree); building no action values makes it several times cheaper."""
-    if phase == DRAW:
-        return (
-            (1 if _can_draw("stock", stock, pile, turnovers) else 0)
-            | (2 if _can_draw("discard", stock, pile, turnovers) else 0),
-            0,
-            0,
-            0,
-        )
+    if phase == DRAW:  # as legal_list: the stock (or the pile to turn over), the pile
+        if stock or turnovers < MAX_TURNOVERS:
+            return (3 if pile else 1), 0, 0, 0
+        return (2 if pile else 0), 0, 0, 0
     if phase != DISCARD:
         return 0, 0, 0, 0
     high = opts.high_aces
