@@ -220,14 +220,15 @@ class OpenSpiel:
 
         def run(steps: int, rng: random.Random) -> None:
             ts = box["ts"]
-            choice = rng.choice
+            random = rng.random
             done = 0
             while done < steps:
                 if ts.last():
                     ts = env.reset()
                     continue
                 obs = ts.observations
-                ts = env.step([choice(obs["legal_actions"][obs["current_player"]])])
+                legal = obs["legal_actions"][obs["current_player"]]
+                ts = env.step([legal[int(random() * len(legal))]])
                 done += 1
             box["ts"] = ts
 
@@ -292,13 +293,14 @@ class RLCard:
 
         def run(steps: int, rng: random.Random) -> None:
             state = box["state"]
-            choice = rng.choice
+            random = rng.random
             done = 0
             while done < steps:
                 if env.is_over():
                     state = env.reset()[0]
                     continue
-                state, _ = env.step(choice(list(state["legal_actions"])))
+                legal = list(state["legal_actions"])
+                state, _ = env.step(legal[int(random() * len(legal))])
                 done += 1
             box["state"] = state
 

@@ -200,8 +200,31 @@ PEER_LABELS = {
 }
 
 
-def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
-    """Every row of the table. Ours and its peers are timed in turn, group by group."""
+GROUPS = ("evaluators", "api", "envs", "dk-api", "playouts", "load")
+
+
+def measure(
+    bench: Bench, log: Callable[[str], None], only: frozenset[str] = frozenset(GROUPS)
+) -> list[Row]:
+    """Every row of the table (of the ``only`` groups). Ours and its peers are timed in
+    turn, group by group."""
+    rows: list[Row] = []
+    if "evaluators" in only:
+        rows += _evaluators(bench, log)
+    if "api" in only:
+        rows += _api_hands(bench, log)
+    if "envs" in only:
+        rows += _envs(bench, log)
+    if "dk-api" in only:
+        rows += _dk_api(bench, log)
+    if "playouts" in only:
+        rows += _playouts(bench, log)
+    if "load" in only:
+        rows += _load(log)
+    return rows
+
+
+def _evaluators(bench: Bench, log: Callable[[str], None]) -> list[Row]:
     seed = bench.seed
     rows: list[Row] = []
 
@@ -248,6 +271,12 @@ def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
                 )
             )
 
+    return rows
+
+
+def _api_hands(bench: Bench, log: Callable[[str], None]) -> list[Row]:
+    seed = bench.seed
+    rows: list[Row] = []
     log("random hands through the public API: Knock Rummy, Gin and OpenSpiel gin_rummy")
     rates = bench.rates(
         _present(
@@ -286,6 +315,12 @@ def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
             )
         )
 
+    return rows
+
+
+def _envs(bench: Bench, log: Callable[[str], None]) -> list[Row]:
+    seed = bench.seed
+    rows: list[Row] = []
     log("learning environments: ours, RLCard's and OpenSpiel's gin")
     env_steps: dict[str, ours.Step | None] = {
         label: ours.env_step(kind, settings, seed) for label, kind, settings in ours.ENV_WORKLOADS
@@ -325,6 +360,12 @@ def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
             )
         )
 
+    return rows
+
+
+def _dk_api(bench: Bench, log: Callable[[str], None]) -> list[Row]:
+    seed = bench.seed
+    rows: list[Row] = []
     log("random rounds through the public API: Deadwood Knock")
     rates = bench.rates(
         {
@@ -344,6 +385,12 @@ def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
             )
         )
 
+    return rows
+
+
+def _playouts(bench: Bench, log: Callable[[str], None]) -> list[Row]:
+    seed = bench.seed
+    rows: list[Row] = []
     log("the search bot's own playouts on the cores")
     playout_steps = {
         ("knock-rummy", 2): 20,
@@ -376,6 +423,11 @@ def measure(bench: Bench, log: Callable[[str], None]) -> list[Row]:
             )
         )
 
+    return rows
+
+
+def _load(log: Callable[[str], None]) -> list[Row]:
+    rows: list[Row] = []
     log("table load cost")
     for title, module in (
         ("Deadwood Knock", ours.DK_HAND_MODULE),
@@ -455,6 +507,14 @@ def main() -> int:
     parser.add_argument("--check-hands", type=int, default=10_000)
     parser.add_argument("--json", action="store_true", help="print the JSON result instead")
     parser.add_argument(
+        "--only",
+        default=",".join(GROUPS),
+        help="comma-separated groups to time (default all): " + ", ".join(GROUPS),
+    )
+    parser.add_argument(
+        "--no-check", action="store_true", help="skip the agreement checks with the peers"
+    )
+    parser.add_argument(
         "--clock", choices=sorted(ours.CLOCKS), default="wall", help="wall (default) or cpu time"
     )
     args = parser.parse_args()
@@ -468,9 +528,15 @@ def main() -> int:
     bench = Bench(args.seed, args.min_time, args.repeats)
     for name, reason in bench.excluded.items():
         log(f"excluded {name}: {reason}")
-    rows = measure(bench, log)
-    log("agreement checks")
-    check = peers.check(args.check_hands, args.seed)
+    only = frozenset(g.strip() for g in args.only.split(",") if g.strip())
+    unknown = only - set(GROUPS)
+    if unknown:
+        parser.error(f"unknown group(s) {', '.join(sorted(unknown))}; choose from {GROUPS}")
+    rows = measure(bench, log, only)
+    check: dict[str, Any] = {"hands": 0}
+    if not args.no_check:
+        log("agreement checks")
+        check = peers.check(args.check_hands, args.seed)
     elapsed = time.perf_counter() - started
     result: dict[str, Any] = {
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -487,6 +553,7 @@ def main() -> int:
             "min_time": args.min_time,
             "repeats": args.repeats,
             "clock": args.clock,
+            "only": sorted(only),
         },
         "peers": {name: peers.version(name) for name in peers.PEERS},
         "excluded": bench.excluded,
@@ -494,8 +561,10 @@ def main() -> int:
         "agreement": check,
         "elapsed_s": round(elapsed, 1),
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    # A partial run (--only) does not replace the whole table's results.
+    out = RESULTS if only == set(GROUPS) else RESULTS.with_name("latest-partial.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
     if args.json:
         print(json.dumps(result))
     else:
@@ -510,8 +579,8 @@ def main() -> int:
         print(f"Load average (1 min) at start {load['start']:.1f}, at end {load['end']:.1f}\n")
         print(render(rows))
         print()
-        print(render_agreement(check))
-        print(f"\nTook {elapsed:.0f} s; wrote {RESULTS}")
+        print(render_agreement(check) if check.get("hands") else "Agreement checks skipped.")
+        print(f"\nTook {elapsed:.0f} s; wrote {out}")
     return 0
 
 

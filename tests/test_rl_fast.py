@@ -53,6 +53,29 @@ def test_melded_cards_and_count_are_arranges(high: bool) -> None:
         assert melded_count(mask_of(hand), high) == (arrangement.deadwood_points, melded)
 
 
+@pytest.mark.parametrize("high", [False, True])
+def test_the_vectors_melded_cards_and_count_are_arranges(high: bool) -> None:
+    """The tensors take the melded cards and the count from whole per-suit tables (and a
+    rank held three or four times by trying its sets in arrange's order): the same as
+    arrange's layout, on hands rich in sets."""
+    env = aec.raw_env("knock-rummy", players=2, high_aces=high)
+    env.reset(seed=3)
+    core, fast = env.table._core, env.table.fast
+    assert fast is not None
+    at = {b.name: b.offset for b in env.table.encoder.layout}
+    rng = random.Random(12)
+    dense = [r + 13 * s for s in range(4) for r in range(5)]  # four suits of five ranks
+    for k in range(3000):
+        hand = sorted(rng.sample(dense if k % 3 else range(52), rng.choice((10, 11))))
+        core.hands[0] = mask_of(hand)
+        vector = fast.vector(core, 0)
+        arrangement = arrange(tuple(hand), high)
+        melded = {c for meld in arrangement.melds for c in meld}
+        got = {c for c in range(52) if vector[at["melded"] + c]}
+        assert got == melded, hand
+        assert vector[at["count"]] == np.float32(min(arrangement.deadwood_points / 100, 1.0))
+
+
 @pytest.mark.parametrize("config", KR_CONFIGS, ids=config_id)
 def test_fast_tensors_and_lazy_info_equal_the_engine_observation(
     config: tuple[str, dict[str, Any]],

@@ -327,18 +327,19 @@ def env_step(kind: str, settings: dict[str, Any], seed: int, steps: int = 500) -
     each observation's action mask (drawing it is timed, as for the peers). ``kind`` is
     ``aec`` (PettingZoo: every seat one step) or ``gym`` (one learner; the bots' moves
     between its steps are part of its step). Episodes reset as they end (timed too)."""
-    import random
-
-    import numpy as np
+    import random as random_module
 
     from deadwood_knock import rl
     from deadwood_knock.rl import aec
 
     opts = dict(settings)
     game = opts.pop("game")
-    rng = random.Random(seed)
-    choice = rng.choice
-    flat = np.flatnonzero
+    # The draw is PettingZoo's random agent's (a uniform pick among the mask's set
+    # indices), done the cheapest way: the mask's nonzero indices (what np.flatnonzero
+    # returns, without its Python wrapper) indexed by ``int(random() * n)`` (``item``
+    # gives the int), as the peers' loops pick from the legal-action lists their
+    # environments hand out.
+    random = random_module.Random(seed).random
     if kind == "aec":
         env = aec.raw_env(game, **opts)
         env.reset(seed=seed)
@@ -353,7 +354,8 @@ def env_step(kind: str, settings: dict[str, Any], seed: int, steps: int = 500) -
                 if terminated or truncated:
                     env.reset()  # the dead agents' None steps are skipped: a new match
                     continue
-                step(int(choice(flat(obs["action_mask"]))))
+                legal = obs["action_mask"].nonzero()[0]
+                step(legal.item(int(random() * len(legal))))
                 done += 1
             return steps, now() - start
 
@@ -371,7 +373,8 @@ def env_step(kind: str, settings: dict[str, Any], seed: int, steps: int = 500) -
         start = now()
         obs = state["obs"]
         for _ in range(steps):
-            obs, _, terminated, truncated, _ = genv.step(int(choice(flat(obs["action_mask"]))))
+            legal = obs["action_mask"].nonzero()[0]
+            obs, _, terminated, truncated, _ = genv.step(legal.item(int(random() * len(legal))))
             if terminated or truncated:
                 obs = genv.reset()[0]
         state["obs"] = obs

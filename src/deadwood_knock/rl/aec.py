@@ -27,10 +27,14 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from deadwood_knock.games import get_game
 from deadwood_knock.rl.actions import IllegalIndexError
 from deadwood_knock.rl.driver import EnvSettings, LazyInfo, Table, render_text, settings_from
+from deadwood_knock.rl.kr_fast import SeatView
 
-__all__ = ["CardGameAEC", "env", "raw_env"]
+_new_dict = dict.__new__
+
+__all__ = ["CardGameAEC", "CoreTableAEC", "OrderEnforcing", "env", "raw_env"]
 
 
 class CardGameAEC(AECEnv):  # type: ignore[misc]
@@ -223,6 +227,131 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
         self._current = None
 
 
+class CoreTableAEC(CardGameAEC):
+    """Knock Rummy and Gin: the same environment, its step and observation written for
+    the core table (``table.fast``): the tensors straight from the table, the acting
+    seat's info a :class:`LazyInfo`, no engine observation built unless read. The hot
+    path (a legal int, the match going on, no score moving) is written out in
+    :meth:`step` and :meth:`last`: a call costs about as much as the bookkeeping."""
+
+    def __init__(self, settings: EnvSettings, render_mode: str | None = None) -> None:
+        super().__init__(settings, render_mode)
+        self._events: list[Any] = []
+        self._currents = [(seat, None) for seat in range(self.table.players)]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self.table.seat_tensors(self._seat[agent])
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        assert agent is not None
+        tensors = None
+        if observe:
+            table = self.table
+            seat = self._seat[agent]
+            fast = table.fast
+            assert fast is not None
+            core = table._core
+            key = table._version * table.players + seat
+            if key == table._legal_key:
+                legal = table._legal_bits
+            else:
+                legal = table._legal_bits = fast.legal_bits(core, seat)
+                table._legal_key = key
+            vector, mask = fast.tensors(core, seat, legal)
+            tensors = {"observation": vector, "action_mask": mask}
+        return (
+            tensors,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def _select(self) -> None:
+        core = self.table._core
+        seat = core.to_act
+        agent = self.possible_agents[seat]
+        self.agent_selection = agent
+        self._current = (seat, None)
+        self.infos[agent] = LazyInfo(SeatView(core, seat))
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        table = self.table
+        seat = self._seat[agent]
+        self._cumulative_rewards[agent] = 0.0
+        # Between steps only the seat to act has an info (see _select and _finish).
+        self.infos[agent] = {}
+        fast = table.fast
+        assert fast is not None
+        if table._version * table.players + seat == table._legal_key:
+            legal = table._legal_bits
+        else:
+            legal = table.legal_bits(seat)
+        if type(action) is int and 0 <= action < fast.mask_size and legal >> action & 1:
+            engine_action = fast.fixed[action]
+        else:
+            try:
+                engine_action = fast.decode(action, legal)
+            except IllegalIndexError as exc:
+                self.infos[agent] = {"illegal_action": str(exc)}
+                self._finish(
+                    table.illegal_rewards(seat),
+                    terminated=True,
+                    next_seat=(seat + 1) % table.players,
+                )
+                return
+        core = table._core
+        events = self._events  # one list, emptied each step: nothing else keeps it
+        events.clear()
+        core.play(engine_action, events)  # decoded from the legal bits: legal
+        table.steps += 1
+        table._version += 1
+        nxt = core.to_act
+        if nxt is not None and table.plain_episodes and tuple(core.totals) == table.totals:
+            # The hot path: the match (the episode) goes on and nobody's reward moved,
+            # so only last step's rewards need clearing (adding zeros to the cumulative
+            # rewards would change nothing).
+            if self._rewarded:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._rewarded = False
+            agent = self.possible_agents[nxt]
+            self.agent_selection = agent
+            self._current = self._currents[nxt]
+            info = _new_dict(LazyInfo)  # LazyInfo(view) without its __init__ call
+            info._view = SeatView(core, nxt)
+            self.infos[agent] = info
+            if self.render_mode == "human":
+                self.render()
+            return
+        moved = table.rewards_if_moved()
+        over = table.episode_over(events)
+        if over or table.truncated():
+            self._finish(
+                moved or [0.0] * table.players,
+                terminated=over,
+                next_seat=(seat + 1) % table.players,
+            )
+            return
+        if moved is not None:
+            for other, reward in zip(self.possible_agents, moved, strict=True):
+                self.rewards[other] = reward
+            self._rewarded = True
+            self._select()
+            self._accumulate_rewards()
+        else:
+            if self._rewarded:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._rewarded = False
+            self._select()
+        if self.render_mode == "human":
+            self.render()
+
+
 def raw_env(
     game: str = "deadwood-knock",
     *,
@@ -240,10 +369,35 @@ def raw_env(
     settings = settings_from(
         game, players, reward, episode, illegal_reward, max_steps, game_options
     )
-    return CardGameAEC(settings, render_mode=render_mode)
+    if get_game(settings.game).facts.poker_split:
+        return CardGameAEC(settings, render_mode=render_mode)
+    return CoreTableAEC(settings, render_mode=render_mode)
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's :class:`OrderEnforcingWrapper` with ``last`` and ``step`` passed
+    straight to the environment once it has been reset: the base class reaches each
+    attribute through ``__getattr__``, which cost about half as much again as a Gin
+    step. Out of order calls are still errors."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        env = self.env
+        if self._has_reset and env.agents:
+            self._has_updated = True
+            env.step(action)
+        else:
+            super().step(action)  # the base class's error or warning
+
+    def __str__(self) -> str:
+        return str(self.env)  # as the base class names itself
 
 
 def env(game: str = "deadwood-knock", **kwargs: Any) -> Any:
     """The AEC environment of ``game`` (options as :func:`raw_env`), wrapped the way
     PettingZoo wraps its classic games (calls out of order are errors)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, **kwargs))
+    return OrderEnforcing(raw_env(game, **kwargs))

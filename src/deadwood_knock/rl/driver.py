@@ -116,7 +116,11 @@ class Table:
             self.fast = KrTensors(self.encoder, self.codec, self.options)
         # Moves on at every deal and action: the legal bits below belong to one moment.
         self._version = 0
-        self._legal: tuple[int, int, int] = (-1, -1, 0)  # (version, seat, legal bits)
+        # The legal bits of one seat at one moment: (version * players + seat, bits).
+        self._legal_key = -1
+        self._legal_bits = 0
+        # Whole-match episodes with no step limit: only the match's end ends an episode.
+        self.plain_episodes = settings.episode == "match" and settings.max_steps is None
 
     # -- the game --------------------------------------------------------------------
 
@@ -216,12 +220,12 @@ class Table:
 
     def legal_bits(self, seat: int) -> int:
         """The seat's legal action indices now, as bits of an int (core tables only)."""
-        version, at, bits = self._legal
-        if version == self._version and at == seat:
-            return bits
+        key = self._version * self.players + seat
+        if key == self._legal_key:
+            return self._legal_bits
         assert self.fast is not None
-        bits = self.fast.legal_bits(self._core, seat)
-        self._legal = (self._version, seat, bits)
+        bits = self._legal_bits = self.fast.legal_bits(self._core, seat)
+        self._legal_key = key
         return bits
 
     def seat_tensors(self, seat: int) -> dict[str, Any]:
@@ -230,7 +234,9 @@ class Table:
         fast = self.fast
         if fast is None:
             return self.tensors(self.observe(seat))
-        vector, mask = fast.tensors(self._core, seat, self.legal_bits(seat))
+        key = self._version * self.players + seat
+        legal = self._legal_bits if key == self._legal_key else self.legal_bits(seat)
+        vector, mask = fast.tensors(self._core, seat, legal)
         return {"observation": vector, "action_mask": mask}
 
     def view(self, seat: int) -> SeatView:
@@ -240,7 +246,9 @@ class Table:
     def decode_index(self, index: Any, seat: int) -> Any:
         """:meth:`decode` for the seat to act of a core table, from its legal bits."""
         assert self.fast is not None
-        return self.fast.decode(index, self.legal_bits(seat))
+        key = self._version * self.players + seat
+        legal = self._legal_bits if key == self._legal_key else self.legal_bits(seat)
+        return self.fast.decode(index, legal)
 
     def apply_legal(self, action: Any) -> list[Event]:
         """Play an action :meth:`decode_index` returned (so the engine's legal list

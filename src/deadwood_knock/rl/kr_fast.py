@@ -23,6 +23,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from deadwood_knock.cards import Card
 from deadwood_knock.games.knock_rummy.core import (
     DISCARDS,
     DRAW_PILE,
@@ -33,19 +34,32 @@ from deadwood_knock.games.knock_rummy.core import (
     RUMMY_NO_DISCARD,
     cards_of_mask,
     legal_list,
+    legal_masks,
 )
 from deadwood_knock.games.knock_rummy.melds import arrange
 from deadwood_knock.rl.actions import ActionCodec, IllegalIndexError, Mask, index_of
 from deadwood_knock.rl.observations import TOTAL_CLIP, ObservationEncoder, Vector
 
-__all__ = ["KrTensors", "SeatView", "melded_count"]
+__all__ = ["KrTensors", "PrefixMasks", "SeatView", "melded_count"]
 
 _SUIT: Final = 0x1FFF
-_unpack: Final = np.unpackbits
+# The C function behind numpy's dispatcher (a quarter of a microsecond less per call).
+_unpack: Final = getattr(np.unpackbits, "_implementation", np.unpackbits)
 _frombuffer: Final = np.frombuffer
 _U8: Final = np.uint8
 _F32: Final = np.float32
+_I8: Final = np.int8
+_bit_count: Final = int.bit_count
 _BIT: Final = tuple(1 << c for c in range(52))
+# Where the codec's Knock Rummy / Gin indices of each kind of action start (rl/actions.py):
+# 0 and 1 the draws, then a discard, a knock and (after the no-discard rummy) a rummy per card.
+# _TOP[at][c]: the bit of card c in a block starting at slot ``at`` (built as needed).
+_TOP: Final[dict[int, tuple[int, ...]]] = {}
+# A hand's size as its slot holds it (cards held / 11).
+_SIZE: Final = tuple(k / 11.0 for k in range(53))
+_AT_DISCARD: Final = 2
+_AT_KNOCK: Final = 54
+_AT_RUMMY: Final = 106
 
 # Per suit field (13 bits), per High Aces: (deadwood points, the field's melded bits) of
 # the first lowest-deadwood layout of that suit alone. Filled on first use (8,192 fields).
@@ -65,6 +79,21 @@ def _field(f: int, high: bool) -> tuple[int, int]:
             for c in meld:
                 melded |= _BIT[c]
         found = table[f] = (arrangement.deadwood_points, melded)
+    return found
+
+
+# Per High Aces, every suit field's layout, filled whole for the tensors' hot path:
+# (deadwood points, then per suit the field's melded bits placed at the "melded" block).
+_FULL: Final[dict[bool, tuple[list[int], list[int], list[int], list[int], list[int]]]] = {}
+
+
+def _full_tables(high: bool) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+    found = _FULL.get(high)
+    if found is None:
+        fields = [_FIELDS[high][f] or _field(f, high) for f in range(1 << 13)]
+        points = [p for p, _ in fields]
+        melded = [[m << (52 + 13 * s) for _, m in fields] for s in range(4)]
+        found = _FULL[high] = (points, melded[0], melded[1], melded[2], melded[3])
     return found
 
 
@@ -137,96 +166,136 @@ class SeatView:
     """What one seat saw of a core table at one moment, kept so that the engine
     observation can be built later (:meth:`observation`), after the table moved on. It
     holds only what the seat may see: its own hand, the hand sizes, the known cards,
-    the piles (the stock only once it is public) and its own events."""
+    the piles (the stock only once it is public) and its own events. Taken every step,
+    so it is one tuple of the table's fields (copies of its lists), read only when built."""
 
-    __slots__ = (
-        "dealer",
-        "events",
-        "events_len",
-        "hand",
-        "hand_number",
-        "hand_sizes",
-        "known",
-        "last_result",
-        "opts",
-        "phase",
-        "pile",
-        "public_stock",
-        "seat",
-        "stock_size",
-        "taken",
-        "to_act",
-        "totals",
-        "turnovers",
-        "winners",
-    )
+    __slots__ = ("at", "opts", "seat")
 
     def __init__(self, core: Any, seat: int) -> None:
         self.opts = core.opts
         self.seat = seat
-        self.hand_number = core.hand_number
-        self.dealer = core.dealer
-        self.to_act = core.to_act
-        self.phase = core.phase
-        self.hand = core.hands[seat]
-        self.hand_sizes = tuple([h.bit_count() for h in core.hands])
-        self.pile = tuple(core.pile)
-        self.stock_size = len(core.stock)
-        self.public_stock = tuple(core.stock) if core.public else None
-        self.known = tuple(core.known)
-        self.taken = core.taken
-        self.turnovers = core.turnovers
-        self.totals = tuple(core.totals)
-        self.last_result = core.last_result
-        self.winners = core.winners
         # The seat's event list only grows until the next deal replaces it, so its
         # length now marks this moment's events.
         seen = core.seen[seat]
-        self.events = seen
-        self.events_len = len(seen)
+        stock = core.stock
+        hands = core.hands
+        self.at = (
+            core.hand_number,
+            core.dealer,
+            core.to_act,
+            core.phase,
+            hands[seat],
+            tuple(map(int.bit_count, hands)),
+            tuple(core.pile),
+            tuple(stock) if core.public else len(stock),
+            tuple(core.known),
+            core.taken,
+            core.turnovers,
+            tuple(core.totals),
+            core.last_result,
+            core.winners,
+            seen,
+            len(seen),
+        )
 
     def observation(self) -> Any:
         """The engine observation (equal to ``observe_table`` at that moment)."""
         from deadwood_knock.games.knock_rummy.rules import KnockRummyObservation
 
         opts = self.opts
-        hand = cards_of_mask(self.hand)
+        seat = self.seat
+        (
+            hand_number,
+            dealer,
+            to_act,
+            phase,
+            mask,
+            hand_sizes,
+            pile,
+            stock,
+            known,
+            taken,
+            turnovers,
+            totals,
+            last_result,
+            winners,
+            seen,
+            seen_len,
+        ) = self.at
+        hand = cards_of_mask(mask)
+        if isinstance(stock, tuple):
+            public_stock: tuple[Card, ...] | None = stock
+            stock_size = len(stock)
+        else:
+            public_stock, stock_size = None, stock
         legal = (
-            legal_list(
-                opts,
-                self.phase,
-                self.hand,
-                self.taken,
-                self.stock_size,
-                len(self.pile),
-                self.turnovers,
-            )
-            if self.to_act == self.seat
+            legal_list(opts, phase, mask, taken, stock_size, len(pile), turnovers)
+            if to_act == seat
             else ()
         )
         return KnockRummyObservation(
             game=opts.game_name,
             options=opts,
-            seat=self.seat,
-            hand_number=self.hand_number,
-            dealer=self.dealer,
-            to_act=self.to_act,
-            phase=self.phase,
+            seat=seat,
+            hand_number=hand_number,
+            dealer=dealer,
+            to_act=to_act,
+            phase=phase,
             hand=hand,
             arrangement=arrange(hand, opts.high_aces),
-            discard_pile=self.pile,
-            stock_size=self.stock_size,
-            public_stock=self.public_stock,
-            hand_sizes=self.hand_sizes,
-            known_cards=tuple(cards_of_mask(k) for k in self.known),
-            taken_discard=self.taken,
-            turnovers=self.turnovers,
-            totals=self.totals,
-            last_result=self.last_result,
-            events=tuple(self.events[: self.events_len]),
+            discard_pile=pile,
+            stock_size=stock_size,
+            public_stock=public_stock,
+            hand_sizes=hand_sizes,
+            known_cards=tuple(cards_of_mask(k) for k in known),
+            taken_discard=taken,
+            turnovers=turnovers,
+            totals=totals,
+            last_result=last_result,
+            events=tuple(seen[:seen_len]),
             legal_actions=legal,
-            winners=self.winners,
+            winners=winners,
         )
+
+
+class PrefixMasks:
+    """The card mask of a list of cards, remembered for the list last seen and each of
+    its prefixes. A pile or a stock changes only at its top from one step to the next, so
+    the mask of the next list is usually one prefix of the last (a card taken) or it
+    plus a card or two (a card put down), instead of a card-by-card sum of the whole list.
+    The answer depends only on the list's content: any other list is summed afresh."""
+
+    __slots__ = ("masks", "seen")
+
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+        self.masks: list[int] = [0]  # masks[k]: the mask of seen[:k]
+
+    def __call__(self, cards: list[int]) -> int:
+        n = len(cards)
+        seen = self.seen
+        k = len(seen)
+        if n <= k:
+            if seen[:n] == cards:
+                # A card taken: forget the rest, so that the next card put down extends.
+                del seen[n:], self.masks[n + 1 :]
+                return self.masks[n]
+        elif seen == cards[:k]:
+            masks = self.masks
+            m = masks[k]
+            for c in cards[k:]:
+                m |= _BIT[c]
+                masks.append(m)
+            seen.extend(cards[k:])
+            return m
+        # Anything else (a new deal, a card taken then another put down): keep the longest
+        # common prefix and add the rest.
+        common = 0
+        top = min(n, k)
+        while common < top and seen[common] == cards[common]:
+            common += 1
+        del seen[common:], self.masks[common + 1 :]
+        return self(cards)
 
 
 class KrTensors:
@@ -258,10 +327,13 @@ class KrTensors:
         self.dealer_bit = [
             [1 << (at["dealer"] + (s - seat) % n) for s in range(n)] for seat in range(n)
         ]
-        # Per seat: (the totals, the vector's tail from them on); see tensors.
-        self.totals_tail: list[tuple[list[int] | None, Vector]] = [
-            (None, np.zeros(0, dtype=np.float32)) for _ in range(n)
+        self.per_seat = [
+            (self.known_shift[s], self.to_act_bit[s], self.dealer_bit[s]) for s in range(n)
         ]
+        # Per seat: (the totals, the vector's tail from them on); see tensors.
+        self.rows: dict[tuple[int, ...], Vector] = {}
+        for name in ("discard_top", "public_stock_top", "taken_discard"):
+            _TOP.setdefault(at[name], tuple(1 << (at[name] + c) for c in range(52)))
         self.pile_at = at["discard_pile"]
         self.top_at = at["discard_top"]
         self.stock_at = at["public_stock"]
@@ -269,6 +341,7 @@ class KrTensors:
         self.taken_at = at["taken_discard"]
         self.phase_bit = {p: 1 << (at["phase"] + i) for i, p in enumerate(PHASES)}
         self.high = bool(opts.high_aces)
+        self.fields = _full_tables(self.high)
         self.target = float(opts.target)
         limit = opts.knock_limit
         self.options_tail = [
@@ -276,21 +349,24 @@ class KrTensors:
             0.0 if limit is None else 1.0,
             0.0 if limit is None else min(limit / 100.0, 1.0),
         ]
-        # The action indices of the core's shared action values, by identity (hashing
-        # a dataclass costs more); any other value falls back to the codec.
+        # legal_bits shifts the core's legal card masks to these indices.
         index = codec._index
-        by_id: dict[int, int] = {}
-        # Kept, so that no id is reused while the map lives.
-        self._keep = (DRAW_STOCK, DRAW_PILE, DISCARDS, KNOCKS, RUMMIES, RUMMY_NO_DISCARD)
-        for action in (DRAW_STOCK, DRAW_PILE, *DISCARDS, *KNOCKS, *RUMMIES, RUMMY_NO_DISCARD):
-            by_id[id(action)] = 1 << index[action]
-        self.by_id = by_id
+        assert (index[DRAW_STOCK], index[DRAW_PILE], index[RUMMY_NO_DISCARD]) == (0, 1, _AT_RUMMY)
+        for c in range(52):
+            assert index[DISCARDS[c]] == _AT_DISCARD + c and index[KNOCKS[c]] == _AT_KNOCK + c
+            assert index[RUMMIES[c]] == _AT_RUMMY + 1 + c
         self.codec = codec
+        self.fixed = codec.fixed
         self.mask_size = codec.size
         self.mask_bytes = (codec.size + 7) // 8
         # The mask's bits go after the whole vector's slots, at a byte boundary.
         self.mask_at = 8 * ((self.size + 7) // 8)
         self.all_bytes = self.mask_at // 8 + self.mask_bytes
+        self._pile = PrefixMasks()
+        self._stock = PrefixMasks()
+        # The bit string's bytes are copied here, then unpacked (cheaper than frombuffer).
+        self._bytes = np.zeros(self.all_bytes, dtype=np.uint8)
+        self._bytes_view = memoryview(self._bytes)  # type: ignore[arg-type]
 
     def vector(self, core: Any, seat: int) -> Vector:
         return self.tensors(core, seat, 0)[0]
@@ -298,78 +374,134 @@ class KrTensors:
     def tensors(self, core: Any, seat: int, legal: int) -> tuple[Vector, Mask]:
         """The seat's vector and the mask of the ``legal`` bits (:meth:`legal_bits`),
         unpacked together from one bit string (one numpy call instead of two)."""
-        order = self.order[seat]
         hands = core.hands
         hand = hands[seat]
-        count, melded = melded_count(hand, self.high)
-        bits = hand | melded << 52 | legal << self.mask_at | self.phase_bit[core.phase]
+        a, b, c, d = hand & _SUIT, (hand >> 13) & _SUIT, (hand >> 26) & _SUIT, hand >> 39
+        points, m0, m1, m2, m3 = self.fields
+        trip = (a & b & (c | d)) | (c & d & (a | b))
+        if not trip:  # each suit alone (as melded_count), from the whole tables
+            count = points[a] + points[b] + points[c] + points[d]
+            melded = m0[a] | m1[b] | m2[c] | m3[d]
+        elif trip & (trip - 1):  # two ranks held 3+ times: rare
+            count, melded = melded_count(hand, self.high)
+            melded <<= 52
+        else:
+            # One rank held 3+ times: melded_count's choices in its order (no set, the
+            # set of all its cards, then each set of three of a four); the first
+            # lowest count wins.
+            full = (a & trip) | (b & trip) << 13 | (c & trip) << 26 | (d & trip) << 39
+            if a & b & c & d & trip:
+                choices: tuple[int, ...] = (
+                    0,
+                    full,
+                    full ^ trip,
+                    full ^ trip << 13,
+                    full ^ trip << 26,
+                    full ^ trip << 39,
+                )
+            else:
+                choices = (0, full)
+            count = 1 << 30
+            melded = 0
+            for used in choices:
+                r = hand ^ used
+                fa, fb, fc, fd = r & _SUIT, (r >> 13) & _SUIT, (r >> 26) & _SUIT, r >> 39
+                got = points[fa] + points[fb] + points[fc] + points[fd]
+                if got < count:
+                    count = got
+                    melded = used << 52 | m0[fa] | m1[fb] | m2[fc] | m3[fd]
+        known_shift, to_act_bit, dealer_bit = self.per_seat[seat]
+        bits = (
+            hand
+            | melded
+            | legal << self.mask_at
+            | self.phase_bit[core.phase]
+            | dealer_bit[core.dealer]
+        )
         known = core.known
-        for other, shift in self.known_shift[seat]:
+        for other, shift in known_shift:
             bits |= known[other] << shift
         pile = core.pile
         if pile:
-            m = 0
-            for c in pile:
-                m |= _BIT[c]
-            bits |= m << self.pile_at | 1 << (self.top_at + pile[-1])
-        if core.public:
-            stock = core.stock
-            if stock:
-                m = 0
-                for c in stock:
-                    m |= _BIT[c]
-                bits |= m << self.stock_at | 1 << (self.stock_top_at + stock[-1])
+            # The pile's mask: PrefixMasks, its usual case (one card put down on the pile
+            # last seen) written out here.
+            prefix = self._pile
+            seen = prefix.seen
+            k = len(seen)
+            top = pile[-1]
+            if len(pile) == k + 1 and pile[:k] == seen:
+                m = prefix.masks[k] | _BIT[top]
+                seen.append(top)
+                prefix.masks.append(m)
+            else:
+                m = prefix(pile)
+            bits |= m << self.pile_at | _TOP[self.top_at][top]
+        stock = core.stock
+        if core.public and stock:
+            bits |= self._stock(stock) << self.stock_at | _TOP[self.stock_top_at][stock[-1]]
         taken = core.taken
         if taken is not None:
-            bits |= 1 << (self.taken_at + taken)
+            bits |= _TOP[self.taken_at][taken]
         to_act = core.to_act
         if to_act is not None:
-            bits |= self.to_act_bit[seat][to_act]
-        bits |= self.dealer_bit[seat][core.dealer]
+            bits |= to_act_bit[to_act]
         # One numpy call unpacks the vector's bits and the mask's (positional arguments:
-        # numpy parses keywords slowly); the scalars then overwrite the vector's tail.
-        unpacked = _unpack(
-            _frombuffer(bits.to_bytes(self.all_bytes, "little"), _U8), None, None, "little"
-        )
-        bits_len = self.bits_len
+        # numpy parses keywords slowly), from bytes written into a kept buffer.
+        self._bytes_view[:] = bits.to_bytes(self.all_bytes, "little")
+        unpacked = _unpack(self._bytes, None, None, "little")
         vec = unpacked[: self.size].astype(_F32)
-        # The scalars: hand sizes, stock size, turn-overs and count change every step;
-        # the totals and the options after them only when a hand ends (kept per seat).
-        tail = [hands[s].bit_count() / 11.0 for s in order]
-        tail += (
-            len(core.stock) / 52.0,
-            core.turnovers / 2.0,
-            count / 100.0 if count < 100 else 1.0,
-        )
-        end = bits_len + len(tail)
-        vec[bits_len:end] = tail
-        totals = core.totals
-        kept = self.totals_tail[seat]
-        if kept[0] != totals:
-            kept = self.totals_tail[seat] = (totals[:], self._totals_tail(totals, order))
-        vec[end:] = kept[1]
+        # The scalars after the 0/1 blocks, one kept float32 row per combination of hand
+        # sizes, viewer, stock size, turn-overs, count and totals (they repeat: the
+        # totals move only when a hand scores), written with one assignment.
+        key = (*map(_bit_count, hands), seat, len(stock), core.turnovers, count, *core.totals)
+        row = self.rows.get(key)
+        if row is None:
+            row = self._row(key)
+        vec[self.bits_len :] = row
         mask_at = self.mask_at
-        return vec, unpacked[mask_at : mask_at + self.mask_size].view(np.int8)
+        return vec, unpacked[mask_at : mask_at + self.mask_size].view(_I8)
 
-    def _totals_tail(self, totals: list[int], order: list[int]) -> Vector:
-        target = self.target
+    def _row(self, key: tuple[int, ...]) -> Vector:
+        """The scalars from the hand sizes on, for ``key`` (every hand's size in seat
+        order, the viewer, the stock size, the turn-overs, the count, every total)."""
+        n = self.players
+        sizes, (seat, stock, turnovers, count), totals = key[:n], key[n : n + 4], key[n + 4 :]
+        order = self.order[seat]
         clip = TOTAL_CLIP
-        tail = [
-            -clip if t < -clip else clip if t > clip else t
-            for t in [totals[s] / target for s in order]
-        ]
-        return np.array(tail + self.options_tail, dtype=np.float32)
+        row = np.array(
+            [
+                *(sizes[s] / 11.0 for s in order),
+                stock / 52.0,
+                turnovers / 2.0,
+                count / 100.0 if count < 100 else 1.0,
+                *(
+                    -clip if t < -clip else clip if t > clip else t
+                    for t in [totals[s] / self.target for s in order]
+                ),
+                *self.options_tail,
+            ],
+            dtype=np.float32,
+        )
+        if len(self.rows) >= 200_000:  # a bound on the memory, rarely reached
+            self.rows.clear()
+        self.rows[key] = row
+        return row
 
     def legal_bits(self, core: Any, seat: int) -> int:
-        """The legal action indices of ``seat`` as bits of an int (0 off its turn)."""
+        """The legal action indices of ``seat`` as bits of an int (0 off its turn), from
+        the core's :func:`legal_masks` (its card masks shifted to the codec's indices)."""
         if core.to_act != seat:
             return 0
-        legal = core.legal()
-        try:  # each action's bit is distinct, so their sum is their union
-            return sum(map(self.by_id.__getitem__, map(id, legal)))
-        except KeyError:  # an action value the core did not share
-            index = self.codec._index
-            return sum(1 << index[action] for action in legal)
+        draws, discards, knocks, rummies = legal_masks(
+            core.opts,
+            core.phase,
+            core.hands[seat],
+            core.taken,
+            len(core.stock),
+            len(core.pile),
+            core.turnovers,
+        )
+        return draws | discards << _AT_DISCARD | knocks << _AT_KNOCK | rummies << _AT_RUMMY
 
     def mask(self, bits: int) -> Mask:
         return np.unpackbits(
@@ -381,6 +513,8 @@ class KrTensors:
     def decode(self, index: Any, bits: int) -> Any:
         """The engine action of a legal index (``bits``: :meth:`legal_bits`); anything
         else raises :class:`IllegalIndexError` saying why."""
+        if type(index) is int and 0 <= index < self.mask_size and bits >> index & 1:
+            return self.fixed[index]  # the usual case: a legal int
         i = index_of(index)
         codec = self.codec
         if not 0 <= i < self.mask_size:

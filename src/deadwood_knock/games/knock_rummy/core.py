@@ -64,6 +64,7 @@ __all__ = [
     "gin_settlement",
     "knock_rummy_scores",
     "legal_list",
+    "legal_masks",
     "reason",
 ]
 
@@ -402,6 +403,55 @@ def reason(
     return f"{action.to_json()}: the hand is not all matched" + (
         " (gin has no rummy action)" if opts.gin else ""
     )
+
+
+def legal_masks(
+    opts: KnockRummyOptions,
+    phase: str,
+    mask: int,
+    taken: int | None,
+    stock: int,
+    pile: int,
+    turnovers: int,
+) -> tuple[int, int, int, int]:
+    """The actions :func:`legal_list` lists, as bit masks, for callers that index actions
+    by card (the learning environments' action mask): ``(draws, discards, knocks,
+    rummies)``; ``draws`` has bit 0 for the stock and bit 1 for the discard pile,
+    ``discards`` and ``knocks`` the cards that may be discarded (knocking), ``rummies``
+    bit 0 for a rummy with no discard and bit ``c + 1`` for one discarding card ``c``.
+    It decides as :func:`legal_list` does, step by step (``tests/test_kr_legal_masks.py``
+    checks the two agree); building no action values makes it several times cheaper."""
+    if phase == DRAW:  # as legal_list: the stock (or the pile to turn over), the pile
+        if stock or turnovers < MAX_TURNOVERS:
+            return (3 if pile else 1), 0, 0, 0
+        return (2 if pile else 0), 0, 0, 0
+    if phase != DISCARD:
+        return 0, 0, 0, 0
+    high = opts.high_aces
+    free = mask if taken is None else mask & ~_BIT[taken]
+    whole = count_mask(mask, high)
+    limit = opts.knock_limit
+    if limit is not None and whole - _MAX_VALUE > limit:
+        return 0, free, 0, 0  # no knock and no rummy: see legal_list
+    knocks = rummies = 0
+    rummy_possible = not opts.gin
+    rest = free
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        # As in legal_list: the count left after throwing c is at least whole - value(c).
+        low = whole - _VALUE[bit.bit_length() - 1]
+        if (limit is not None and low <= limit) or (rummy_possible and low <= 0):
+            left = count_mask(mask ^ bit, high)
+            if _may_knock(limit, left):
+                knocks |= bit
+            if _may_rummy(opts.gin, left):
+                rummies |= bit << 1
+        elif limit is None:
+            knocks |= bit
+    if _may_rummy(opts.gin, whole):
+        rummies |= 1
+    return 0, free, knocks, rummies
 
 
 # --------------------------------------------------------------------------- results
