@@ -362,32 +362,33 @@ def reason(
     (the text the player is shown). Cheaper than listing every legal action."""
     if seat is None or phase == OVER:
         return "the game is over"
-    kind = type(action)
-    if kind is Draw:
-        assert isinstance(action, Draw)
-        if phase != DRAW:
-            return f"{action.to_json()}: seat {seat} has drawn and must discard"
-        if _can_draw(action.source, stock, pile, turnovers):
-            return None
-        if action.source == "stock":
-            return f"{action.to_json()}: the stock is empty and the pile was turned over twice"
-        return f"{action.to_json()}: the discard pile is empty"
+    # Hot path (every ``apply``): ``type(...) is`` stands in for ``isinstance`` narrowing,
+    # as an ``assert isinstance`` costs about as much as the check it guards.
+    act: KnockRummyAction = action  # type: ignore[assignment]
+    kind = type(act)
     if kind is Discard:
-        assert isinstance(action, Discard)
-        card: Card | None = action.card
+        card: Card | None = act.card  # type: ignore[union-attr]
+    elif kind is Draw:
+        source = act.source  # type: ignore[union-attr]
+        if phase != DRAW:
+            return f"{act.to_json()}: seat {seat} has drawn and must discard"
+        if _can_draw(source, stock, pile, turnovers):
+            return None
+        if source == "stock":
+            return f"{act.to_json()}: the stock is empty and the pile was turned over twice"
+        return f"{act.to_json()}: the discard pile is empty"
     elif kind is Knock or kind is Rummy:
-        assert isinstance(action, (Knock, Rummy))
-        card = action.discard
+        card = act.discard  # type: ignore[union-attr]
     else:
         return f"not a knock rummy action: {action!r}"
     if phase != DISCARD:
-        return f"{action.to_json()}: seat {seat} must draw first"
+        return f"{act.to_json()}: seat {seat} must draw first"
     if card is not None:
         if not isinstance(card, Card) or not 0 <= card < 52 or not mask >> card & 1:
-            return f"{action.to_json()}: {card} is not in the hand"
+            return f"{act.to_json()}: {card} is not in the hand"
         if card == taken:
             return (
-                f"{action.to_json()}: a card taken from the discard pile may not be "
+                f"{act.to_json()}: a card taken from the discard pile may not be "
                 "discarded this turn"
             )
     if kind is Discard:
@@ -396,10 +397,10 @@ def reason(
     if kind is Knock:
         if _may_knock(opts.knock_limit, left):
             return None
-        return f"{action.to_json()}: the count after the discard is {left}, over the knock limit"
+        return f"{act.to_json()}: the count after the discard is {left}, over the knock limit"
     if _may_rummy(opts.gin, left):
         return None
-    return f"{action.to_json()}: the hand is not all matched" + (
+    return f"{act.to_json()}: the hand is not all matched" + (
         " (gin has no rummy action)" if opts.gin else ""
     )
 
@@ -894,14 +895,73 @@ class KrTable:
     def play(self, action: KnockRummyAction, events: list[Event] | None = None) -> None:
         """Play one action of the seat to act, which the caller has checked is legal
         (:meth:`reason`); ``events`` (if given) receives what happened, as the table
-        saw it, and the hand's log keeps them."""
+        saw it, and the hand's log keeps them.
+
+        The draw and the plain discard (all but the last action of a hand) are written
+        out here rather than in helpers: a call costs as much as the move itself, and the
+        public API, the playouts and the learning environments all run this."""
         seat = self.to_act
         assert seat is not None
         kind = type(action)
-        if kind is Draw:
-            self._draw(seat, action.source, events)  # type: ignore[union-attr]
-        elif kind is Discard:
-            self._discard(seat, action.card, events)  # type: ignore[union-attr]
+        if kind is Discard:
+            c = action.card  # type: ignore[union-attr]
+            bit = _BIT[c]
+            self.hands[seat] ^= bit
+            self.known[seat] &= ~bit
+            self.pile.append(c)
+            self.taken = None
+            if events is not None:
+                event = _EV_DISCARD[seat][c]
+                events.append(event)
+                self.log_new.append(event)
+                if self.seen is not None:
+                    self._see(event)
+            # Both ways a hand goes void leave at most GIN_VOID_STOCK stock cards, so the
+            # rule (``void_reason``) is asked only then.
+            if len(self.stock) <= GIN_VOID_STOCK:
+                why = self.void_reason()
+                if why is not None:
+                    self._void(why, events)
+                    return
+            self.phase = DRAW
+            self.to_act = (seat + 1) % self.opts.players
+        elif kind is Draw:
+            if action.source == "discard":  # type: ignore[union-attr]
+                c = self.pile.pop()
+                bit = _BIT[c]
+                self.hands[seat] |= bit
+                self.known[seat] |= bit
+                self.taken = c
+                self.phase = DISCARD
+                if events is not None:
+                    event = _EV_DRAW_PILE[seat][c]
+                    events.append(event)
+                    self.log_new.append(event)
+                    if self.seen is not None:
+                        self._see(event)
+                return
+            if not self.stock:
+                self._turn_over(seat, events)
+            c = self.stock.pop()
+            bit = _BIT[c]
+            self.hands[seat] |= bit
+            self.taken = None
+            self.phase = DISCARD
+            if self.public:
+                self.known[seat] |= bit
+                if events is not None:
+                    self._log(events, _EV_DRAW_STOCK_SEEN[seat][c])
+            elif events is not None:
+                event = _EV_DRAW_STOCK[seat]
+                card_event = _EV_DRAW_CARD[seat][c]
+                events.append(event)
+                events.append(card_event)
+                log = self.log_new
+                log.append(event)
+                log.append(card_event)
+                if self.seen is not None:
+                    self._see(event)
+                    self._see(card_event)
         elif kind is Knock:
             c = action.discard  # type: ignore[union-attr]
             assert c is not None
@@ -921,55 +981,39 @@ class KrTable:
         events.append(event)
         self.log_new.append(event)
         if self.seen is not None:
-            private = event.private_to
-            if private is None:
-                for seen in self.seen:
-                    seen.append(event)
-            else:
-                self.seen[private].append(event)
+            self._see(event)
 
-    def _draw(self, seat: int, source: str, events: list[Event] | None) -> None:
-        if source == "discard":
-            c = self.pile.pop()
-            self.hands[seat] |= _BIT[c]
-            self.known[seat] |= _BIT[c]
-            self.taken = c
-            self.phase = DISCARD
-            if events is not None:
-                self._log(events, _EV_DRAW_PILE[seat][c])
-            return
-        if not self.stock:
-            # KR7: turn the face-up pile face down as it lies: its bottom card becomes
-            # the top of the stock. Everyone saw the pile, so the order is public.
-            self.pile.reverse()
-            self.stock, self.pile = self.pile, []
-            self.turnovers += 1
-            self.public = True
-            if events is not None:
-                self._log(
-                    events,
-                    Event(
-                        "turn_over",
-                        seat,
-                        {"turnover": self.turnovers, "stock_size": len(self.stock)},
-                    ),
-                )
-        c = self.stock.pop()
-        self.hands[seat] |= _BIT[c]
-        public = self.public
-        if public:
-            self.known[seat] |= _BIT[c]
-        self.taken = None
-        self.phase = DISCARD
+    def _see(self, event: Event) -> None:
+        """Add an event to each ``seen`` log that may see it (tracked tables only)."""
+        seen = self.seen
+        assert seen is not None
+        private = event.private_to
+        if private is None:
+            for log in seen:
+                log.append(event)
+        else:
+            seen[private].append(event)
+
+    def _turn_over(self, seat: int, events: list[Event] | None) -> None:
+        """KR7: turn the face-up pile face down as it lies: its bottom card becomes the
+        top of the stock. Everyone saw the pile, so the order is public."""
+        self.pile.reverse()
+        self.stock, self.pile = self.pile, []
+        self.turnovers += 1
+        self.public = True
         if events is not None:
-            if public:
-                self._log(events, _EV_DRAW_STOCK_SEEN[seat][c])
-            else:
-                self._log(events, _EV_DRAW_STOCK[seat])
-                self._log(events, _EV_DRAW_CARD[seat][c])
+            self._log(
+                events,
+                Event(
+                    "turn_over",
+                    seat,
+                    {"turnover": self.turnovers, "stock_size": len(self.stock)},
+                ),
+            )
 
     def _to_pile(self, seat: int, c: Card, events: list[Event] | None) -> None:
-        """The card leaves the hand (and the seat's known cards) for the pile."""
+        """The card leaves the hand (and the seat's known cards) for the pile (a knock's
+        or rummy's discard; :meth:`play` writes the plain discard's out)."""
         bit = _BIT[c]
         self.hands[seat] ^= bit
         self.known[seat] &= ~bit
@@ -985,15 +1029,6 @@ class KrTable:
         if not self.stock and self.turnovers >= MAX_TURNOVERS:
             return "the stock ran out a third time"
         return None
-
-    def _discard(self, seat: int, c: Card, events: list[Event] | None) -> None:
-        self._to_pile(seat, c, events)
-        why = self.void_reason()
-        if why is not None:
-            self._void(why, events)
-            return
-        self.phase = DRAW
-        self.to_act = (seat + 1) % self.opts.players
 
     # -- the end of a hand ------------------------------------------------------------
 

@@ -475,44 +475,6 @@ def state_of(table: KrTable) -> KnockRummyState:
     )
 
 
-def _next_core(t: KrTable, before: _Core, handed: list[KrTable] | None) -> _Core:
-    """The core of the table after one action from ``before`` (loaded by :func:`_load`,
-    so the table's log holds only that action's events). Whatever the action left alone
-    keeps ``before``'s tuples: one action changes the stock or the pile by one card or
-    turns the pile over, so a pile or stock of the same size in the same hand and
-    turn-over is the same. A deal (the only thing that changes the hand number) starts
-    the log afresh, as in the table."""
-    new = t.log_new
-    if t.hand_number == before[2]:
-        same = t.turnovers == before[10]
-        stock = before[5] if same and len(t.stock) == len(before[5]) else tuple(t.stock)
-        pile = before[6] if same and len(t.pile) == len(before[6]) else tuple(t.pile)
-        log: _Log | tuple[Event, ...] = _Log(before[_LOG], tuple(new)) if new else before[_LOG]
-    else:
-        stock, pile = tuple(t.stock), tuple(t.pile)
-        log = t.log_base + tuple(new)
-    return (
-        t.opts,
-        t.seed,
-        t.hand_number,
-        t.dealer,
-        tuple(t.hands),
-        stock,
-        pile,
-        t.phase,
-        t.to_act,
-        t.taken,
-        t.turnovers,
-        t.public,
-        tuple(t.known),
-        tuple(t.totals),
-        log,
-        t.last_result,
-        t.winners,
-        handed,
-    )
-
-
 # --------------------------------------------------------------------------- legality
 #
 # Legality is written once, in the core (``legal_list``, ``reason``): ``legal_actions``
@@ -570,14 +532,15 @@ def apply(
     if core is None:
         core = _core_of(state)
     seat = core[8]
+    stock, pile = core[5], core[6]
     why = reason(
         core[0],
         core[7],
         seat,
         0 if seat is None else core[4][seat],
         core[9],
-        len(core[5]),
-        len(core[6]),
+        len(stock),
+        len(pile),
         core[10],
         action,
     )  # what ``why_illegal`` asks, spelled out on this hot path
@@ -589,12 +552,53 @@ def apply(
     except IndexError:  # another thread took the table in between
         t = _load(core)
     # A handed-on table is at this state (nothing played on it since), its log aside:
-    # the core keeps the log, the table only collects this action's events.
-    t.log_base = ()
+    # the core keeps the log, the table only collects this action's events (``log_base``
+    # stays empty: :func:`_load` empties it and a deal starts it empty).
     t.log_new = []
     events: list[Event] = []
     t.play(action, events)
-    return _from_core(_next_core(t, core, [t])), tuple(events)
+    new = tuple(events)
+    # The next state's core. Whatever the action left alone keeps ``core``'s tuples: one
+    # action changes the stock or the pile by one card or turns the pile over, so a pile
+    # or stock of the same size in the same hand and turn-over is the same. A deal (the
+    # only thing that changes the hand number) starts the log afresh, as in the table.
+    if t.hand_number == core[2]:
+        if t.turnovers == core[10]:
+            if len(t.stock) != len(stock):
+                stock = tuple(t.stock)
+            if len(t.pile) != len(pile):
+                pile = tuple(t.pile)
+        else:
+            stock, pile = tuple(t.stock), tuple(t.pile)
+        log: _Log | tuple[Event, ...] = _Log(core[_LOG], new) if new else core[_LOG]
+    else:
+        stock, pile = tuple(t.stock), tuple(t.pile)
+        log = t.log_base + tuple(t.log_new)
+    after: KnockRummyState = _new_state(KnockRummyState)
+    _set_core(
+        after,
+        (
+            t.opts,
+            t.seed,
+            t.hand_number,
+            t.dealer,
+            tuple(t.hands),
+            stock,
+            pile,
+            t.phase,
+            t.to_act,
+            t.taken,
+            t.turnovers,
+            t.public,
+            tuple(t.known),
+            tuple(t.totals),
+            log,
+            t.last_result,
+            t.winners,
+            [t],
+        ),
+    )
+    return after, new
 
 
 # --------------------------------------------------------------------------- observation
