@@ -233,7 +233,7 @@ class KnockRummyState:
 
 
 # The core's form of a state: the fields in their order, except that ``hands`` and
-# ``known`` are 52-bit masks per seat and ``log`` may be a :class:`_Log` chain; then
+# ``known`` are 52-bit masks per seat and ``log`` may be a ``_Log`` chain; then
 # the handed-on table (a list of at most one :class:`KrTable`, or ``None``).
 _Core = tuple[Any, ...]
 
@@ -246,43 +246,36 @@ _LOG: Final = _STATE_INDEX["log"]
 _HANDED: Final = len(_STATE_FIELDS)
 
 
-class _Log:
-    """A hand's event log as a chain: the log before one action (``prev``) and that
-    action's events (``new``). Appending is O(1); the tuple is built when first read
-    (``full`` keeps it), so a playout no longer copies the whole log on every action."""
-
-    __slots__ = ("full", "new", "prev")
-
-    def __init__(self, prev: _Log | tuple[Event, ...], new: tuple[Event, ...]) -> None:
-        self.prev = prev
-        self.new = new
-        self.full: tuple[Event, ...] | None = None
-
-    def __reduce__(self) -> tuple[type[tuple[Event, ...]], tuple[tuple[Event, ...]]]:
-        # Pickled (and copied) as the plain tuple: a log is either form, and the chain
-        # is as deep as a hand is long.
-        return tuple, (_log_tuple(self),)
+# A hand's event log as a chain: ``[prev, new, full]``, the log before one action
+# (``prev``: a chain node or a tuple) and that action's events (``new``). Appending is
+# O(1); the tuple is built when first read (``full`` keeps it), so a playout does not copy
+# the whole log on every action. A plain list, as building an instance of a class cost a
+# tenth of an ``apply``; the chain stays inside the core (a state pickles its fields).
+_Log = list[Any]
+_PREV, _NEW, _FULL = 0, 1, 2
 
 
 def _log_tuple(log: _Log | tuple[Event, ...]) -> tuple[Event, ...]:
     """The log as a tuple (iterative: a chain is as long as a hand)."""
     if type(log) is tuple:
         return log
-    assert isinstance(log, _Log)
+    assert type(log) is list
     parts: list[tuple[Event, ...]] = []
     node: _Log | tuple[Event, ...] = log
-    while isinstance(node, _Log):
-        if node.full is not None:
-            parts.append(node.full)
+    while type(node) is list:
+        full = node[_FULL]
+        if full is not None:
+            parts.append(full)
             break
-        parts.append(node.new)
-        node = node.prev
+        parts.append(node[_NEW])
+        node = node[_PREV]
     else:
+        assert type(node) is tuple
         parts.append(node)
     parts.reverse()
-    full = tuple(chain.from_iterable(parts))
-    log.full = full
-    return full
+    whole = tuple(chain.from_iterable(parts))
+    log[_FULL] = whole
+    return whole
 
 
 def _replace(state: KnockRummyState, **changes: Any) -> KnockRummyState:
@@ -570,7 +563,7 @@ def apply(
                 pile = tuple(t.pile)
         else:
             stock, pile = tuple(t.stock), tuple(t.pile)
-        log: _Log | tuple[Event, ...] = _Log(core[_LOG], new) if new else core[_LOG]
+        log: _Log | tuple[Event, ...] = [core[_LOG], new, None] if new else core[_LOG]
     else:
         stock, pile = tuple(t.stock), tuple(t.pile)
         log = t.log_base + tuple(t.log_new)
