@@ -516,6 +516,11 @@ def _why(core: _Core, action: object) -> str | None:
 # --------------------------------------------------------------------------- apply
 
 
+def _next_log(log: _Log | tuple[Event, ...], new: tuple[Event, ...]) -> _Log | tuple[Event, ...]:
+    """The hand's log after an action's events (the same hand)."""
+    return [log, new, None] if new else log
+
+
 def apply(
     state: KnockRummyState, action: KnockRummyAction
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
@@ -524,22 +529,39 @@ def apply(
     core = state._core
     if core is None:
         core = _core_of(state)
-    seat = core[8]
-    stock, pile = core[5], core[6]
-    why = reason(
-        core[0],
-        core[7],
+    (
+        opts,
+        seed,
+        hand_number,
+        dealer,
+        hands,
+        stock,
+        pile,
+        phase,
         seat,
-        0 if seat is None else core[4][seat],
-        core[9],
+        taken,
+        turnovers,
+        public,
+        _known,
+        totals,
+        log,
+        last_result,
+        winners,
+        handed,
+    ) = core
+    why = reason(
+        opts,
+        phase,
+        seat,
+        0 if seat is None else hands[seat],
+        taken,
         len(stock),
         len(pile),
-        core[10],
+        turnovers,
         action,
     )  # what ``why_illegal`` asks, spelled out on this hot path
     if why is not None:
         raise IllegalActionError(why)
-    handed = core[_HANDED]
     try:
         t = handed.pop() if handed else _load(core)
     except IndexError:  # another thread took the table in between
@@ -551,33 +573,48 @@ def apply(
     events: list[Event] = []
     t.play(action, events)
     new = tuple(events)
-    # The next state's core. Whatever the action left alone keeps ``core``'s tuples: one
-    # action changes the stock or the pile by one card or turns the pile over, so a pile
-    # or stock of the same size in the same hand and turn-over is the same. A deal (the
-    # only thing that changes the hand number) starts the log afresh, as in the table.
-    if t.hand_number == core[2]:
-        if t.turnovers == core[10]:
+    # The next state's core. Whatever the action left alone keeps this core's values:
+    # within a hand (the same hand number, someone to act) the options, seed, dealer,
+    # totals, last result and winners stay; one action changes the stock or the pile by
+    # one card or turns the pile over, so a pile or stock of the same size in the same
+    # turn-over is the same (and so is ``public``). A deal starts the log afresh.
+    if t.hand_number == hand_number and t.to_act is not None:
+        if t.turnovers == turnovers:
             if len(t.stock) != len(stock):
                 stock = tuple(t.stock)
             if len(t.pile) != len(pile):
                 pile = tuple(t.pile)
         else:
-            stock, pile = tuple(t.stock), tuple(t.pile)
-        log: _Log | tuple[Event, ...] = [core[_LOG], new, None] if new else core[_LOG]
-    else:
-        stock, pile = tuple(t.stock), tuple(t.pile)
-        log = t.log_base + tuple(t.log_new)
-    after: KnockRummyState = _new_state(KnockRummyState)
-    _set_core(
-        after,
-        (
-            t.opts,
-            t.seed,
-            t.hand_number,
-            t.dealer,
+            stock, pile, turnovers, public = tuple(t.stock), tuple(t.pile), t.turnovers, t.public
+        after_core: _Core = (
+            opts,
+            seed,
+            hand_number,
+            dealer,
             tuple(t.hands),
             stock,
             pile,
+            t.phase,
+            t.to_act,
+            t.taken,
+            turnovers,
+            public,
+            tuple(t.known),
+            totals,
+            [log, new, None] if new else log,  # _next_log, inline
+            last_result,
+            winners,
+            [t],
+        )
+    else:
+        after_core = (
+            opts,
+            seed,
+            t.hand_number,
+            t.dealer,
+            tuple(t.hands),
+            tuple(t.stock),
+            tuple(t.pile),
             t.phase,
             t.to_act,
             t.taken,
@@ -585,12 +622,13 @@ def apply(
             t.public,
             tuple(t.known),
             tuple(t.totals),
-            log,
+            _next_log(log, new) if t.hand_number == hand_number else t.log_base + tuple(t.log_new),
             t.last_result,
             t.winners,
             [t],
-        ),
-    )
+        )
+    after: KnockRummyState = _new_state(KnockRummyState)
+    _set_core(after, after_core)
     return after, new
 
 
