@@ -268,13 +268,6 @@ def cards_of_mask(m: int) -> tuple[Card, ...]:
 # table are asked the same way.
 
 
-def _can_draw(source: str, stock: int, pile: int, turnovers: int) -> bool:
-    """KR3/KR7: the stock (or the pile to turn over), or the top of the discard pile."""
-    if source == "stock":
-        return stock > 0 or turnovers < MAX_TURNOVERS
-    return source == "discard" and pile > 0
-
-
 def _may_knock(limit: int | None, left: int) -> bool:
     """KR4: a knock needs the count after the discard within the limit (if any)."""
     return limit is None or left <= limit
@@ -358,7 +351,11 @@ def reason(
         source = act.source  # type: ignore[union-attr]
         if phase != DRAW:
             return f"{act.to_json()}: seat {seat} has drawn and must discard"
-        if _can_draw(source, stock, pile, turnovers):
+        # KR3/KR7: the stock (or the pile to turn over), or the top of the discard pile.
+        if source == "stock":
+            if stock > 0 or turnovers < MAX_TURNOVERS:
+                return None
+        elif source == "discard" and pile > 0:
             return None
         if source == "stock":
             return f"{act.to_json()}: the stock is empty and the pile was turned over twice"
@@ -893,7 +890,9 @@ class KrTable:
             c = action.card  # type: ignore[union-attr]
             bit = _BIT[c]
             self.hands[seat] ^= bit
-            self.known[seat] &= ~bit
+            known = self.known
+            if known[seat] & bit:  # seldom: most discards were never seen entering the hand
+                known[seat] ^= bit
             self.pile.append(c)
             self.taken = None
             if events is not None:

@@ -580,10 +580,10 @@ def apply(
     # turn-over is the same (and so is ``public``). A deal starts the log afresh.
     if t.hand_number == hand_number and t.to_act is not None:
         if t.turnovers == turnovers:
-            if len(t.stock) != len(stock):
-                stock = tuple(t.stock)
             if len(t.pile) != len(pile):
-                pile = tuple(t.pile)
+                pile = tuple(t.pile)  # a discard or a draw from the pile
+            elif len(t.stock) != len(stock):
+                stock = tuple(t.stock)  # a draw from the stock
         else:
             stock, pile, turnovers, public = tuple(t.stock), tuple(t.pile), t.turnovers, t.public
         after_core: _Core = (
