@@ -32,6 +32,7 @@ from deadwood_knock.games.base import Event, GameError, JSONDict, derive_rng
 from deadwood_knock.games.knock_rummy.melds import (
     Arrangement,
     arrange,
+    count_above,
     count_mask,
     hand_mask,
     min_arrangements,
@@ -298,14 +299,18 @@ def legal_list(
     high = opts.high_aces
     free = mask if taken is None else mask & ~_BIT[taken]
     discards = _discards_of_mask(free)
-    whole = count_mask(mask, high)
     limit = opts.knock_limit
+    if limit is None:
+        whole = count_mask(mask, high)
+    else:
+        whole = count_above(mask, high, limit + _MAX_VALUE)
+        if whole - _MAX_VALUE > limit:
+            # Throwing c leaves a count of at least ``count - value(c)`` (see below),
+            # over the limit (and over 0, as the limit is not negative) for every card:
+            # no knock and no rummy (the hot case of a random Gin hand). Else ``whole``
+            # is the count.
+            return discards
     rummy_possible = not opts.gin
-    if limit is not None and whole - _MAX_VALUE > limit:
-        # Throwing c leaves a count of at least ``whole - value(c)`` (see below), over
-        # the limit (and over 0, as the limit is not negative) for every card: no knock
-        # and no rummy (the hot case of a random Gin hand).
-        return discards
     out: list[KnockRummyAction] = []
     rummies: list[KnockRummyAction] = []
     for c in cards_of_mask(free):
