@@ -883,75 +883,14 @@ class KrTable:
     def play(self, action: KnockRummyAction, events: list[Event] | None = None) -> None:
         """Play one action of the seat to act, which the caller has checked is legal
         (:meth:`reason`); ``events`` (if given) receives what happened, as the table
-        saw it, and the hand's log keeps them.
-
-        The draw and the plain discard (all but the last action of a hand) are written
-        out here rather than in helpers: a call costs as much as the move itself, and the
-        public API, the playouts and the learning environments all run this."""
+        saw it, and the hand's log keeps them."""
         seat = self.to_act
         assert seat is not None
         kind = type(action)
         if kind is Discard:
-            c = action.card  # type: ignore[union-attr]
-            bit = _BIT[c]
-            self.hands[seat] ^= bit
-            known = self.known
-            if known[seat] & bit:  # seldom: most discards were never seen entering the hand
-                known[seat] ^= bit
-            self.pile.append(c)
-            self.taken = None
-            if events is not None:
-                event = _EV_DISCARD[seat][c]
-                events.append(event)
-                self.log_new.append(event)
-                if self.seen is not None:
-                    self._see(event)
-            # Both ways a hand goes void leave at most GIN_VOID_STOCK stock cards, so the
-            # rule (``void_reason``) is asked only then.
-            if len(self.stock) <= GIN_VOID_STOCK:
-                why = self.void_reason()
-                if why is not None:
-                    self._void(why, events)
-                    return
-            self.phase = DRAW
-            self.to_act = (seat + 1) % self.opts.players
+            self._discard(seat, action.card, events)  # type: ignore[union-attr]
         elif kind is Draw:
-            if action.source == "discard":  # type: ignore[union-attr]
-                c = self.pile.pop()
-                bit = _BIT[c]
-                self.hands[seat] |= bit
-                self.known[seat] |= bit
-                self.taken = c
-                self.phase = DISCARD
-                if events is not None:
-                    event = _EV_DRAW_PILE[seat][c]
-                    events.append(event)
-                    self.log_new.append(event)
-                    if self.seen is not None:
-                        self._see(event)
-                return
-            if not self.stock:
-                self._turn_over(seat, events)
-            c = self.stock.pop()
-            bit = _BIT[c]
-            self.hands[seat] |= bit
-            self.taken = None
-            self.phase = DISCARD
-            if self.public:
-                self.known[seat] |= bit
-                if events is not None:
-                    self._log(events, _EV_DRAW_STOCK_SEEN[seat][c])
-            elif events is not None:
-                event = _EV_DRAW_STOCK[seat]
-                card_event = _EV_DRAW_CARD[seat][c]
-                events.append(event)
-                events.append(card_event)
-                log = self.log_new
-                log.append(event)
-                log.append(card_event)
-                if self.seen is not None:
-                    self._see(event)
-                    self._see(card_event)
+            self._draw(seat, action.source, events)  # type: ignore[union-attr]
         elif kind is Knock:
             c = action.discard  # type: ignore[union-attr]
             assert c is not None
@@ -966,6 +905,72 @@ class KrTable:
             if events is not None:
                 self._log(events, Event("rummy", seat, {"discard": c}))
             self._end_hand("rummy", seat, events)
+
+    # The draw and the plain discard (all but the last action of a hand) are written out
+    # in one method each rather than through helpers: a call costs as much as the move
+    # itself, and the public API, the playouts and the learning environments all run them.
+
+    def _discard(self, seat: int, c: Card, events: list[Event] | None) -> None:
+        bit = _BIT[c]
+        self.hands[seat] ^= bit
+        known = self.known
+        if known[seat] & bit:  # seldom: most discards were never seen entering the hand
+            known[seat] ^= bit
+        self.pile.append(c)
+        self.taken = None
+        if events is not None:
+            event = _EV_DISCARD[seat][c]
+            events.append(event)
+            self.log_new.append(event)
+            if self.seen is not None:
+                self._see(event)
+        # Both ways a hand goes void leave at most GIN_VOID_STOCK stock cards, so the
+        # rule (``void_reason``) is asked only then.
+        if len(self.stock) <= GIN_VOID_STOCK:
+            why = self.void_reason()
+            if why is not None:
+                self._void(why, events)
+                return
+        self.phase = DRAW
+        self.to_act = (seat + 1) % self.opts.players
+
+    def _draw(self, seat: int, source: str, events: list[Event] | None) -> None:
+        if source == "discard":
+            c = self.pile.pop()
+            bit = _BIT[c]
+            self.hands[seat] |= bit
+            self.known[seat] |= bit
+            self.taken = c
+            self.phase = DISCARD
+            if events is not None:
+                event = _EV_DRAW_PILE[seat][c]
+                events.append(event)
+                self.log_new.append(event)
+                if self.seen is not None:
+                    self._see(event)
+            return
+        if not self.stock:
+            self._turn_over(seat, events)
+        c = self.stock.pop()
+        bit = _BIT[c]
+        self.hands[seat] |= bit
+        self.taken = None
+        self.phase = DISCARD
+        if self.public:
+            self.known[seat] |= bit
+            if events is not None:
+                self._log(events, _EV_DRAW_STOCK_SEEN[seat][c])
+        elif events is not None:
+            event = _EV_DRAW_STOCK[seat]
+            card_event = _EV_DRAW_CARD[seat][c]
+            events.append(event)
+            events.append(card_event)
+            log = self.log_new
+            log.append(event)
+            log.append(card_event)
+            if self.seen is not None:
+                self._see(event)
+                self._see(card_event)
 
     def _log(self, events: list[Event], event: Event) -> None:
         events.append(event)
