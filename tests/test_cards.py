@@ -104,3 +104,22 @@ def test_shuffle_uses_the_rng_passed_in() -> None:
     b = shuffled(DECK_54, random.Random(7))
     c = shuffled(DECK_54, random.Random(8))
     assert a == b and a != c and sorted(a) == list(DECK_54)
+
+
+def test_shuffled_is_random_shuffle() -> None:
+    """``shuffled`` writes ``Random.shuffle`` out for speed: the same order of cards and
+    the same generator state after it, for any deck size; a subclass is asked itself."""
+    for size in (0, 1, 2, 3, 32, 52, 54):
+        deck = list(CARDS[:size])
+        for seed in range(300):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            expected = list(deck)
+            theirs.shuffle(expected)
+            assert shuffled(deck, ours) == expected
+            assert ours.getstate() == theirs.getstate()
+
+    class Fixed(random.Random):
+        def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
+            x.reverse()
+
+    assert shuffled(list(CARDS[:5]), Fixed(1)) == list(CARDS[:5])[::-1]

@@ -97,3 +97,20 @@ def test_kr_states_stay_immutable_when_played_on_twice_and_pickled() -> None:
             assert pickle.loads(pickle.dumps(later)) == later
             assert dataclasses.replace(later) == later
             assert rules.legal_actions(dataclasses.replace(later)) == rules.legal_actions(later)
+
+
+def test_count_above_is_the_count_or_proof_it_is_over_the_bound() -> None:
+    from deadwood_knock.games.knock_rummy.melds import count_above
+
+    rng = random.Random(5)
+    for i in range(6000):
+        cards = rng.sample(DENSE if i % 3 == 0 else DECK_52, rng.choice((7, 10, 11)))
+        m = hand_mask(cards)
+        for high in (False, True):
+            exact = count_mask(m, high)
+            for bound in (0, 5, 10, 20, 35):
+                got = count_above(m, high, bound)
+                if exact <= bound:
+                    assert got == exact, (cards, bound)
+                else:
+                    assert bound < got <= exact, (cards, bound)

@@ -200,7 +200,22 @@ def sort_key(c: int) -> tuple[int, int]:
 
 
 def shuffled(deck: Sequence[Card], rng: random.Random) -> list[Card]:
-    """A new list with the deck shuffled by the RNG passed in (never a global one)."""
+    """A new list with the deck shuffled by the RNG passed in (never a global one).
+
+    For a plain ``random.Random`` this is ``rng.shuffle`` written out (the same draws of
+    ``getrandbits`` in the same order, so the same order of cards): its per-card call of
+    ``_randbelow`` made the shuffle most of the cost of a deal.
+    """
     cards = list(deck)
-    rng.shuffle(cards)
+    if type(rng) is not random.Random:  # a subclass may draw differently: ask it
+        rng.shuffle(cards)
+        return cards
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
     return cards

@@ -32,6 +32,7 @@ from deadwood_knock.games.base import Event, GameError, JSONDict, derive_rng
 from deadwood_knock.games.knock_rummy.melds import (
     Arrangement,
     arrange,
+    count_above,
     count_mask,
     hand_mask,
     min_arrangements,
@@ -232,43 +233,29 @@ _MAX_VALUE: Final = max(_VALUE[:52])
 # --------------------------------------------------------------------------- masks
 
 
-def _build_suit_cards() -> tuple[tuple[tuple[Card, ...], ...], ...]:
-    """Per suit, per 13-bit field: its cards in order (a hand mask to a sorted tuple).
-    Each field is its lowest card before the field without it (fast to build at import)."""
+def _build_suit_tables(items: Sequence[Any]) -> tuple[tuple[tuple[Any, ...], ...], ...]:
+    """Per suit, per 13-bit field: ``items[card]`` of each of its cards, in card order (a
+    hand mask to its sorted cards, or to their discards). Each field is its lowest card's
+    item before the field without it (fast to build at import: about 80 ms a table)."""
     out = []
     for s in range(4):
-        fields: list[tuple[Card, ...]] = [()]
+        fields: list[tuple[Any, ...]] = [()]
         for f in range(1, 1 << 13):
             low = f & -f
-            fields.append((CARDS[13 * s + low.bit_length() - 1], *fields[f ^ low]))
+            fields.append((items[13 * s + low.bit_length() - 1], *fields[f ^ low]))
         out.append(tuple(fields))
     return tuple(out)
 
 
-_SUIT_CARDS: Final = _build_suit_cards()
-_S0, _S1, _S2, _S3 = _SUIT_CARDS
-
-
-def _discard_part(start: int, width: int) -> tuple[tuple[Discard, ...], ...]:
-    """For each set of the ``width`` cards from ``start``: their discards, in order."""
-    return tuple(
-        tuple(DISCARDS[start + i] for i in range(width) if f >> i & 1) for f in range(1 << width)
-    )
-
-
-# Each suit's 13 bits as 7 and 6: small tables (a full 13-bit one per suit costs ~90 ms
-# at import and 3 MB) that still beat building the discards card by card.
-_D0, _D1, _D2, _D3, _D4, _D5, _D6, _D7 = (
-    _discard_part(13 * s + low, width) for s in range(4) for low, width in ((0, 7), (7, 6))
-)
+_S0, _S1, _S2, _S3 = _build_suit_tables(CARDS)
+# The legal discards of a hand are four lookups and three concatenations (hot: every
+# ``legal_actions`` while discarding); 7- and 6-bit tables took eight and seven.
+_D0, _D1, _D2, _D3 = _build_suit_tables(DISCARDS)
 
 
 def _discards_of_mask(m: int) -> tuple[Discard, ...]:
     """The discard of every card of a 52-bit mask, in card order (the legal discards)."""
-    return (
-        _D0[m & 0x7F] + _D1[m >> 7 & 0x3F] + _D2[m >> 13 & 0x7F] + _D3[m >> 20 & 0x3F]
-        + _D4[m >> 26 & 0x7F] + _D5[m >> 33 & 0x3F] + _D6[m >> 39 & 0x7F] + _D7[m >> 46]
-    )  # fmt: skip
+    return _D0[m & 0x1FFF] + _D1[m >> 13 & 0x1FFF] + _D2[m >> 26 & 0x1FFF] + _D3[m >> 39]
 
 
 def cards_of_mask(m: int) -> tuple[Card, ...]:
@@ -281,13 +268,6 @@ def cards_of_mask(m: int) -> tuple[Card, ...]:
 # Legality is written once: ``legal_list`` lists what the predicates below allow and
 # ``reason`` answers for one action; both read plain fields, so the public state and a
 # table are asked the same way.
-
-
-def _can_draw(source: str, stock: int, pile: int, turnovers: int) -> bool:
-    """KR3/KR7: the stock (or the pile to turn over), or the top of the discard pile."""
-    if source == "stock":
-        return stock > 0 or turnovers < MAX_TURNOVERS
-    return source == "discard" and pile > 0
 
 
 def _may_knock(limit: int | None, left: int) -> bool:
@@ -320,14 +300,18 @@ def legal_list(
     high = opts.high_aces
     free = mask if taken is None else mask & ~_BIT[taken]
     discards = _discards_of_mask(free)
-    whole = count_mask(mask, high)
     limit = opts.knock_limit
+    if limit is None:
+        whole = count_mask(mask, high)
+    else:
+        whole = count_above(mask, high, limit + _MAX_VALUE)
+        if whole - _MAX_VALUE > limit:
+            # Throwing c leaves a count of at least ``count - value(c)`` (see below),
+            # over the limit (and over 0, as the limit is not negative) for every card:
+            # no knock and no rummy (the hot case of a random Gin hand). Else ``whole``
+            # is the count.
+            return discards
     rummy_possible = not opts.gin
-    if limit is not None and whole - _MAX_VALUE > limit:
-        # Throwing c leaves a count of at least ``whole - value(c)`` (see below), over
-        # the limit (and over 0, as the limit is not negative) for every card: no knock
-        # and no rummy (the hot case of a random Gin hand).
-        return discards
     out: list[KnockRummyAction] = []
     rummies: list[KnockRummyAction] = []
     for c in cards_of_mask(free):
@@ -363,32 +347,37 @@ def reason(
     (the text the player is shown). Cheaper than listing every legal action."""
     if seat is None or phase == OVER:
         return "the game is over"
-    kind = type(action)
-    if kind is Draw:
-        assert isinstance(action, Draw)
-        if phase != DRAW:
-            return f"{action.to_json()}: seat {seat} has drawn and must discard"
-        if _can_draw(action.source, stock, pile, turnovers):
-            return None
-        if action.source == "stock":
-            return f"{action.to_json()}: the stock is empty and the pile was turned over twice"
-        return f"{action.to_json()}: the discard pile is empty"
+    # Hot path (every ``apply``): ``type(...) is`` stands in for ``isinstance`` narrowing,
+    # as an ``assert isinstance`` costs about as much as the check it guards.
+    act: KnockRummyAction = action  # type: ignore[assignment]
+    kind = type(act)
     if kind is Discard:
-        assert isinstance(action, Discard)
-        card: Card | None = action.card
+        card: Card | None = act.card  # type: ignore[union-attr]
+    elif kind is Draw:
+        source = act.source  # type: ignore[union-attr]
+        if phase != DRAW:
+            return f"{act.to_json()}: seat {seat} has drawn and must discard"
+        # KR3/KR7: the stock (or the pile to turn over), or the top of the discard pile.
+        if source == "stock":
+            if stock > 0 or turnovers < MAX_TURNOVERS:
+                return None
+        elif source == "discard" and pile > 0:
+            return None
+        if source == "stock":
+            return f"{act.to_json()}: the stock is empty and the pile was turned over twice"
+        return f"{act.to_json()}: the discard pile is empty"
     elif kind is Knock or kind is Rummy:
-        assert isinstance(action, (Knock, Rummy))
-        card = action.discard
+        card = act.discard  # type: ignore[union-attr]
     else:
         return f"not a knock rummy action: {action!r}"
     if phase != DISCARD:
-        return f"{action.to_json()}: seat {seat} must draw first"
+        return f"{act.to_json()}: seat {seat} must draw first"
     if card is not None:
         if not isinstance(card, Card) or not 0 <= card < 52 or not mask >> card & 1:
-            return f"{action.to_json()}: {card} is not in the hand"
+            return f"{act.to_json()}: {card} is not in the hand"
         if card == taken:
             return (
-                f"{action.to_json()}: a card taken from the discard pile may not be "
+                f"{act.to_json()}: a card taken from the discard pile may not be "
                 "discarded this turn"
             )
     if kind is Discard:
@@ -397,10 +386,10 @@ def reason(
     if kind is Knock:
         if _may_knock(opts.knock_limit, left):
             return None
-        return f"{action.to_json()}: the count after the discard is {left}, over the knock limit"
+        return f"{act.to_json()}: the count after the discard is {left}, over the knock limit"
     if _may_rummy(opts.gin, left):
         return None
-    return f"{action.to_json()}: the hand is not all matched" + (
+    return f"{act.to_json()}: the hand is not all matched" + (
         " (gin has no rummy action)" if opts.gin else ""
     )
 
@@ -948,10 +937,10 @@ class KrTable:
         seat = self.to_act
         assert seat is not None
         kind = type(action)
-        if kind is Draw:
-            self._draw(seat, action.source, events)  # type: ignore[union-attr]
-        elif kind is Discard:
+        if kind is Discard:
             self._discard(seat, action.card, events)  # type: ignore[union-attr]
+        elif kind is Draw:
+            self._draw(seat, action.source, events)  # type: ignore[union-attr]
         elif kind is Knock:
             c = action.discard  # type: ignore[union-attr]
             assert c is not None
@@ -967,59 +956,109 @@ class KrTable:
                 self._log(events, Event("rummy", seat, {"discard": c}))
             self._end_hand("rummy", seat, events)
 
-    def _log(self, events: list[Event], event: Event) -> None:
-        events.append(event)
-        self.log_new.append(event)
-        if self.seen is not None:
-            private = event.private_to
-            if private is None:
-                for seen in self.seen:
-                    seen.append(event)
-            else:
-                self.seen[private].append(event)
+    # The draw and the plain discard (all but the last action of a hand) are written out
+    # in one method each rather than through helpers: a call costs as much as the move
+    # itself, and the public API, the playouts and the learning environments all run them.
+
+    def _discard(self, seat: int, c: Card, events: list[Event] | None) -> None:
+        bit = _BIT[c]
+        self.hands[seat] ^= bit
+        known = self.known
+        if known[seat] & bit:  # seldom: most discards were never seen entering the hand
+            known[seat] ^= bit
+        self.pile.append(c)
+        self.taken = None
+        if events is not None:
+            event = _EV_DISCARD[seat][c]
+            events.append(event)
+            self.log_new.append(event)
+            if self.seen is not None:
+                self._see(event)
+        # Both ways a hand goes void leave at most GIN_VOID_STOCK stock cards, so the
+        # rule (``void_reason``) is asked only then.
+        if len(self.stock) <= GIN_VOID_STOCK:
+            why = self.void_reason()
+            if why is not None:
+                self._void(why, events)
+                return
+        self.phase = DRAW
+        self.to_act = (seat + 1) % self.opts.players
 
     def _draw(self, seat: int, source: str, events: list[Event] | None) -> None:
         if source == "discard":
             c = self.pile.pop()
-            self.hands[seat] |= _BIT[c]
-            self.known[seat] |= _BIT[c]
+            bit = _BIT[c]
+            self.hands[seat] |= bit
+            self.known[seat] |= bit
             self.taken = c
             self.phase = DISCARD
             if events is not None:
-                self._log(events, _EV_DRAW_PILE[seat][c])
+                event = _EV_DRAW_PILE[seat][c]
+                events.append(event)
+                self.log_new.append(event)
+                if self.seen is not None:
+                    self._see(event)
             return
         if not self.stock:
-            # KR7: turn the face-up pile face down as it lies: its bottom card becomes
-            # the top of the stock. Everyone saw the pile, so the order is public.
-            self.pile.reverse()
-            self.stock, self.pile = self.pile, []
-            self.turnovers += 1
-            self.public = True
-            if events is not None:
-                self._log(
-                    events,
-                    Event(
-                        "turn_over",
-                        seat,
-                        {"turnover": self.turnovers, "stock_size": len(self.stock)},
-                    ),
-                )
+            self._turn_over(seat, events)
         c = self.stock.pop()
-        self.hands[seat] |= _BIT[c]
-        public = self.public
-        if public:
-            self.known[seat] |= _BIT[c]
+        bit = _BIT[c]
+        self.hands[seat] |= bit
         self.taken = None
         self.phase = DISCARD
-        if events is not None:
-            if public:
+        if self.public:
+            self.known[seat] |= bit
+            if events is not None:
                 self._log(events, _EV_DRAW_STOCK_SEEN[seat][c])
-            else:
-                self._log(events, _EV_DRAW_STOCK[seat])
-                self._log(events, _EV_DRAW_CARD[seat][c])
+        elif events is not None:
+            event = _EV_DRAW_STOCK[seat]
+            card_event = _EV_DRAW_CARD[seat][c]
+            events.append(event)
+            events.append(card_event)
+            log = self.log_new
+            log.append(event)
+            log.append(card_event)
+            if self.seen is not None:
+                self._see(event)
+                self._see(card_event)
+
+    def _log(self, events: list[Event], event: Event) -> None:
+        events.append(event)
+        self.log_new.append(event)
+        if self.seen is not None:
+            self._see(event)
+
+    def _see(self, event: Event) -> None:
+        """Add an event to each ``seen`` log that may see it (tracked tables only)."""
+        seen = self.seen
+        assert seen is not None
+        private = event.private_to
+        if private is None:
+            for log in seen:
+                log.append(event)
+        else:
+            seen[private].append(event)
+
+    def _turn_over(self, seat: int, events: list[Event] | None) -> None:
+        """KR7: turn the face-up pile face down as it lies: its bottom card becomes the
+        top of the stock. Everyone saw the pile, so the order is public."""
+        self.pile.reverse()
+        self.stock, self.pile = self.pile, []
+        self.turnovers += 1
+        self.public = True
+        if events is not None:
+            self._log(
+                events,
+                Event(
+                    "turn_over",
+                    seat,
+                    {"turnover": self.turnovers, "stock_size": len(self.stock)},
+                ),
+            )
 
     def _to_pile(self, seat: int, c: Card, events: list[Event] | None) -> None:
-        """The card leaves the hand (and the seat's known cards) for the pile."""
+        """The card leaves the hand (and the seat's known cards) for the pile (a knock's
+        or rummy's discard; :meth:`play` writes the plain discard's out)."""
         bit = _BIT[c]
         self.hands[seat] ^= bit
         self.known[seat] &= ~bit
@@ -1035,15 +1074,6 @@ class KrTable:
         if not self.stock and self.turnovers >= MAX_TURNOVERS:
             return "the stock ran out a third time"
         return None
-
-    def _discard(self, seat: int, c: Card, events: list[Event] | None) -> None:
-        self._to_pile(seat, c, events)
-        why = self.void_reason()
-        if why is not None:
-            self._void(why, events)
-            return
-        self.phase = DRAW
-        self.to_act = (seat + 1) % self.opts.players
 
     # -- the end of a hand ------------------------------------------------------------
 

@@ -35,6 +35,7 @@ __all__ = [
     "best_discard_count",
     "card_value",
     "count",
+    "count_above",
     "count_mask",
     "hand_mask",
     "min_arrangements",
@@ -239,6 +240,32 @@ def count_mask(m: int, high_aces: bool = False) -> int:
             memo.clear()
         found = memo[m] = _count_with_sets(m, trip, table)
     return found
+
+
+# Per suit field: the points of its cards (for the floor of ``count_above``).
+_FIELD_POINTS: Final = tuple(
+    sum(RANK_VALUE[r] for r in range(13) if f >> r & 1) for f in range(1 << 13)
+)
+
+
+def count_above(m: int, high_aces: bool, bound: int) -> int:
+    """``count_mask(m, high_aces)`` when that is at most ``bound``; otherwise some number
+    over ``bound`` (proof that the count is). Cheaper than the count when a rank is held
+    3 or 4 times and the hand is far over the bound (a random Gin hand against the
+    knock limit): sets only take cards of those ranks out of their suits, and taking
+    cards out of a suit lowers its deadwood by at most their points, so the runs-only
+    deadwood less the points of every such card is a floor of the count."""
+    table = _T_HIGH if high_aces else _T_LOW
+    a, b, c, d = m & SUIT_BITS, (m >> 13) & SUIT_BITS, (m >> 26) & SUIT_BITS, m >> 39
+    trip = (a & b & (c | d)) | (c & d & (a | b))
+    runs_only = table[a] + table[b] + table[c] + table[d]
+    if not trip:
+        return runs_only
+    points = _FIELD_POINTS
+    floor = runs_only - points[a & trip] - points[b & trip] - points[c & trip] - points[d & trip]
+    if floor > bound:
+        return floor
+    return count_mask(m, high_aces)
 
 
 def count(cards: Iterable[int], high_aces: bool = False) -> int:

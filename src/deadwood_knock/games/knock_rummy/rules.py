@@ -233,7 +233,7 @@ class KnockRummyState:
 
 
 # The core's form of a state: the fields in their order, except that ``hands`` and
-# ``known`` are 52-bit masks per seat and ``log`` may be a :class:`_Log` chain; then
+# ``known`` are 52-bit masks per seat and ``log`` may be a ``_Log`` chain; then
 # the handed-on table (a list of at most one :class:`KrTable`, or ``None``).
 _Core = tuple[Any, ...]
 
@@ -246,43 +246,36 @@ _LOG: Final = _STATE_INDEX["log"]
 _HANDED: Final = len(_STATE_FIELDS)
 
 
-class _Log:
-    """A hand's event log as a chain: the log before one action (``prev``) and that
-    action's events (``new``). Appending is O(1); the tuple is built when first read
-    (``full`` keeps it), so a playout no longer copies the whole log on every action."""
-
-    __slots__ = ("full", "new", "prev")
-
-    def __init__(self, prev: _Log | tuple[Event, ...], new: tuple[Event, ...]) -> None:
-        self.prev = prev
-        self.new = new
-        self.full: tuple[Event, ...] | None = None
-
-    def __reduce__(self) -> tuple[type[tuple[Event, ...]], tuple[tuple[Event, ...]]]:
-        # Pickled (and copied) as the plain tuple: a log is either form, and the chain
-        # is as deep as a hand is long.
-        return tuple, (_log_tuple(self),)
+# A hand's event log as a chain: ``[prev, new, full]``, the log before one action
+# (``prev``: a chain node or a tuple) and that action's events (``new``). Appending is
+# O(1); the tuple is built when first read (``full`` keeps it), so a playout does not copy
+# the whole log on every action. A plain list, as building an instance of a class cost a
+# tenth of an ``apply``; the chain stays inside the core (a state pickles its fields).
+_Log = list[Any]
+_PREV, _NEW, _FULL = 0, 1, 2
 
 
 def _log_tuple(log: _Log | tuple[Event, ...]) -> tuple[Event, ...]:
     """The log as a tuple (iterative: a chain is as long as a hand)."""
     if type(log) is tuple:
         return log
-    assert isinstance(log, _Log)
+    assert type(log) is list
     parts: list[tuple[Event, ...]] = []
     node: _Log | tuple[Event, ...] = log
-    while isinstance(node, _Log):
-        if node.full is not None:
-            parts.append(node.full)
+    while type(node) is list:
+        full = node[_FULL]
+        if full is not None:
+            parts.append(full)
             break
-        parts.append(node.new)
-        node = node.prev
+        parts.append(node[_NEW])
+        node = node[_PREV]
     else:
+        assert type(node) is tuple
         parts.append(node)
     parts.reverse()
-    full = tuple(chain.from_iterable(parts))
-    log.full = full
-    return full
+    whole = tuple(chain.from_iterable(parts))
+    log[_FULL] = whole
+    return whole
 
 
 def _replace(state: KnockRummyState, **changes: Any) -> KnockRummyState:
@@ -475,44 +468,6 @@ def state_of(table: KrTable) -> KnockRummyState:
     )
 
 
-def _next_core(t: KrTable, before: _Core, handed: list[KrTable] | None) -> _Core:
-    """The core of the table after one action from ``before`` (loaded by :func:`_load`,
-    so the table's log holds only that action's events). Whatever the action left alone
-    keeps ``before``'s tuples: one action changes the stock or the pile by one card or
-    turns the pile over, so a pile or stock of the same size in the same hand and
-    turn-over is the same. A deal (the only thing that changes the hand number) starts
-    the log afresh, as in the table."""
-    new = t.log_new
-    if t.hand_number == before[2]:
-        same = t.turnovers == before[10]
-        stock = before[5] if same and len(t.stock) == len(before[5]) else tuple(t.stock)
-        pile = before[6] if same and len(t.pile) == len(before[6]) else tuple(t.pile)
-        log: _Log | tuple[Event, ...] = _Log(before[_LOG], tuple(new)) if new else before[_LOG]
-    else:
-        stock, pile = tuple(t.stock), tuple(t.pile)
-        log = t.log_base + tuple(new)
-    return (
-        t.opts,
-        t.seed,
-        t.hand_number,
-        t.dealer,
-        tuple(t.hands),
-        stock,
-        pile,
-        t.phase,
-        t.to_act,
-        t.taken,
-        t.turnovers,
-        t.public,
-        tuple(t.known),
-        tuple(t.totals),
-        log,
-        t.last_result,
-        t.winners,
-        handed,
-    )
-
-
 # --------------------------------------------------------------------------- legality
 #
 # Legality is written once, in the core (``legal_list``, ``reason``): ``legal_actions``
@@ -561,6 +516,11 @@ def _why(core: _Core, action: object) -> str | None:
 # --------------------------------------------------------------------------- apply
 
 
+def _next_log(log: _Log | tuple[Event, ...], new: tuple[Event, ...]) -> _Log | tuple[Event, ...]:
+    """The hand's log after an action's events (the same hand)."""
+    return [log, new, None] if new else log
+
+
 def apply(
     state: KnockRummyState, action: KnockRummyAction
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
@@ -569,32 +529,107 @@ def apply(
     core = state._core
     if core is None:
         core = _core_of(state)
-    seat = core[8]
-    why = reason(
-        core[0],
-        core[7],
+    (
+        opts,
+        seed,
+        hand_number,
+        dealer,
+        hands,
+        stock,
+        pile,
+        phase,
         seat,
-        0 if seat is None else core[4][seat],
-        core[9],
-        len(core[5]),
-        len(core[6]),
-        core[10],
+        taken,
+        turnovers,
+        public,
+        _known,
+        totals,
+        log,
+        last_result,
+        winners,
+        handed,
+    ) = core
+    why = reason(
+        opts,
+        phase,
+        seat,
+        0 if seat is None else hands[seat],
+        taken,
+        len(stock),
+        len(pile),
+        turnovers,
         action,
     )  # what ``why_illegal`` asks, spelled out on this hot path
     if why is not None:
         raise IllegalActionError(why)
-    handed = core[_HANDED]
     try:
         t = handed.pop() if handed else _load(core)
     except IndexError:  # another thread took the table in between
         t = _load(core)
     # A handed-on table is at this state (nothing played on it since), its log aside:
-    # the core keeps the log, the table only collects this action's events.
-    t.log_base = ()
+    # the core keeps the log, the table only collects this action's events (``log_base``
+    # stays empty: :func:`_load` empties it and a deal starts it empty).
     t.log_new = []
     events: list[Event] = []
     t.play(action, events)
-    return _from_core(_next_core(t, core, [t])), tuple(events)
+    new = tuple(events)
+    # The next state's core. Whatever the action left alone keeps this core's values:
+    # within a hand (the same hand number, someone to act) the options, seed, dealer,
+    # totals, last result and winners stay; one action changes the stock or the pile by
+    # one card or turns the pile over, so a pile or stock of the same size in the same
+    # turn-over is the same (and so is ``public``). A deal starts the log afresh.
+    if t.hand_number == hand_number and t.to_act is not None:
+        if t.turnovers == turnovers:
+            if len(t.pile) != len(pile):
+                pile = tuple(t.pile)  # a discard or a draw from the pile
+            elif len(t.stock) != len(stock):
+                stock = tuple(t.stock)  # a draw from the stock
+        else:
+            stock, pile, turnovers, public = tuple(t.stock), tuple(t.pile), t.turnovers, t.public
+        after_core: _Core = (
+            opts,
+            seed,
+            hand_number,
+            dealer,
+            tuple(t.hands),
+            stock,
+            pile,
+            t.phase,
+            t.to_act,
+            t.taken,
+            turnovers,
+            public,
+            tuple(t.known),
+            totals,
+            [log, new, None] if new else log,  # _next_log, inline
+            last_result,
+            winners,
+            [t],
+        )
+    else:
+        after_core = (
+            opts,
+            seed,
+            t.hand_number,
+            t.dealer,
+            tuple(t.hands),
+            tuple(t.stock),
+            tuple(t.pile),
+            t.phase,
+            t.to_act,
+            t.taken,
+            t.turnovers,
+            t.public,
+            tuple(t.known),
+            tuple(t.totals),
+            _next_log(log, new) if t.hand_number == hand_number else t.log_base + tuple(t.log_new),
+            t.last_result,
+            t.winners,
+            [t],
+        )
+    after: KnockRummyState = _new_state(KnockRummyState)
+    _set_core(after, after_core)
+    return after, new
 
 
 # --------------------------------------------------------------------------- observation
