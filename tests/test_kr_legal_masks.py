@@ -1,7 +1,9 @@
-"""``core.legal_masks`` (the legal actions as card masks, for the learning environments'
-action mask) lists exactly what ``core.legal_list`` (the public API's ``legal_actions``)
-lists, on random positions of every variant, low-count hands included so that knocks and
-rummies are legal often, and along random games played through the public API."""
+"""``core.legal_masks`` (the one enumeration of the legal actions, with its shortcuts)
+allows exactly the actions ``core.reason`` (the per-action rule, whose text the player
+is shown) allows, on random positions of every variant, low-count hands included so that
+knocks and rummies are legal often; ``core.legal_list`` (the public API's
+``legal_actions``) lists the same actions in its stable order; and along random games
+played through the public API the masks match ``legal_actions``."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import random
 
 import pytest
 
+from deadwood_knock.cards import Card
 from deadwood_knock.games.knock_rummy import rules
 from deadwood_knock.games.knock_rummy.core import (
     DISCARD,
@@ -21,6 +24,17 @@ from deadwood_knock.games.knock_rummy.core import (
     Rummy,
     legal_list,
     legal_masks,
+    reason,
+)
+
+# Every action a seat might try: both draws, and each card's discard, knock and rummy.
+_CANDIDATES = (
+    Draw("stock"),
+    Draw("discard"),
+    *(Discard(Card(c)) for c in range(52)),
+    *(Knock(Card(c)) for c in range(52)),
+    *(Rummy(Card(c)) for c in range(52)),
+    Rummy(None),
 )
 
 
@@ -50,7 +64,7 @@ def _options(rng: random.Random) -> KnockRummyOptions:
     )
 
 
-def test_legal_masks_equal_legal_list_on_random_positions() -> None:
+def test_legal_masks_allow_what_reason_allows_on_random_positions() -> None:
     rng = random.Random(19)
     knocks = rummies = 0
     for _ in range(30_000):
@@ -66,7 +80,11 @@ def test_legal_masks_equal_legal_list_on_random_positions() -> None:
         stock, pile, turnovers = rng.randint(0, 3), rng.randint(0, 2), rng.randint(0, 2)
         args = (opts, phase, mask, taken, stock, pile, turnovers)
         got = legal_masks(*args)
-        assert got == _as_masks(legal_list(*args)), args
+        rest = (taken, stock, pile, turnovers)
+        allowed = tuple(a for a in _CANDIDATES if reason(opts, phase, 0, mask, *rest, a) is None)
+        assert got == _as_masks(allowed), args
+        # legal_list: the same actions, draws; or discards, knocks, rummies (no discard last).
+        assert legal_list(*args) == allowed, args
         knocks += got[2] != 0
         rummies += got[3] != 0
     assert knocks > 1_000 and rummies > 300  # the interesting cases were reached

@@ -227,6 +227,8 @@ RUMMY_NO_DISCARD: Final = Rummy(None)
 _DRAWS_BOTH: Final = (DRAW_STOCK, DRAW_PILE)
 _DRAW_STOCK_ONLY: Final = (DRAW_STOCK,)
 _DRAW_PILE_ONLY: Final = (DRAW_PILE,)
+# legal_list's draws by legal_masks' draw bits (1 stock, 2 pile).
+_DRAW_LISTS: Final = ((), _DRAW_STOCK_ONLY, _DRAW_PILE_ONLY, _DRAWS_BOTH)
 _MAX_VALUE: Final = max(_VALUE[:52])
 
 
@@ -290,46 +292,18 @@ def legal_list(
     turnovers: int,
 ) -> tuple[KnockRummyAction, ...]:
     """Every action of the seat to act (its hand ``mask``; stock and pile sizes), in a
-    stable order: draws; or discards, knocks, then rummies."""
-    if phase == DRAW:
-        if stock or turnovers < MAX_TURNOVERS:
-            return _DRAWS_BOTH if pile else _DRAW_STOCK_ONLY
-        return _DRAW_PILE_ONLY if pile else ()
-    if phase != DISCARD:
-        return ()
-    high = opts.high_aces
-    free = mask if taken is None else mask & ~_BIT[taken]
-    discards = _discards_of_mask(free)
-    limit = opts.knock_limit
-    if limit is None:
-        whole = count_mask(mask, high)
-    else:
-        whole = count_above(mask, high, limit + _MAX_VALUE)
-        if whole - _MAX_VALUE > limit:
-            # Throwing c leaves a count of at least ``count - value(c)`` (see below),
-            # over the limit (and over 0, as the limit is not negative) for every card:
-            # no knock and no rummy (the hot case of a random Gin hand). Else ``whole``
-            # is the count.
-            return discards
-    rummy_possible = not opts.gin
-    out: list[KnockRummyAction] = []
-    rummies: list[KnockRummyAction] = []
-    for c in cards_of_mask(free):
-        # Throwing c leaves a count of at least ``whole - value(c)`` (c put back as
-        # deadwood is an arrangement of the whole hand), so most cards need no count.
-        low = whole - _VALUE[c]
-        check_knock = limit is not None and low <= limit
-        if check_knock or (rummy_possible and low <= 0):
-            left = count_mask(mask ^ _BIT[c], high)
-            if _may_knock(limit, left):
-                out.append(KNOCKS[c])
-            if _may_rummy(opts.gin, left):
-                rummies.append(RUMMIES[c])
-        elif limit is None:
-            out.append(KNOCKS[c])  # no limit: any discard may knock
-    if _may_rummy(opts.gin, whole):
-        rummies.append(RUMMY_NO_DISCARD)
-    return (*discards, *out, *rummies)
+    stable order: draws; or discards, knocks, then rummies (rummy with no discard last).
+    The actions :func:`legal_masks` allows, as action values."""
+    draws, discards, knocks, rummies = legal_masks(opts, phase, mask, taken, stock, pile, turnovers)
+    if draws:
+        return _DRAW_LISTS[draws]
+    if not (knocks or rummies):
+        return _discards_of_mask(discards)  # the hot case (a random Gin hand)
+    out = [KNOCKS[c] for c in cards_of_mask(knocks)]
+    out += [RUMMIES[c] for c in cards_of_mask(rummies >> 1)]
+    if rummies & 1:
+        out.append(RUMMY_NO_DISCARD)
+    return (*_discards_of_mask(discards), *out)
 
 
 def reason(
@@ -408,9 +382,9 @@ def legal_masks(
     rummies)``; ``draws`` has bit 0 for the stock and bit 1 for the discard pile,
     ``discards`` and ``knocks`` the cards that may be discarded (knocking), ``rummies``
     bit 0 for a rummy with no discard and bit ``c + 1`` for one discarding card ``c``.
-    It decides as :func:`legal_list` does, step by step (``tests/test_kr_legal_masks.py``
-    checks the two agree); building no action values makes it several times cheaper."""
-    if phase == DRAW:  # as legal_list: the stock (or the pile to turn over), the pile
+    The one enumeration of the legal actions: :func:`legal_list` builds its action values
+    from these masks; building none makes this several times cheaper."""
+    if phase == DRAW:  # KR3/KR7: the stock (or the pile to turn over), the pile
         if stock or turnovers < MAX_TURNOVERS:
             return (3 if pile else 1), 0, 0, 0
         return (2 if pile else 0), 0, 0, 0
@@ -418,17 +392,25 @@ def legal_masks(
         return 0, 0, 0, 0
     high = opts.high_aces
     free = mask if taken is None else mask & ~_BIT[taken]
-    whole = count_mask(mask, high)
     limit = opts.knock_limit
-    if limit is not None and whole - _MAX_VALUE > limit:
-        return 0, free, 0, 0  # no knock and no rummy: see legal_list
+    if limit is None:
+        whole = count_mask(mask, high)
+    else:
+        whole = count_above(mask, high, limit + _MAX_VALUE)
+        if whole - _MAX_VALUE > limit:
+            # Throwing c leaves a count of at least ``count - value(c)`` (see below),
+            # over the limit (and over 0, as the limit is not negative) for every card:
+            # no knock and no rummy (the hot case of a random Gin hand). Else ``whole``
+            # is the count.
+            return 0, free, 0, 0
     knocks = rummies = 0
     rummy_possible = not opts.gin
     rest = free
     while rest:
         bit = rest & -rest
         rest ^= bit
-        # As in legal_list: the count left after throwing c is at least whole - value(c).
+        # Throwing c leaves a count of at least ``whole - value(c)`` (c put back as
+        # deadwood is an arrangement of the whole hand), so most cards need no count.
         low = whole - _VALUE[bit.bit_length() - 1]
         if (limit is not None and low <= limit) or (rummy_possible and low <= 0):
             left = count_mask(mask ^ bit, high)
