@@ -299,7 +299,7 @@ def legal_list(
         return _DRAW_LISTS[draws]
     if not (knocks or rummies):
         return _discards_of_mask(discards)  # the hot case (a random Gin hand)
-    out = [KNOCKS[c] for c in cards_of_mask(knocks)]
+    out: list[KnockRummyAction] = [KNOCKS[c] for c in cards_of_mask(knocks)]
     out += [RUMMIES[c] for c in cards_of_mask(rummies >> 1)]
     if rummies & 1:
         out.append(RUMMY_NO_DISCARD)
