@@ -58,7 +58,7 @@ def test_actions_arriving_together_share_a_commit_and_none_acknowledged_is_lost(
             legal = live.game.legal_actions(live.state)
             action = rng.choice(legal).to_json()
             try:
-                view = await service.act(live, 0, action, expected_version=live.version)
+                view = (await service.act(live, 0, action, expected_version=live.version)).view
             except ApiError as exc:
                 assert exc.code == "version_conflict"  # a bot's move came first
                 continue
