@@ -20,6 +20,9 @@ from sqlalchemy.ext.asyncio import (
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 SQLITE_FILE = "deadwood-knock.sqlite3"
+#: Connections of the asyncpg pool for the hot statements (each holds one for one short
+#: statement): few, so several processes stay well inside PostgreSQL's connection limit.
+RAW_POOL_SIZE = 10
 
 
 def default_sqlite_url(data_dir: Path) -> str:
@@ -124,6 +127,33 @@ class Database:
             self.engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False
         )
 
+        self._raw: Any = None
+        self._raw_lock: Any = None
+
+    async def raw(self) -> Any:
+        """PostgreSQL only: a small asyncpg pool for the hot statements (appending an action,
+        checking a token), hand-written SQL without SQLAlchemy's per-statement work, which
+        was a quarter of the server's time per action under load. ``None`` on SQLite."""
+        if self.is_sqlite:
+            return None
+        if self._raw is None:
+            import asyncio
+
+            import asyncpg
+
+            if self._raw_lock is None:
+                self._raw_lock = asyncio.Lock()
+            async with self._raw_lock:
+                if self._raw is None:
+                    url = make_url(self.url).set(drivername="postgresql")
+                    self._raw = await asyncpg.create_pool(
+                        url.render_as_string(hide_password=False),
+                        min_size=1,
+                        max_size=RAW_POOL_SIZE,
+                        max_inactive_connection_lifetime=1800,
+                    )
+        return self._raw
+
     async def migrate(self) -> None:
         """Bring the schema to the newest migration (idempotent)."""
         cfg = alembic_config(self.url)
@@ -131,6 +161,9 @@ class Database:
             await conn.run_sync(_upgrade, cfg)
 
     async def dispose(self) -> None:
+        if self._raw is not None:
+            await self._raw.close()
+            self._raw = None
         await self.engine.dispose()
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import secrets
 import time
@@ -20,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert, literal, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -43,6 +44,20 @@ LEASE_SECONDS = 3.0
 #: Called when a match finishes, inside the transaction that finishes it, with the
 #: match, its result and its whole action log (the trail records results this way).
 FinishHook = Callable[[AsyncSession, LiveMatch, JSONDict, list[JSONDict]], Awaitable[None]]
+
+
+#: PostgreSQL's append: bump the version only if it is still the one we hold, and log the
+#: action only if it was bumped (the primary key (match, version) guards it as well).
+_APPEND_SQL = """
+WITH bumped AS (
+    UPDATE matches SET version = $2, updated_at = now()
+    WHERE id = $1 AND version = $2 - 1
+    RETURNING id
+)
+INSERT INTO match_actions (match_id, version, seat, action, client_action_id)
+SELECT id, $2, $3, $4::json, $5 FROM bumped
+RETURNING version
+"""
 
 
 class _StaleMatch(Exception):
@@ -351,30 +366,23 @@ class MatchStore:
         return tagged
 
     async def _append_one_trip(self, entry: _Entry) -> bool:
-        """PostgreSQL: the version bump and the log row in one statement, committed alone."""
-        live, version = entry.live, entry.version
-        bumped = (
-            update(Match)
-            .where(Match.id == live.id, Match.version == live.version)
-            .values(version=version, updated_at=func.now())
-            .returning(Match.id)
-            .cte("bumped")
-        )
-        row = select(
-            bumped.c.id,
-            literal(version),
-            literal(entry.seat),
-            literal(entry.action_json, type_=MatchAction.__table__.c.action.type),
-            literal(entry.client_action_id, type_=MatchAction.__table__.c.client_action_id.type),
-        )
-        statement = (
-            insert(MatchAction)
-            .from_select(["match_id", "version", "seat", "action", "client_action_id"], row)
-            .returning(MatchAction.version)
-        )
-        async with self.db.engine.connect() as conn:
-            autocommit = await conn.execution_options(isolation_level="AUTOCOMMIT")
-            logged = (await autocommit.execute(statement)).first()
+        """PostgreSQL: the version bump and the log row in one statement, committed alone
+        (autocommit), on the asyncpg pool: no SQLAlchemy statement to build per action."""
+        import asyncpg
+
+        pool = await self.db.raw()
+        try:
+            async with pool.acquire() as conn:
+                logged = await conn.fetchval(
+                    _APPEND_SQL,
+                    entry.live.id,
+                    entry.version,
+                    entry.seat,
+                    json.dumps(entry.action_json, separators=(",", ":")),
+                    entry.client_action_id,
+                )
+        except asyncpg.UniqueViolationError:
+            return False  # another writer logged this version (or this client id) first
         return logged is not None
 
     async def _append_in_transaction(self, entry: _Entry) -> bool:
