@@ -109,12 +109,14 @@ class Database:
         if self.is_sqlite:
             kwargs["connect_args"] = {"timeout": 30}
         else:
-            # Enough connections that requests never queue for one (each action holds one
-            # only for its own short transaction); a ping before every checkout would cost
-            # each transaction another round trip, so stale connections are recycled instead.
-            # A burst (a thousand players starting at once) waits for a connection rather
-            # than failing with a 500 after 10 s, as it did in the load test.
-            kwargs.update(pool_size=40, max_overflow=20, pool_recycle=1800, pool_timeout=30)
+            # The hot statements (actions, token checks) use the asyncpg pool (`raw`), so
+            # this one serves the rarer work: 20 connections, so that two processes and
+            # their raw pools stay well inside PostgreSQL's default limit of 100 (more
+            # connections do not make two cores faster). A ping before every checkout would
+            # cost each transaction another round trip, so stale connections are recycled
+            # instead. A burst (a thousand players starting at once) waits for a connection
+            # rather than failing with a 500 after 10 s, as it did in the load test.
+            kwargs.update(pool_size=15, max_overflow=5, pool_recycle=1800, pool_timeout=30)
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
