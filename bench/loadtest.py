@@ -67,6 +67,28 @@ def _rss_kib(pid: int) -> int:
     return total
 
 
+def _cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) of a process itself and of its descendants (the bot
+    workers): CPU per action is steadier than actions/s on a shared machine."""
+    tick = os.sysconf("SC_CLK_TCK")
+    own = rest = 0.0
+    todo = [(pid, True)]
+    while todo:
+        current, top = todo.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            used = (int(fields[11]) + int(fields[12])) / tick
+            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+        except (OSError, IndexError, ValueError):
+            continue
+        if top:
+            own += used
+        else:
+            rest += used
+        todo.extend((int(c), False) for c in children)
+    return own, rest
+
+
 def _percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -234,12 +256,17 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                 await asyncio.sleep(warm)
                 stats.measuring = True
                 begun = time.monotonic()
+                cpu_start = [_cpu_seconds(server.proc.pid) for server in servers]
+                own_start = time.process_time()
                 rss_peak = 0
                 while time.monotonic() < deadline:
                     await asyncio.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
                     rss_peak = max(rss_peak, sum(_rss_kib(server.proc.pid) for server in servers))
                 measured = time.monotonic() - begun
                 stats.measuring = False
+                cpu_end = [_cpu_seconds(server.proc.pid) for server in servers]
+                own_cpu = time.process_time() - own_start
+                spans = list(zip(cpu_start, cpu_end, strict=True))
                 await asyncio.gather(*tasks, return_exceptions=True)
             with contextlib.suppress(OSError):
                 load = os.getloadavg()
@@ -247,6 +274,10 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             for server in servers:
                 server.stop()  # SIGTERM: the server shuts its pool down
     lat = sorted(stats.latencies)
+
+    def per_action(seconds: float) -> float:
+        return round(seconds * 1000 / len(lat), 2) if lat else float("nan")
+
     db = "external" if args.url else ("PostgreSQL" if args.database_url else "SQLite")
     return {
         "players": args.players,
@@ -261,6 +292,15 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         "error_kinds": stats.error_kinds,
         "rss_mib": round(rss_peak / 1024, 1) if servers else None,
         "matches_finished": stats.matches,
+        # CPU milliseconds per measured action: the server's main process(es), its bot
+        # workers (and --workers children), and this load generator.
+        "cpu_ms_per_action": {
+            "server": per_action(sum(e[0] - s[0] for s, e in spans)),
+            "workers": per_action(sum(e[1] - s[1] for s, e in spans)),
+            "client": per_action(own_cpu),
+        }
+        if servers
+        else {"client": per_action(own_cpu)},
         "seconds": round(measured, 1),
         "load_average": [round(x, 2) for x in load],
     }
@@ -308,6 +348,7 @@ def main(argv: list[str] | None = None) -> int:
             f"| {result['p99_ms']} | {result['errors']} | {result['rss_mib']} "
             f"| {' '.join(map(str, result['load_average']))} |"
         )
+        print("CPU ms per action:", result["cpu_ms_per_action"])
         if result["error_kinds"]:
             print("errors:", result["error_kinds"])
     return 1 if result["errors"] else 0

@@ -46,17 +46,23 @@ LEASE_SECONDS = 3.0
 FinishHook = Callable[[AsyncSession, LiveMatch, JSONDict, list[JSONDict]], Awaitable[None]]
 
 
-#: PostgreSQL's append: bump the version only if it is still the one we hold, and log the
-#: action only if it was bumped (the primary key (match, version) guards it as well).
+#: PostgreSQL's appends, a batch in one statement: bump each match's version only if it is
+#: still the one we hold, and log the action only where it was bumped (the primary key
+#: (match, version) guards it as well). Returns the ids of the matches whose action was logged.
 _APPEND_SQL = """
-WITH bumped AS (
-    UPDATE matches SET version = $2, updated_at = now()
-    WHERE id = $1 AND version = $2 - 1
-    RETURNING id
+WITH entry AS (
+    SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[])
+        AS e(match_id, version, seat, action, client_action_id)
+), bumped AS (
+    UPDATE matches m SET version = e.version, updated_at = now()
+    FROM entry e
+    WHERE m.id = e.match_id AND m.version = e.version - 1
+    RETURNING m.id, e.version
 )
 INSERT INTO match_actions (match_id, version, seat, action, client_action_id)
-SELECT id, $2, $3, $4::json, $5 FROM bumped
-RETURNING version
+SELECT e.match_id, e.version, e.seat, e.action::json, e.client_action_id
+FROM entry e JOIN bumped b ON b.id = e.match_id AND b.version = e.version
+RETURNING match_id
 """
 
 
@@ -141,6 +147,84 @@ class GroupCommit:
             future.set_result(answer)
 
 
+class PgAppends:
+    """PostgreSQL: the actions that arrive while a batch is being written go together in the
+    next one, one statement and one commit (autocommit) on the asyncpg pool for the lot. Each
+    caller is answered only after that commit; one write's failure never fails another's
+    (a batch that fails as a whole is written again one entry at a time). One batch is in
+    flight at a time, so the batches grow with the load instead of the connections."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._pending: list[tuple[_Entry, asyncio.Future[bool]]] = []
+        self._task: asyncio.Task[None] | None = None
+        #: Sizes of the batches written so far (the last few hundred), for tests and tuning.
+        self.batches: deque[int] = deque(maxlen=500)
+
+    async def submit(self, entry: _Entry) -> bool:
+        """True once the action is committed; False (nothing written) if the match is no
+        longer at ``entry.version - 1`` or the version or client id is logged already."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending.append((entry, future))
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        return await future
+
+    async def _run(self) -> None:
+        await asyncio.sleep(0)  # writes posted in this turn of the loop join the first batch
+        while self._pending:
+            batch: list[tuple[_Entry, asyncio.Future[bool]]] = []
+            later: list[tuple[_Entry, asyncio.Future[bool]]] = []
+            seen: set[str] = set()
+            for item in self._pending:
+                # One entry per match in a statement (a match's lock allows only one anyway).
+                (later if item[0].live.id in seen else batch).append(item)
+                seen.add(item[0].live.id)
+            self._pending = later
+            try:
+                logged = await self._write([entry for entry, _future in batch])
+            except Exception:
+                if len(batch) == 1:
+                    await self._alone(batch[0])
+                else:
+                    for item in batch:
+                        await self._alone(item)
+                continue
+            self.batches.append(len(batch))
+            for entry, future in batch:
+                if not future.done():
+                    future.set_result(entry.live.id in logged)
+
+    async def _write(self, entries: list[_Entry]) -> set[str]:
+        pool = await self.db.raw()
+        async with pool.acquire() as conn:
+            rows = await conn.fetch(
+                _APPEND_SQL,
+                [e.live.id for e in entries],
+                [e.version for e in entries],
+                [e.seat for e in entries],
+                [json.dumps(e.action_json, separators=(",", ":")) for e in entries],
+                [e.client_action_id for e in entries],
+            )
+        return {row[0] for row in rows}
+
+    async def _alone(self, item: tuple[_Entry, asyncio.Future[bool]]) -> None:
+        import asyncpg
+
+        entry, future = item
+        try:
+            logged = await self._write([entry])
+        except asyncpg.UniqueViolationError:
+            logged = set()  # another writer logged this version (or this client id) first
+        except Exception as exc:
+            if not future.done():
+                future.set_exception(exc)
+            return
+        self.batches.append(1)
+        if not future.done():
+            future.set_result(entry.live.id in logged)
+
+
 class MatchStore:
     def __init__(
         self, db: Database, settings: Settings, pinned: Callable[[str], bool] | None = None
@@ -157,6 +241,7 @@ class MatchStore:
         self._load_lock = asyncio.Lock()
         self.leases: set[str] = set()
         self._group = GroupCommit(db)
+        self._pg_appends = PgAppends(db)
 
     # ----- the cache ------------------------------------------------------------------------
 
@@ -334,9 +419,10 @@ class MatchStore:
         entry = _Entry(live, version, seat, action_json, client_action_id, result)
         try:
             if result is None and not self.db.is_sqlite:
-                # The common case in one statement and one round trip: bump the version
-                # only if it is still ours, and log the action only if it was bumped.
-                logged = await self._append_one_trip(entry)
+                # The common case: with the actions arriving meanwhile, in one statement and
+                # one round trip (bump the version only if it is still ours, and log the
+                # action only if it was bumped), answered once committed.
+                logged = await self._pg_appends.submit(entry)
             elif self.db.is_sqlite:
                 # SQLite has one writer at a time: actions arriving together share one
                 # transaction (one fsync), each answered only after that commit.
@@ -364,26 +450,6 @@ class MatchStore:
         tagged = [(version, e) for e in events]
         live.recent.extend(tagged)
         return tagged
-
-    async def _append_one_trip(self, entry: _Entry) -> bool:
-        """PostgreSQL: the version bump and the log row in one statement, committed alone
-        (autocommit), on the asyncpg pool: no SQLAlchemy statement to build per action."""
-        import asyncpg
-
-        pool = await self.db.raw()
-        try:
-            async with pool.acquire() as conn:
-                logged = await conn.fetchval(
-                    _APPEND_SQL,
-                    entry.live.id,
-                    entry.version,
-                    entry.seat,
-                    json.dumps(entry.action_json, separators=(",", ":")),
-                    entry.client_action_id,
-                )
-        except asyncpg.UniqueViolationError:
-            return False  # another writer logged this version (or this client id) first
-        return logged is not None
 
     async def _append_in_transaction(self, entry: _Entry) -> bool:
         async with self.db.sessions() as session, session.begin():
