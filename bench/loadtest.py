@@ -27,8 +27,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-import httpx
 import websockets
 
 from deadwood_knock.server.launch import ServerProcess
@@ -48,6 +48,85 @@ class Stats:
     def error(self, kind: str) -> None:
         self.errors += 1
         self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
+
+
+class HttpError(Exception):
+    pass
+
+
+@dataclass
+class Answer:
+    status_code: int
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class Http:
+    """A player's own keep-alive HTTP/1.1 connection per server address, as a browser keeps
+    one. (httpx's shared pool looked at every open connection on each request: with a
+    hundred players the load generator spent a core on that and measured its own delays.)"""
+
+    #: The server closes a connection idle for 5 s; one idle this long is not reused.
+    IDLE = 4.0
+
+    def __init__(self) -> None:
+        self._conns: dict[str, tuple[asyncio.StreamReader, asyncio.StreamWriter, float]] = {}
+
+    async def post(self, url: str, body: object, headers: dict[str, str]) -> Answer:
+        parts = urlsplit(url)
+        origin = f"{parts.hostname}:{parts.port}"
+        payload = json.dumps(body).encode()
+        head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+        request = (
+            f"POST {parts.path} HTTP/1.1\r\nHost: {origin}\r\n{head}"
+            f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
+        ).encode() + payload
+        for attempt in (0, 1):
+            conn = self._conns.pop(origin, None)
+            if conn is not None and time.monotonic() - conn[2] > self.IDLE:
+                conn[1].close()
+                conn = None
+            if conn is None:
+                reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+            else:
+                reader, writer = conn[0], conn[1]
+            try:
+                writer.write(request)
+                status_line = await reader.readline()
+                if not status_line:
+                    raise ConnectionResetError("closed before an answer")
+            except (ConnectionError, OSError):
+                writer.close()
+                if attempt == 0 and conn is not None:
+                    continue  # a kept connection the server had closed: as a browser, retry
+                raise HttpError("connection lost") from None
+            status = int(status_line.split()[1])
+            length = 0
+            close = False
+            while True:
+                line = await reader.readline()
+                if line in (b"\r\n", b""):
+                    break
+                name, _, value = line.decode("latin-1").partition(":")
+                name = name.strip().lower()
+                if name == "content-length":
+                    length = int(value)
+                elif name == "connection" and value.strip().lower() == "close":
+                    close = True
+            data = await reader.readexactly(length)
+            if close:
+                writer.close()
+            else:
+                self._conns[origin] = (reader, writer, time.monotonic())
+            return Answer(status, data)
+        raise HttpError("unreachable")
+
+    def close(self) -> None:
+        for _reader, writer, _used in self._conns.values():
+            writer.close()
+        self._conns.clear()
 
 
 def _rss_kib(pid: int) -> int:
@@ -99,7 +178,24 @@ def _percentile(sorted_values: list[float], q: float) -> float:
 async def _player(
     number: int,
     bases: list[str],
-    http: httpx.AsyncClient,
+    stats: Stats,
+    think: tuple[float, float],
+    deadline: float,
+    rng: random.Random,
+) -> None:
+    http = Http()
+    try:
+        await _player_plays(number, bases, http, stats, think, deadline, rng)
+    except (HttpError, OSError, asyncio.IncompleteReadError) as exc:
+        stats.error(f"http {type(exc).__name__}")
+    finally:
+        http.close()
+
+
+async def _player_plays(
+    number: int,
+    bases: list[str],
+    http: Http,
     stats: Stats,
     think: tuple[float, float],
     deadline: float,
@@ -114,7 +210,7 @@ async def _player(
     forwarded = {
         "X-Forwarded-For": f"10.{number // 65536 % 256}.{number // 256 % 256}.{number % 256}"
     }
-    response = await http.post(f"{base()}/api/players", json={}, headers=forwarded)
+    response = await http.post(f"{base()}/api/players", {}, headers=forwarded)
     if response.status_code != 201:
         stats.error(f"player {response.status_code}")
         return
@@ -124,7 +220,7 @@ async def _player(
     await asyncio.sleep(rng.random())
     while time.monotonic() < deadline:
         response = await http.post(
-            f"{base()}/api/matches", json={"game": GAME, "opponents": OPPONENTS}, headers=auth
+            f"{base()}/api/matches", {"game": GAME, "opponents": OPPONENTS}, headers=auth
         )
         if response.status_code != 201:
             stats.error(f"create {response.status_code}")
@@ -141,7 +237,7 @@ async def _play(
     token: str,
     auth: dict[str, str],
     base: Any,
-    http: httpx.AsyncClient,
+    http: Http,
     stats: Stats,
     think: tuple[float, float],
     deadline: float,
@@ -186,9 +282,9 @@ async def _play(
                 started = time.perf_counter()
                 try:
                     response = await http.post(
-                        f"{base()}/api/matches/{match_id}/actions", json=body, headers=auth
+                        f"{base()}/api/matches/{match_id}/actions", body, headers=auth
                     )
-                except httpx.HTTPError as exc:
+                except (HttpError, OSError, asyncio.IncompleteReadError) as exc:
                     stats.error(f"action {type(exc).__name__}")
                     return False
                 elapsed = time.perf_counter() - started
@@ -237,37 +333,31 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                 except RuntimeError as exc:
                     raise SystemExit(str(exc)) from None
             stats = Stats()
-            # Idle connections are dropped before the server's 5 s keep-alive ends, so a
-            # request never goes out on a connection the server is closing.
-            limits = httpx.Limits(
-                max_connections=None, max_keepalive_connections=None, keepalive_expiry=2.0
-            )
             think = args.think
             warm = args.warmup
             deadline = time.monotonic() + warm + args.seconds
-            async with httpx.AsyncClient(limits=limits, timeout=60) as http:
-                rng = random.Random(args.seed)
-                tasks = [
-                    asyncio.create_task(
-                        _player(n, bases, http, stats, think, deadline, random.Random(rng.random()))
-                    )
-                    for n in range(args.players)
-                ]
-                await asyncio.sleep(warm)
-                stats.measuring = True
-                begun = time.monotonic()
-                cpu_start = [_cpu_seconds(server.proc.pid) for server in servers]
-                own_start = time.process_time()
-                rss_peak = 0
-                while time.monotonic() < deadline:
-                    await asyncio.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
-                    rss_peak = max(rss_peak, sum(_rss_kib(server.proc.pid) for server in servers))
-                measured = time.monotonic() - begun
-                stats.measuring = False
-                cpu_end = [_cpu_seconds(server.proc.pid) for server in servers]
-                own_cpu = time.process_time() - own_start
-                spans = list(zip(cpu_start, cpu_end, strict=True))
-                await asyncio.gather(*tasks, return_exceptions=True)
+            rng = random.Random(args.seed)
+            tasks = [
+                asyncio.create_task(
+                    _player(n, bases, stats, think, deadline, random.Random(rng.random()))
+                )
+                for n in range(args.players)
+            ]
+            await asyncio.sleep(warm)
+            stats.measuring = True
+            begun = time.monotonic()
+            cpu_start = [_cpu_seconds(server.proc.pid) for server in servers]
+            own_start = time.process_time()
+            rss_peak = 0
+            while time.monotonic() < deadline:
+                await asyncio.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
+                rss_peak = max(rss_peak, sum(_rss_kib(server.proc.pid) for server in servers))
+            measured = time.monotonic() - begun
+            stats.measuring = False
+            cpu_end = [_cpu_seconds(server.proc.pid) for server in servers]
+            own_cpu = time.process_time() - own_start
+            spans = list(zip(cpu_start, cpu_end, strict=True))
+            await asyncio.gather(*tasks, return_exceptions=True)
             with contextlib.suppress(OSError):
                 load = os.getloadavg()
         finally:
