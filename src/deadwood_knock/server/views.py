@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from deadwood_knock.games.base import Event
+from deadwood_knock.games.base import Event, JSONDict
 from deadwood_knock.persistence import Player
 from deadwood_knock.server.answers import MatchView, Profile
 from deadwood_knock.server.hub import SeatMessages
@@ -46,6 +46,22 @@ def seat_view(live: LiveMatch, seat: int) -> MatchView:
     return shown(live, seat).view
 
 
+def _event_json(live: LiveMatch, version: int, event: Event) -> tuple[JSONDict, JSONDict]:
+    """An event's JSON, and with its version (as in ``recent_events``), made once per event:
+    every view lists the last ``recent_events`` of them."""
+    cache = live.event_json
+    found = cache.get(id(event))
+    # The cache holds the event itself, so its id cannot be reused while it is cached.
+    if found is None or found[0] is not event:
+        plain = event.to_json()
+        found = cache[id(event)] = (event, plain, {"version": version, **plain})
+        if len(cache) > 2 * len(live.recent) + 64:
+            keep = {id(e) for _v, e in live.recent}
+            for key in [key for key in cache if key not in keep]:
+                del cache[key]
+    return found[1], found[2]
+
+
 def _build_view(live: LiveMatch, seat: int) -> MatchView:
     game, state = live.game, live.state
     obs = live.observation(seat)
@@ -78,9 +94,7 @@ def _build_view(live: LiveMatch, seat: int) -> MatchView:
         "round_label": label,
         "final_turn": bool(obs.get("final_turn", False)),
         "observation": obs,
-        "recent_events": [
-            {"version": v, **e.to_json()} for v, e in live.recent if e.visible_to(seat)
-        ],
+        "recent_events": [_event_json(live, v, e)[1] for v, e in live.recent if e.visible_to(seat)],
         "result": live.result,
         "table_id": live.table_id,
     }
@@ -93,7 +107,12 @@ def seat_messages(
     each as the JSON text sent (every watcher of a seat gets the same text)."""
     per_seat: SeatMessages = {}
     encoded: list[tuple[Event, str]] = [
-        (event, encode({"type": "event", "version": version, "event": event.to_json()}))
+        (
+            event,
+            encode(
+                {"type": "event", "version": version, "event": _event_json(live, version, event)[0]}
+            ),
+        )
         for version, event in events
     ]
     for seat in seats:
