@@ -151,13 +151,17 @@ class PgAppends:
     """PostgreSQL: the actions that arrive while a batch is being written go together in the
     next one, one statement and one commit (autocommit) on the asyncpg pool for the lot. Each
     caller is answered only after that commit; one write's failure never fails another's
-    (a batch that fails as a whole is written again one entry at a time). One batch is in
-    flight at a time, so the batches grow with the load instead of the connections."""
+    (a batch that fails as a whole is written again one entry at a time). A few batches may
+    be in flight at once (an action need not wait for a whole commit before its own starts),
+    and beyond that the batches grow with the load instead of the connections."""
+
+    #: Statements in flight at once.
+    IN_FLIGHT = 3
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self._pending: list[tuple[_Entry, asyncio.Future[bool]]] = []
-        self._task: asyncio.Task[None] | None = None
+        self._runners: set[asyncio.Task[None]] = set()
         #: Sizes of the batches written so far (the last few hundred), for tests and tuning.
         self.batches: deque[int] = deque(maxlen=500)
 
@@ -166,8 +170,10 @@ class PgAppends:
         longer at ``entry.version - 1`` or the version or client id is logged already."""
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._pending.append((entry, future))
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
+        if len(self._runners) < self.IN_FLIGHT:
+            runner = asyncio.get_running_loop().create_task(self._run())
+            self._runners.add(runner)
+            runner.add_done_callback(self._runners.discard)
         return await future
 
     async def _run(self) -> None:
