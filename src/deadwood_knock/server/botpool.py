@@ -9,7 +9,6 @@ replays only the actions since its previous one.
 from __future__ import annotations
 
 import random
-import time
 from collections import OrderedDict
 from typing import Any
 
@@ -91,77 +90,6 @@ def hint(
     return result
 
 
-#: Bots that act one after another are decided in one job (one hand-off to the worker for
-#: the lot) while the job has taken less than this: cheap bots' moves share a hand-off, a
-#: searching bot's move goes back alone as soon as it is made.
-STREAK_SECONDS = 0.02
-
-
-def decide_streak(
-    match_id: str,
-    record_json: JSONDict,
-    seat: int,
-    bots: dict[int, str],
-    rng_seed: int,
-    budget_seconds: float | None,
-    max_moves: int,
-) -> list[JSONDict]:
-    """The moves of the bots to act from this position, in order: ``seat``'s, then (while
-    the next to act is another of the ``bots`` seats, at most ``max_moves`` and
-    :data:`STREAK_SECONDS`) the next bot's, each from that seat's observation and legal
-    actions only. The server logs them one by one, each checked against its own state."""
-    record = GameRecord.from_json(record_json)
-    game = get_game(record.game)
-    state = _state_for(match_id, record)
-    if game.to_act(state) != seat or seat not in bots:
-        raise IllegalActionError(f"seat {seat} is not a bot to act")
-    rng = random.Random(rng_seed)
-    started = time.perf_counter()
-    moves: list[JSONDict] = []
-    next_seat: int | None = seat
-    while next_seat is not None and next_seat in bots:
-        observation = game.observe(state, next_seat)
-        legal = game.legal_actions(state)
-        action = get_bot(bots[next_seat]).act(game, observation, legal, rng, Budget(budget_seconds))
-        if action not in legal:
-            raise IllegalActionError(f"bot {bots[next_seat]!r} chose an illegal action")
-        moves.append(action.to_json())
-        if len(moves) >= max_moves or time.perf_counter() - started > STREAK_SECONDS:
-            break
-        state, _events = game.apply(state, action)
-        next_seat = None if game.is_over(state) else game.to_act(state)
-    return moves
-
-
-def streak_tail(
-    match_id: str,
-    start: tuple[str, JSONDict, int],
-    base: int,
-    tail: list[JSONDict],
-    seat: int,
-    bots: dict[int, str],
-    rng_seed: int,
-    budget_seconds: float | None,
-    max_moves: int,
-) -> list[JSONDict]:
-    """:func:`decide_streak` given only the actions since this worker's last job for the
-    match, as :func:`decide_tail`."""
-    record = _tail_record(match_id, start, base, tail)
-    return decide_streak(
-        match_id, record.to_json(), seat, bots, rng_seed, budget_seconds, max_moves
-    )
-
-
-def _tail_record(
-    match_id: str, start: tuple[str, JSONDict, int], base: int, tail: list[JSONDict]
-) -> GameRecord:
-    cached = _states.get(match_id)
-    if cached is None or (cached[0], cached[1], cached[2]) != start or len(cached[3]) != base:
-        raise CacheMiss(match_id)
-    game, options, seed = start
-    return GameRecord(game, options, seed, (*cached[3], *tail))
-
-
 class CacheMiss(Exception):
     """This worker does not hold the match at the position a tail continues from."""
 
@@ -179,7 +107,11 @@ def decide_tail(
     """:func:`decide` given only the actions since this worker's last decision for the
     match (``base`` of them before ``tail``), so a move's hand-off does not carry the whole
     log. :class:`CacheMiss` if the worker no longer holds that position: send it all."""
-    record = _tail_record(match_id, start, base, tail)
+    cached = _states.get(match_id)
+    if cached is None or (cached[0], cached[1], cached[2]) != start or len(cached[3]) != base:
+        raise CacheMiss(match_id)
+    game, options, seed = start
+    record = GameRecord(game, options, seed, (*cached[3], *tail))
     return decide(match_id, record.to_json(), seat, bot_name, rng_seed, budget_seconds)
 
 

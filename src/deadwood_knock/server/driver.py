@@ -21,9 +21,6 @@ from deadwood_knock.server.workers import FairScheduler
 
 log = logging.getLogger("deadwood_knock.server.bots")
 
-#: Bot moves one worker job may decide in a row (bots acting one after another).
-MAX_MOVES_PER_JOB = 8
-
 #: Hands a match's change (its new events) to the match's watchers.
 Publish = Callable[[LiveMatch, list[tuple[int, Event]]], None]
 
@@ -86,30 +83,24 @@ class BotDriver:
                     return
                 version = live.version
                 started = time.monotonic()
-                # This bot's move and, in the same job, the moves of the bots after it.
-                moves = await self._decide(live, info, self.settings.max_bot_streak - streak)
-                for action_json in moves:
-                    pace = self.settings.bot_pacing
-                    if pace > 0:
-                        # Pacing only, not security: a person-like pause before a move shows.
-                        wait = pace * random.uniform(0.6, 1.4) - (time.monotonic() - started)
-                        if wait > 0:
-                            await asyncio.sleep(wait)
-                    async with live.lock:
-                        if live.version != version or self.bot_to_act(live) != info:
-                            break  # the match moved on (a forfeit, another writer): decide again
-                        action = live.game.action_from_json(action_json)
-                        events = await store.append(live, info.seat, action, None)
-                    streak += 1
-                    following = self.bot_to_act(live)
-                    if store.multi and following is None:
-                        # Free before anyone sees the move: the person's answer may reach
-                        # another process, whose bots must then be free to drive.
-                        await store.release(live.id)
-                    self.publish(live, events)
-                    if following is None:
-                        break
-                    version, info, started = live.version, following, time.monotonic()
+                action_json = await self._decide(live, info)
+                pace = self.settings.bot_pacing
+                if pace > 0:
+                    # Pacing only, not security: a person-like pause before the move shows.
+                    wait = pace * random.uniform(0.6, 1.4) - (time.monotonic() - started)
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                async with live.lock:
+                    if live.version != version or self.bot_to_act(live) != info:
+                        continue  # the match moved on (a forfeit, another writer): decide again
+                    action = live.game.action_from_json(action_json)
+                    events = await store.append(live, info.seat, action, None)
+                streak += 1
+                if store.multi and self.bot_to_act(live) is None:
+                    # Free before anyone sees the move: the person's answer may reach
+                    # another process, whose bots must then be free to drive.
+                    await store.release(live.id)
+                self.publish(live, events)
         except asyncio.CancelledError:
             raise
         except ApiError as exc:
@@ -122,22 +113,19 @@ class BotDriver:
                 with contextlib.suppress(Exception):
                     await store.release(live.id)
 
-    async def _decide(self, live: LiveMatch, info: SeatInfo, most: int) -> list[JSONDict]:
-        """The bots' moves from the worker pool (this bot's, then, in one job, those of the
-        bots right after it); a random legal action if that fails, so a broken bot or pool
-        never stalls a match."""
-        bots = {seat.seat: seat.bot for seat in live.seats if seat.bot}
+    async def _decide(self, live: LiveMatch, info: SeatInfo) -> JSONDict:
+        """The bot's choice from the worker pool; a random legal action if that fails, so a
+        broken bot or pool never stalls a match."""
         try:
-            chosen: list[JSONDict] = await self.scheduler.run(
+            chosen: JSONDict = await self.scheduler.run(
                 live.owner,
-                "decide_streak",
+                "decide",
                 live.id,
                 live.record_json(),
                 info.seat,
-                bots,
+                info.bot or "random",
                 secrets.randbits(64),
                 self.settings.bot_seconds,
-                max(1, min(MAX_MOVES_PER_JOB, most)),
             )
             return chosen
         except asyncio.CancelledError:
@@ -147,7 +135,7 @@ class BotDriver:
             log.error("bot %s failed in match %s: %s", info.bot, live.id, type(exc).__name__)
             legal = live.game.legal_actions(live.state)
             fallback: JSONDict = legal[secrets.randbelow(len(legal))].to_json()
-            return [fallback]
+            return fallback
 
     async def _lease_keeper(self) -> None:
         """Renew our leases; take over the matches whose holder stopped renewing (died)."""

@@ -75,10 +75,6 @@ def _worker_main(conn: Connection, games: tuple[Any, ...] = ()) -> None:
 # ----- backends ---------------------------------------------------------------------------------
 
 
-#: The bot jobs (match id and record first), and their forms given only the actions since
-#: the worker's last job for the match.
-_TAILS = {"decide": "decide_tail", "decide_streak": "streak_tail"}
-
 #: Matches whose position each worker is believed to hold (its cache keeps more).
 _KNOWN_PER_WORKER = 1024
 
@@ -169,13 +165,13 @@ class PipeWorkers:
                 self._workers[index] = self._spawn()
 
     async def run(self, function: str, args: tuple[Any, ...]) -> Any:
-        if function in _TAILS:
-            return await self._decide(function, args)
+        if function == "decide":
+            return await self._decide(args)
         # The scheduler starts at most `slots` jobs at once: one worker is free.
         worker = min(self._workers, key=lambda w: len(w.pending))
         return await self._call(worker, function, args)
 
-    async def _decide(self, function: str, args: tuple[Any, ...]) -> Any:
+    async def _decide(self, args: tuple[Any, ...]) -> Any:
         """A bot move, preferably on the worker that made the match's last one: it holds the
         position, so only the actions since then are sent, not the whole record (whose
         pickling and pipe writes stalled the event loop under load)."""
@@ -193,14 +189,14 @@ class PipeWorkers:
             start = (record["game"], record["options"], record["seed"])
             try:
                 result = await self._call(
-                    worker, _TAILS[function], (match_id, start, base, actions[base:], *args[2:])
+                    worker, "decide_tail", (match_id, start, base, actions[base:], *args[2:])
                 )
             except WorkerError as exc:
                 if str(exc) != "CacheMiss":
                     raise
                 base = None
         if base is None:
-            result = await self._call(worker, function, args)
+            result = await self._call(worker, "decide", args)
         for other in self._workers:
             other.known.pop(match_id, None)
         worker.known[match_id] = len(actions)
