@@ -63,8 +63,10 @@ class LiveMatch:
     observed: dict[tuple[int, int], JSONDict] = field(default_factory=dict)
     #: (version, status, seat) -> the seat's view and its JSON text (``views.shown``).
     views: dict[tuple[int, str, int], Any] = field(default_factory=dict)
-    #: id(event) -> (the event, its JSON, its JSON with its version): ``views._event_json``.
-    event_json: dict[int, tuple[Event, JSONDict, JSONDict]] = field(default_factory=dict)
+    #: (version, id(event)) -> (the event, its JSON, with its version): ``views._event_json``.
+    event_json: dict[tuple[int, int], tuple[Event, JSONDict, JSONDict]] = field(
+        default_factory=dict
+    )
 
     @property
     def owner(self) -> str:

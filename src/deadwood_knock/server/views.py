@@ -50,15 +50,17 @@ def _event_json(live: LiveMatch, version: int, event: Event) -> tuple[JSONDict, 
     """An event's JSON, and with its version (as in ``recent_events``), made once per event:
     every view lists the last ``recent_events`` of them."""
     cache = live.event_json
-    found = cache.get(id(event))
-    # The cache holds the event itself, so its id cannot be reused while it is cached.
+    # By version too: an engine may hand out one event object more than once. The cache
+    # holds the event itself, so its id cannot be reused while it is cached.
+    key = (version, id(event))
+    found = cache.get(key)
     if found is None or found[0] is not event:
         plain = event.to_json()
-        found = cache[id(event)] = (event, plain, {"version": version, **plain})
+        found = cache[key] = (event, plain, {"version": version, **plain})
         if len(cache) > 2 * len(live.recent) + 64:
-            keep = {id(e) for _v, e in live.recent}
-            for key in [key for key in cache if key not in keep]:
-                del cache[key]
+            keep = {(v, id(e)) for v, e in live.recent}
+            for stale in [stale for stale in cache if stale not in keep]:
+                del cache[stale]
     return found[1], found[2]
 
 
