@@ -113,31 +113,37 @@ async def authenticate(db: Database, token: str | None, idle_days: int) -> tuple
     raw = await db.raw()
     if raw is not None:
         # PostgreSQL: every request checks its token, so this one is hand-written SQL on
-        # the asyncpg pool (no ORM query to build and load per request).
+        # the asyncpg pool.
         async with raw.acquire() as conn:
             found = await conn.fetchrow(_TOKEN_SQL, hashed)
-        if found is None:
-            raise _unauthorized("unknown token")
-        values = dict(found)
-        device_id, last_used = values.pop("device_id"), values.pop("last_used_at")
-        for name in _JSON_COLUMNS:
-            if isinstance(values[name], str):
-                values[name] = json.loads(values[name])
-        # Read only, like a row loaded by a session that has closed: routes that change
-        # the player load it again in their own transaction.
-        player = Player(**values)
     else:
         async with db.reads() as session:
-            row = (
-                await session.execute(
-                    select(Player, Device.id, Device.last_used_at)
-                    .join(Device, Device.player_id == Player.id)
-                    .where(Device.token_hash == hashed)
+            found = (
+                (
+                    await session.execute(
+                        select(
+                            *Player.__table__.columns,
+                            Device.id.label("device_id"),
+                            Device.last_used_at,
+                        )
+                        .join(Device, Device.player_id == Player.id)
+                        .where(Device.token_hash == hashed)
+                    )
                 )
-            ).first()
-        if row is None:
-            raise _unauthorized("unknown token")
-        player, device_id, last_used = row
+                .mappings()
+                .first()
+            )
+    if found is None:
+        raise _unauthorized("unknown token")
+    values = dict(found)
+    device_id, last_used = values.pop("device_id"), values.pop("last_used_at")
+    for name in _JSON_COLUMNS:
+        if isinstance(values[name], str):
+            values[name] = json.loads(values[name])
+    # Columns, not an ORM query (no identity map or loading per request). Read only, like
+    # a row loaded by a session that has closed: routes that change the player load it
+    # again in their own transaction.
+    player = Player(**values)
     now = int(time.time())
     if idle_days and last_used is not None and now - last_used > idle_days * 86_400:
         async with db.sessions() as session, session.begin():

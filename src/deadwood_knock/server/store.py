@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -466,9 +466,12 @@ class MatchStore:
         ``session``'s transaction; False, having written nothing, if the match is no longer
         at ``version - 1``."""
         live, version, result = entry.live, entry.version, entry.result
+        # Core statements on the tables (no ORM unit of work per action).
+        matches: Table = Match.__table__  # type: ignore[assignment]
+        actions: Table = MatchAction.__table__  # type: ignore[assignment]
         changed = await session.execute(
-            update(Match)
-            .where(Match.id == live.id, Match.version == live.version)
+            update(matches)
+            .where(matches.c.id == live.id, matches.c.version == live.version)
             .values(
                 version=version,
                 status=FINISHED if result is not None else ACTIVE,
@@ -478,8 +481,8 @@ class MatchStore:
         )
         if getattr(changed, "rowcount", 1) != 1:
             return False
-        session.add(
-            MatchAction(
+        await session.execute(
+            insert(actions).values(
                 match_id=live.id,
                 version=version,
                 seat=entry.seat,
@@ -487,7 +490,6 @@ class MatchStore:
                 client_action_id=entry.client_action_id,
             )
         )
-        await session.flush()
         if result is not None:
             await self._record_stats(session, live, result)
             for hook in self.finish_hooks:
