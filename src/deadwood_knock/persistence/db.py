@@ -110,13 +110,13 @@ class Database:
             kwargs["connect_args"] = {"timeout": 30}
         else:
             # The hot statements (actions, token checks) use the asyncpg pool (`raw`), so
-            # this one serves the rarer work: 20 connections, so that two processes and
-            # their raw pools stay well inside PostgreSQL's default limit of 100 (more
+            # this one serves the rarer work: at most 30 connections, so that two processes
+            # and their raw pools stay inside PostgreSQL's default limit of 100 (more
             # connections do not make two cores faster). A ping before every checkout would
             # cost each transaction another round trip, so stale connections are recycled
-            # instead. A burst (a thousand players starting at once) waits for a connection
-            # rather than failing with a 500 after 10 s, as it did in the load test.
-            kwargs.update(pool_size=15, max_overflow=5, pool_recycle=1800, pool_timeout=30)
+            # instead. A burst (a thousand players starting at once on a busy machine) waits
+            # for a connection rather than failing with a 500, as it did in the load test.
+            kwargs.update(pool_size=20, max_overflow=10, pool_recycle=1800, pool_timeout=90)
         self.engine: AsyncEngine = create_async_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
