@@ -335,7 +335,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             for server in servers:
                 try:
-                    await asyncio.to_thread(server.wait_ready, 60.0)
+                    await asyncio.to_thread(server.wait_ready, 180.0)
                 except RuntimeError as exc:
                     raise SystemExit(str(exc)) from None
             stats = Stats()
