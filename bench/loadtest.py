@@ -81,6 +81,11 @@ class Http:
         self._conns: dict[str, tuple[asyncio.StreamReader, asyncio.StreamWriter, float]] = {}
 
     async def post(self, url: str, body: object, headers: dict[str, str]) -> Answer:
+        # A stuck request is an error (TimeoutError is an OSError), not a hung player.
+        async with asyncio.timeout(60):
+            return await self._post(url, body, headers)
+
+    async def _post(self, url: str, body: object, headers: dict[str, str]) -> Answer:
         parts = urlsplit(url)
         origin = f"{parts.hostname}:{parts.port}"
         payload = json.dumps(body).encode()
