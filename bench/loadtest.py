@@ -11,7 +11,13 @@ consecutive ports), or an already running server is used (``--url``).
 
 It prints one table row: players, think time, processes, database, actions/s, p50/p95/p99
 of the action round trip, errors, and the server's memory (RSS of every server process and
-its bot workers). ``--json`` prints the same as JSON. Exit status 1 if any request failed.
+its bot workers), then the CPU milliseconds per action of the server's main process, its
+bot workers and this load generator (steadier than actions/s on a shared machine). ``--json``
+prints the same as JSON. Exit status 1 if any request failed.
+
+Each player keeps its own keep-alive connection, as a browser does, spoken to by a few lines
+of HTTP/1.1 here: the load generator shares the machine with the server, so it must cost
+little per action.
 """
 
 from __future__ import annotations
@@ -27,8 +33,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-import httpx
 import websockets
 
 from deadwood_knock.server.launch import ServerProcess
@@ -50,6 +56,90 @@ class Stats:
         self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
 
 
+class HttpError(Exception):
+    pass
+
+
+@dataclass
+class Answer:
+    status_code: int
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class Http:
+    """A player's own keep-alive HTTP/1.1 connection per server address, as a browser keeps
+    one. (httpx's shared pool looked at every open connection on each request: with a
+    hundred players the load generator spent a core on that and measured its own delays.)"""
+
+    #: The server closes a connection idle for 5 s; one idle this long is not reused.
+    IDLE = 4.0
+
+    def __init__(self) -> None:
+        self._conns: dict[str, tuple[asyncio.StreamReader, asyncio.StreamWriter, float]] = {}
+
+    async def post(self, url: str, body: object, headers: dict[str, str]) -> Answer:
+        # A stuck request is an error (TimeoutError is an OSError), not a hung player.
+        async with asyncio.timeout(60):
+            return await self._post(url, body, headers)
+
+    async def _post(self, url: str, body: object, headers: dict[str, str]) -> Answer:
+        parts = urlsplit(url)
+        origin = f"{parts.hostname}:{parts.port}"
+        payload = json.dumps(body).encode()
+        head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+        request = (
+            f"POST {parts.path} HTTP/1.1\r\nHost: {origin}\r\n{head}"
+            f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
+        ).encode() + payload
+        for attempt in (0, 1):
+            conn = self._conns.pop(origin, None)
+            if conn is not None and time.monotonic() - conn[2] > self.IDLE:
+                conn[1].close()
+                conn = None
+            if conn is None:
+                reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+            else:
+                reader, writer = conn[0], conn[1]
+            try:
+                writer.write(request)
+                status_line = await reader.readline()
+                if not status_line:
+                    raise ConnectionResetError("closed before an answer")
+            except (ConnectionError, OSError):
+                writer.close()
+                if attempt == 0 and conn is not None:
+                    continue  # a kept connection the server had closed: as a browser, retry
+                raise HttpError("connection lost") from None
+            status = int(status_line.split()[1])
+            length = 0
+            close = False
+            while True:
+                line = await reader.readline()
+                if line in (b"\r\n", b""):
+                    break
+                name, _, value = line.decode("latin-1").partition(":")
+                name = name.strip().lower()
+                if name == "content-length":
+                    length = int(value)
+                elif name == "connection" and value.strip().lower() == "close":
+                    close = True
+            data = await reader.readexactly(length)
+            if close:
+                writer.close()
+            else:
+                self._conns[origin] = (reader, writer, time.monotonic())
+            return Answer(status, data)
+        raise HttpError("unreachable")
+
+    def close(self) -> None:
+        for _reader, writer, _used in self._conns.values():
+            writer.close()
+        self._conns.clear()
+
+
 def _rss_kib(pid: int) -> int:
     """RSS of a process and all its descendants (the bot workers), in KiB."""
     total = 0
@@ -67,6 +157,28 @@ def _rss_kib(pid: int) -> int:
     return total
 
 
+def _cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) of a process itself and of its descendants (the bot
+    workers): CPU per action is steadier than actions/s on a shared machine."""
+    tick = os.sysconf("SC_CLK_TCK")
+    own = rest = 0.0
+    todo = [(pid, True)]
+    while todo:
+        current, top = todo.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            used = (int(fields[11]) + int(fields[12])) / tick
+            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+        except (OSError, IndexError, ValueError):
+            continue
+        if top:
+            own += used
+        else:
+            rest += used
+        todo.extend((int(c), False) for c in children)
+    return own, rest
+
+
 def _percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -77,7 +189,24 @@ def _percentile(sorted_values: list[float], q: float) -> float:
 async def _player(
     number: int,
     bases: list[str],
-    http: httpx.AsyncClient,
+    stats: Stats,
+    think: tuple[float, float],
+    deadline: float,
+    rng: random.Random,
+) -> None:
+    http = Http()
+    try:
+        await _player_plays(number, bases, http, stats, think, deadline, rng)
+    except (HttpError, OSError, asyncio.IncompleteReadError) as exc:
+        stats.error(f"http {type(exc).__name__}")
+    finally:
+        http.close()
+
+
+async def _player_plays(
+    number: int,
+    bases: list[str],
+    http: Http,
     stats: Stats,
     think: tuple[float, float],
     deadline: float,
@@ -92,7 +221,7 @@ async def _player(
     forwarded = {
         "X-Forwarded-For": f"10.{number // 65536 % 256}.{number // 256 % 256}.{number % 256}"
     }
-    response = await http.post(f"{base()}/api/players", json={}, headers=forwarded)
+    response = await http.post(f"{base()}/api/players", {}, headers=forwarded)
     if response.status_code != 201:
         stats.error(f"player {response.status_code}")
         return
@@ -102,7 +231,7 @@ async def _player(
     await asyncio.sleep(rng.random())
     while time.monotonic() < deadline:
         response = await http.post(
-            f"{base()}/api/matches", json={"game": GAME, "opponents": OPPONENTS}, headers=auth
+            f"{base()}/api/matches", {"game": GAME, "opponents": OPPONENTS}, headers=auth
         )
         if response.status_code != 201:
             stats.error(f"create {response.status_code}")
@@ -119,7 +248,7 @@ async def _play(
     token: str,
     auth: dict[str, str],
     base: Any,
-    http: httpx.AsyncClient,
+    http: Http,
     stats: Stats,
     think: tuple[float, float],
     deadline: float,
@@ -164,9 +293,9 @@ async def _play(
                 started = time.perf_counter()
                 try:
                     response = await http.post(
-                        f"{base()}/api/matches/{match_id}/actions", json=body, headers=auth
+                        f"{base()}/api/matches/{match_id}/actions", body, headers=auth
                     )
-                except httpx.HTTPError as exc:
+                except (HttpError, OSError, asyncio.IncompleteReadError) as exc:
                     stats.error(f"action {type(exc).__name__}")
                     return False
                 elapsed = time.perf_counter() - started
@@ -211,42 +340,45 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             for server in servers:
                 try:
-                    await asyncio.to_thread(server.wait_ready, 60.0)
+                    await asyncio.to_thread(server.wait_ready, 180.0)
                 except RuntimeError as exc:
                     raise SystemExit(str(exc)) from None
             stats = Stats()
-            # Idle connections are dropped before the server's 5 s keep-alive ends, so a
-            # request never goes out on a connection the server is closing.
-            limits = httpx.Limits(
-                max_connections=None, max_keepalive_connections=None, keepalive_expiry=2.0
-            )
             think = args.think
             warm = args.warmup
             deadline = time.monotonic() + warm + args.seconds
-            async with httpx.AsyncClient(limits=limits, timeout=60) as http:
-                rng = random.Random(args.seed)
-                tasks = [
-                    asyncio.create_task(
-                        _player(n, bases, http, stats, think, deadline, random.Random(rng.random()))
-                    )
-                    for n in range(args.players)
-                ]
-                await asyncio.sleep(warm)
-                stats.measuring = True
-                begun = time.monotonic()
-                rss_peak = 0
-                while time.monotonic() < deadline:
-                    await asyncio.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
-                    rss_peak = max(rss_peak, sum(_rss_kib(server.proc.pid) for server in servers))
-                measured = time.monotonic() - begun
-                stats.measuring = False
-                await asyncio.gather(*tasks, return_exceptions=True)
+            rng = random.Random(args.seed)
+            tasks = [
+                asyncio.create_task(
+                    _player(n, bases, stats, think, deadline, random.Random(rng.random()))
+                )
+                for n in range(args.players)
+            ]
+            await asyncio.sleep(warm)
+            stats.measuring = True
+            begun = time.monotonic()
+            cpu_start = [_cpu_seconds(server.proc.pid) for server in servers]
+            own_start = time.process_time()
+            rss_peak = 0
+            while time.monotonic() < deadline:
+                await asyncio.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
+                rss_peak = max(rss_peak, sum(_rss_kib(server.proc.pid) for server in servers))
+            measured = time.monotonic() - begun
+            stats.measuring = False
+            cpu_end = [_cpu_seconds(server.proc.pid) for server in servers]
+            own_cpu = time.process_time() - own_start
+            spans = list(zip(cpu_start, cpu_end, strict=True))
+            await asyncio.gather(*tasks, return_exceptions=True)
             with contextlib.suppress(OSError):
                 load = os.getloadavg()
         finally:
             for server in servers:
                 server.stop()  # SIGTERM: the server shuts its pool down
     lat = sorted(stats.latencies)
+
+    def per_action(seconds: float) -> float:
+        return round(seconds * 1000 / len(lat), 2) if lat else float("nan")
+
     db = "external" if args.url else ("PostgreSQL" if args.database_url else "SQLite")
     return {
         "players": args.players,
@@ -261,6 +393,15 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         "error_kinds": stats.error_kinds,
         "rss_mib": round(rss_peak / 1024, 1) if servers else None,
         "matches_finished": stats.matches,
+        # CPU milliseconds per measured action: the server's main process(es), its bot
+        # workers (and --workers children), and this load generator.
+        "cpu_ms_per_action": {
+            "server": per_action(sum(e[0] - s[0] for s, e in spans)),
+            "workers": per_action(sum(e[1] - s[1] for s, e in spans)),
+            "client": per_action(own_cpu),
+        }
+        if servers
+        else {"client": per_action(own_cpu)},
         "seconds": round(measured, 1),
         "load_average": [round(x, 2) for x in load],
     }
@@ -308,6 +449,7 @@ def main(argv: list[str] | None = None) -> int:
             f"| {result['p99_ms']} | {result['errors']} | {result['rss_mib']} "
             f"| {' '.join(map(str, result['load_average']))} |"
         )
+        print("CPU ms per action:", result["cpu_ms_per_action"])
         if result["error_kinds"]:
             print("errors:", result["error_kinds"])
     return 1 if result["errors"] else 0

@@ -1,6 +1,7 @@
-"""SQLite group commit: actions that arrive together are committed in one transaction, and
-each is acknowledged only after that commit. No acknowledged action is lost: each is in the
-file the moment it is acknowledged, and a fresh process reading the file replays them all."""
+"""Group commit: actions that arrive together are committed together (SQLite: one
+transaction; PostgreSQL: one statement), and each is acknowledged only after that commit. No
+acknowledged action is lost: each is in the database the moment it is acknowledged (read by
+another connection, as another process would), and a fresh store replays them all."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ import random
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
+
+import asyncpg
+from sqlalchemy import make_url
 
 from deadwood_knock.persistence import Database, Player
 from deadwood_knock.server.errors import ApiError
@@ -23,10 +28,10 @@ MATCHES = 40
 
 
 def test_actions_arriving_together_share_a_commit_and_none_acknowledged_is_lost(
-    tmp_path: Path,
+    tmp_path: Path, database_url: str
 ) -> None:
-    path = tmp_path / "group.sqlite3"
-    url = f"sqlite+aiosqlite:///{path}"
+    url = database_url
+    sqlite = url.startswith("sqlite")
     settings = Settings(
         data_dir=tmp_path,
         database_url=url,
@@ -36,14 +41,26 @@ def test_actions_arriving_together_share_a_commit_and_none_acknowledged_is_lost(
     )
     acknowledged: list[tuple[str, int, dict[str, object]]] = []
 
-    def in_the_file(match_id: str, version: int) -> dict[str, object] | None:
-        # Another connection, as another process would read the file.
-        with sqlite3.connect(path) as conn:
-            row = conn.execute(
-                "SELECT action FROM match_actions WHERE match_id = ? AND version = ?",
-                (match_id, version),
-            ).fetchone()
-        return None if row is None else json.loads(row[0])
+    other: list[Any] = []  # PostgreSQL: other connections, opened in the test's loop
+
+    async def in_the_file(match_id: str, version: int) -> dict[str, object] | None:
+        # Another connection, as another process would read the database.
+        if sqlite:
+            with sqlite3.connect(make_url(url).database or "") as conn:
+                row = conn.execute(
+                    "SELECT action FROM match_actions WHERE match_id = ? AND version = ?",
+                    (match_id, version),
+                ).fetchone()
+            return None if row is None else json.loads(row[0])
+        if not other:
+            dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+            other.append(await asyncpg.create_pool(dsn, min_size=1, max_size=2))
+        text = await other[0].fetchval(
+            "SELECT action::text FROM match_actions WHERE match_id = $1 AND version = $2",
+            match_id,
+            version,
+        )
+        return None if text is None else json.loads(text)
 
     async def play(service: MatchService, player: Player, match_id: str, rng: random.Random) -> int:
         posted = 0
@@ -58,13 +75,13 @@ def test_actions_arriving_together_share_a_commit_and_none_acknowledged_is_lost(
             legal = live.game.legal_actions(live.state)
             action = rng.choice(legal).to_json()
             try:
-                view = await service.act(live, 0, action, expected_version=live.version)
+                view = (await service.act(live, 0, action, expected_version=live.version)).view
             except ApiError as exc:
                 assert exc.code == "version_conflict"  # a bot's move came first
                 continue
             # The answer is the view right after this action (the bots move later).
             # Acknowledged: the action is already committed, visible to another reader.
-            assert in_the_file(match_id, view["version"]) == action
+            assert await in_the_file(match_id, view["version"]) == action
             acknowledged.append((match_id, view["version"], action))
             posted += 1
         return posted
@@ -89,7 +106,9 @@ def test_actions_arriving_together_share_a_commit_and_none_acknowledged_is_lost(
         counts = await asyncio.gather(
             *(play(service, player, match_id, random.Random(rng.random())) for match_id in ids)
         )
-        batches = list(service.store._group.batches)
+        batches = list((service.store._group if sqlite else service.store._pg_appends).batches)
+        for readers in other:
+            await readers.close()
         await service.close()
         await scheduler.close()
         pool.shutdown()

@@ -10,11 +10,12 @@ default because an anonymous profile has no other way back in.
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import time
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import JSON, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from deadwood_knock.persistence import Database, Device, Player
@@ -90,6 +91,16 @@ def iso_time(value: datetime | int | None) -> str | None:
     return value.astimezone(UTC).isoformat(timespec="seconds")
 
 
+_PLAYER_COLUMNS = [column.name for column in Player.__table__.columns]
+_JSON_COLUMNS = [c.name for c in Player.__table__.columns if isinstance(c.type, JSON)]
+_TOKEN_SQL = (
+    "SELECT "
+    + ", ".join(f"p.{name}" for name in _PLAYER_COLUMNS)
+    + ", d.id AS device_id, d.last_used_at FROM players p"
+    " JOIN devices d ON d.player_id = p.id WHERE d.token_hash = $1"
+)
+
+
 def _unauthorized(detail: str, code: str = "unauthorized") -> ApiError:
     return ApiError(401, code, detail)
 
@@ -99,17 +110,40 @@ async def authenticate(db: Database, token: str | None, idle_days: int) -> tuple
     if not token or len(token) > 128 or not token.isascii():
         raise _unauthorized("a bearer token is required (POST /api/players)")
     hashed = token_hash(token)
-    async with db.reads() as session:
-        row = (
-            await session.execute(
-                select(Player, Device.id, Device.last_used_at)
-                .join(Device, Device.player_id == Player.id)
-                .where(Device.token_hash == hashed)
+    raw = await db.raw()
+    if raw is not None:
+        # PostgreSQL: every request checks its token, so this one is hand-written SQL on
+        # the asyncpg pool.
+        async with raw.acquire() as conn:
+            found = await conn.fetchrow(_TOKEN_SQL, hashed)
+    else:
+        async with db.reads() as session:
+            found = (
+                (
+                    await session.execute(
+                        select(
+                            *Player.__table__.columns,
+                            Device.id.label("device_id"),
+                            Device.last_used_at,
+                        )
+                        .join(Device, Device.player_id == Player.id)
+                        .where(Device.token_hash == hashed)
+                    )
+                )
+                .mappings()
+                .first()
             )
-        ).first()
-    if row is None:
+    if found is None:
         raise _unauthorized("unknown token")
-    player, device_id, last_used = row
+    values = dict(found)
+    device_id, last_used = values.pop("device_id"), values.pop("last_used_at")
+    for name in _JSON_COLUMNS:
+        if isinstance(values[name], str):
+            values[name] = json.loads(values[name])
+    # Columns, not an ORM query (no identity map or loading per request). Read only, like
+    # a row loaded by a session that has closed: routes that change the player load it
+    # again in their own transaction.
+    player = Player(**values)
     now = int(time.time())
     if idle_days and last_used is not None and now - last_used > idle_days * 86_400:
         async with db.sessions() as session, session.begin():

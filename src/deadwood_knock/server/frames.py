@@ -76,10 +76,14 @@ async def read_message(websocket: WebSocket, limit: int) -> dict[str, Any]:
     return parse_message(text, limit)
 
 
-async def send_safely(websocket: WebSocket, message: dict[str, Any]) -> bool:
-    """Send, reporting (not raising) a socket that is already gone."""
+async def send_safely(websocket: WebSocket, message: dict[str, Any] | str) -> bool:
+    """Send (a message, or its JSON text already encoded), reporting (not raising) a socket
+    that is already gone."""
     try:
-        await websocket.send_json(message)
+        if isinstance(message, str):
+            await websocket.send_text(message)
+        else:
+            await websocket.send_json(message)
     except (WebSocketDisconnect, RuntimeError, OSError):
         return False
     return True

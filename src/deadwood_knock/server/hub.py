@@ -21,16 +21,15 @@ log = logging.getLogger("deadwood_knock.server.hub")
 QUEUE_LIMIT = 1000
 CHANNEL_PREFIX = "dk:match:"
 
-#: seat -> the messages for that seat's watchers (its events, then its new view).
-SeatMessages = dict[int, list[dict[str, Any]]]
+#: seat -> the messages for that seat's watchers (its events, then its new view), as the
+#: JSON text sent: encoded once per seat, whatever the number of watchers.
+SeatMessages = dict[int, list[str]]
 
 
 @dataclass(eq=False)
 class Subscriber:
     seat: int
-    queue: asyncio.Queue[dict[str, Any]] = field(
-        default_factory=lambda: asyncio.Queue(maxsize=QUEUE_LIMIT)
-    )
+    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=QUEUE_LIMIT))
     overflowed: bool = False
 
 

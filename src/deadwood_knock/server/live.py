@@ -61,6 +61,12 @@ class LiveMatch:
     #: (version, seat) -> the seat's observation JSON: the answer, the socket's view and
     #: a hint at one version share one observation.
     observed: dict[tuple[int, int], JSONDict] = field(default_factory=dict)
+    #: (version, status, seat) -> the seat's view and its JSON text (``views.shown``).
+    views: dict[tuple[int, str, int], Any] = field(default_factory=dict)
+    #: (version, id(event)) -> (the event, its JSON, with its version): ``views._event_json``.
+    event_json: dict[tuple[int, int], tuple[Event, JSONDict, JSONDict]] = field(
+        default_factory=dict
+    )
 
     @property
     def owner(self) -> str:

@@ -20,7 +20,7 @@ from deadwood_knock.bots import resolve_bot_name
 from deadwood_knock.games import get_game
 from deadwood_knock.games.base import Event, Game, GameError
 from deadwood_knock.persistence import Database, Player
-from deadwood_knock.server.answers import HintAnswer, MatchSummary, MatchView
+from deadwood_knock.server.answers import HintAnswer, MatchSummary
 from deadwood_knock.server.driver import BotDriver
 from deadwood_knock.server.errors import ApiError, conflict, invalid, not_found
 from deadwood_knock.server.hints import HintService
@@ -29,7 +29,7 @@ from deadwood_knock.server.live import ACTIVE, LiveMatch, SeatInfo
 from deadwood_knock.server.ratelimit import MemoryRateLimiter, RateLimiter, check_quota
 from deadwood_knock.server.settings import Settings
 from deadwood_knock.server.store import FinishHook, MatchStore
-from deadwood_knock.server.views import seat_messages, seat_view
+from deadwood_knock.server.views import Shown, seat_messages, shown
 from deadwood_knock.server.workers import FairScheduler
 
 log = logging.getLogger("deadwood_knock.server.matches")
@@ -185,7 +185,7 @@ class MatchService:
         action_json: object,
         client_action_id: str | None = None,
         expected_version: int | None = None,
-    ) -> MatchView:
+    ) -> Shown:
         """Apply one of the seat's legal actions; the answer is the seat's new view."""
         async with live.lock:
             if self.store.multi and (
@@ -194,7 +194,7 @@ class MatchService:
             ):
                 await self.store.catch_up(live)
             if client_action_id is not None and client_action_id in live.client_ids:
-                return seat_view(live, seat)  # the same post again: applied once already
+                return shown(live, seat)  # the same post again: applied once already
             if live.status != ACTIVE:
                 raise conflict("match_finished", "the match is over")
             if expected_version is not None and expected_version != live.version:
@@ -218,16 +218,16 @@ class MatchService:
             new_events = await self.store.append(live, seat, action, client_action_id)
         self._published(live, new_events)
         self.bots.kick(live)
-        return seat_view(live, seat)
+        return shown(live, seat)
 
-    async def forfeit(self, live: LiveMatch, seat: int) -> MatchView:
+    async def forfeit(self, live: LiveMatch, seat: int) -> Shown:
         """The seat gives up: the match ends and counts as that player's loss."""
         async with live.lock:
             if live.status != ACTIVE:
                 raise conflict("match_finished", "the match is over")
             event = await self.store.forfeit(live, seat)
         self._published(live, [event])
-        return seat_view(live, seat)
+        return shown(live, seat)
 
     def _published(self, live: LiveMatch, events: list[tuple[int, Event]]) -> None:
         """Each watcher gets the events its seat may see, then its seat's new view. With

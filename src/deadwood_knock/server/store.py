@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import secrets
 import time
@@ -20,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert, literal, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -45,6 +46,35 @@ LEASE_SECONDS = 3.0
 FinishHook = Callable[[AsyncSession, LiveMatch, JSONDict, list[JSONDict]], Awaitable[None]]
 
 
+#: PostgreSQL's appends, a batch in one statement: bump each match's version only if it is
+#: still the one we hold, and log the action only where it was bumped (the primary key
+#: (match, version) guards it as well). Returns the ids of the matches whose action was logged.
+_APPEND_SQL = """
+WITH entry AS (
+    SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[])
+        AS e(match_id, version, seat, action, client_action_id)
+), bumped AS (
+    UPDATE matches m SET version = e.version, updated_at = now()
+    FROM entry e
+    WHERE m.id = e.match_id AND m.version = e.version - 1
+    RETURNING m.id, e.version
+)
+INSERT INTO match_actions (match_id, version, seat, action, client_action_id)
+SELECT e.match_id, e.version, e.seat, e.action::json, e.client_action_id
+FROM entry e JOIN bumped b ON b.id = e.match_id AND b.version = e.version
+RETURNING match_id
+"""
+
+
+#: PostgreSQL: take the lease to drive a match's bots if it is free, run out, or ours.
+_LEASE_SQL = """
+INSERT INTO match_leases (match_id, holder, expires_at) VALUES ($1, $2, $3)
+ON CONFLICT (match_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+WHERE match_leases.expires_at < $4 OR match_leases.holder = $2
+RETURNING holder
+"""
+
+
 class _StaleMatch(Exception):
     pass
 
@@ -66,24 +96,38 @@ class _Entry:
     result: JSONDict | None
 
 
+#: Writes of many like items in one go (SQLite: one ``executemany`` per statement), inside
+#: the batch's transaction; raises (the batch is then written one item at a time) unless
+#: every item could be written.
+Bulk = Callable[[AsyncSession, list[Any]], Awaitable[None]]
+
+_Pending = tuple[Work, "asyncio.Future[bool]", Any]
+
+
 class GroupCommit:
     """Writes that arrive together committed in one transaction (SQLite: one fsync for the
     lot instead of one each). A write's caller is answered only after its batch commits.
 
     The writes that arrive while a batch commits form the next batch. Each write leaves
     nothing behind when it answers False; if a batch fails as a whole, each of its writes
-    is tried again alone, so one bad write cannot fail the others."""
+    is tried again alone, so one bad write cannot fail the others.
 
-    def __init__(self, db: Database) -> None:
+    A write submitted with a ``bulk`` item is written, with the batch's other such items, by
+    ``bulk`` in one go: with aiosqlite every statement is a hand-off to its thread, which
+    waits for the event loop to let go of the interpreter, so two statements per action made
+    a batch of fifty take a hundred hand-offs."""
+
+    def __init__(self, db: Database, bulk: Bulk | None = None) -> None:
         self.db = db
-        self._pending: list[tuple[Work, asyncio.Future[bool]]] = []
+        self.bulk = bulk
+        self._pending: list[_Pending] = []
         self._task: asyncio.Task[None] | None = None
         #: Sizes of the batches committed so far (the last few hundred), for tests and tuning.
         self.batches: deque[int] = deque(maxlen=500)
 
-    async def submit(self, work: Work) -> bool:
+    async def submit(self, work: Work, bulk: Any = None) -> bool:
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._pending.append((work, future))
+        self._pending.append((work, future, bulk))
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())
         return await future
@@ -104,16 +148,23 @@ class GroupCommit:
                 await self._alone(batch[0])
                 continue
             self.batches.append(len(batch))
-            for (_work, future), answer in zip(batch, answers, strict=True):
+            for (_work, future, _bulk), answer in zip(batch, answers, strict=True):
                 if not future.done():
                     future.set_result(answer)
 
-    async def _commit(self, batch: list[tuple[Work, asyncio.Future[bool]]]) -> list[bool]:
+    async def _commit(self, batch: list[_Pending]) -> list[bool]:
+        bulk = [item[2] for item in batch if item[2] is not None]
+        together = self.bulk is not None and len(bulk) > 1
         async with self.db.sessions() as session, session.begin():
-            return [await work(session) for work, _future in batch]
+            if together and self.bulk is not None:
+                await self.bulk(session, bulk)
+            return [
+                True if together and bulk_item is not None else await work(session)
+                for work, _future, bulk_item in batch
+            ]
 
-    async def _alone(self, item: tuple[Work, asyncio.Future[bool]]) -> None:
-        work, future = item
+    async def _alone(self, item: _Pending) -> None:
+        work, future, _bulk = item
         try:
             async with self.db.sessions() as session, session.begin():
                 answer = await work(session)
@@ -124,6 +175,90 @@ class GroupCommit:
         self.batches.append(1)
         if not future.done():
             future.set_result(answer)
+
+
+class PgAppends:
+    """PostgreSQL: the actions that arrive while a batch is being written go together in the
+    next one, one statement and one commit (autocommit) on the asyncpg pool for the lot. Each
+    caller is answered only after that commit; one write's failure never fails another's
+    (a batch that fails as a whole is written again one entry at a time). A few batches may
+    be in flight at once (an action need not wait for a whole commit before its own starts),
+    and beyond that the batches grow with the load instead of the connections."""
+
+    #: Statements in flight at once.
+    IN_FLIGHT = 3
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._pending: list[tuple[_Entry, asyncio.Future[bool]]] = []
+        self._runners: set[asyncio.Task[None]] = set()
+        #: Sizes of the batches written so far (the last few hundred), for tests and tuning.
+        self.batches: deque[int] = deque(maxlen=500)
+
+    async def submit(self, entry: _Entry) -> bool:
+        """True once the action is committed; False (nothing written) if the match is no
+        longer at ``entry.version - 1`` or the version or client id is logged already."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending.append((entry, future))
+        if len(self._runners) < self.IN_FLIGHT:
+            runner = asyncio.get_running_loop().create_task(self._run())
+            self._runners.add(runner)
+            runner.add_done_callback(self._runners.discard)
+        return await future
+
+    async def _run(self) -> None:
+        await asyncio.sleep(0)  # writes posted in this turn of the loop join the first batch
+        while self._pending:
+            batch: list[tuple[_Entry, asyncio.Future[bool]]] = []
+            later: list[tuple[_Entry, asyncio.Future[bool]]] = []
+            seen: set[str] = set()
+            for item in self._pending:
+                # One entry per match in a statement (a match's lock allows only one anyway).
+                (later if item[0].live.id in seen else batch).append(item)
+                seen.add(item[0].live.id)
+            self._pending = later
+            try:
+                logged = await self._write([entry for entry, _future in batch])
+            except Exception:
+                if len(batch) == 1:
+                    await self._alone(batch[0])
+                else:
+                    for item in batch:
+                        await self._alone(item)
+                continue
+            self.batches.append(len(batch))
+            for entry, future in batch:
+                if not future.done():
+                    future.set_result(entry.live.id in logged)
+
+    async def _write(self, entries: list[_Entry]) -> set[str]:
+        pool = await self.db.raw()
+        async with pool.acquire() as conn:
+            rows = await conn.fetch(
+                _APPEND_SQL,
+                [e.live.id for e in entries],
+                [e.version for e in entries],
+                [e.seat for e in entries],
+                [json.dumps(e.action_json, separators=(",", ":")) for e in entries],
+                [e.client_action_id for e in entries],
+            )
+        return {row[0] for row in rows}
+
+    async def _alone(self, item: tuple[_Entry, asyncio.Future[bool]]) -> None:
+        import asyncpg
+
+        entry, future = item
+        try:
+            logged = await self._write([entry])
+        except asyncpg.UniqueViolationError:
+            logged = set()  # another writer logged this version (or this client id) first
+        except Exception as exc:
+            if not future.done():
+                future.set_exception(exc)
+            return
+        self.batches.append(1)
+        if not future.done():
+            future.set_result(entry.live.id in logged)
 
 
 class MatchStore:
@@ -141,7 +276,8 @@ class MatchStore:
         self._pinned = pinned or (lambda _match_id: False)
         self._load_lock = asyncio.Lock()
         self.leases: set[str] = set()
-        self._group = GroupCommit(db)
+        self._group = GroupCommit(db, self._append_bulk)
+        self._pg_appends = PgAppends(db)
 
     # ----- the cache ------------------------------------------------------------------------
 
@@ -179,6 +315,28 @@ class MatchStore:
 
     async def insert(self, live: LiveMatch) -> None:
         """Store a new match (its row and seats) and cache it."""
+        raw = await self.db.raw()
+        if raw is not None:
+            # PostgreSQL: hand-written inserts on the asyncpg pool (a thousand players
+            # starting at once spent a third of the event loop in the ORM's inserts).
+            async with raw.acquire() as conn, conn.transaction():
+                await conn.execute(
+                    "INSERT INTO matches (id, game, options, seed, status, version, table_id)"
+                    " VALUES ($1, $2, $3::json, $4, $5, 0, $6)",
+                    live.id,
+                    live.game_name,
+                    json.dumps(live.options),
+                    live.seed,
+                    ACTIVE,
+                    live.table_id,
+                )
+                await conn.executemany(
+                    "INSERT INTO match_seats (match_id, seat, player_id, bot)"
+                    " VALUES ($1, $2, $3, $4)",
+                    [(live.id, i.seat, i.player_id, i.bot) for i in live.seats],
+                )
+            self.remember(live)
+            return
         async with self.db.sessions() as session, session.begin():
             session.add(
                 Match(
@@ -201,6 +359,16 @@ class MatchStore:
         self.remember(live)
 
     async def active_count(self, player_id: str) -> int:
+        raw = await self.db.raw()
+        if raw is not None:
+            async with raw.acquire() as conn:
+                found = await conn.fetchval(
+                    "SELECT count(*) FROM matches m JOIN match_seats s ON s.match_id = m.id"
+                    " WHERE s.player_id = $1 AND m.status = $2",
+                    player_id,
+                    ACTIVE,
+                )
+            return int(found or 0)
         async with self.db.reads() as session:
             count = await session.scalar(
                 select(func.count())
@@ -319,13 +487,17 @@ class MatchStore:
         entry = _Entry(live, version, seat, action_json, client_action_id, result)
         try:
             if result is None and not self.db.is_sqlite:
-                # The common case in one statement and one round trip: bump the version
-                # only if it is still ours, and log the action only if it was bumped.
-                logged = await self._append_one_trip(entry)
+                # The common case: with the actions arriving meanwhile, in one statement and
+                # one round trip (bump the version only if it is still ours, and log the
+                # action only if it was bumped), answered once committed.
+                logged = await self._pg_appends.submit(entry)
             elif self.db.is_sqlite:
                 # SQLite has one writer at a time: actions arriving together share one
                 # transaction (one fsync), each answered only after that commit.
-                logged = await self._group.submit(functools.partial(self._append_rows, entry=entry))
+                logged = await self._group.submit(
+                    functools.partial(self._append_rows, entry=entry),
+                    bulk=entry if result is None else None,
+                )
             else:
                 logged = await self._append_in_transaction(entry)
             if not logged:
@@ -350,45 +522,49 @@ class MatchStore:
         live.recent.extend(tagged)
         return tagged
 
-    async def _append_one_trip(self, entry: _Entry) -> bool:
-        """PostgreSQL: the version bump and the log row in one statement, committed alone."""
-        live, version = entry.live, entry.version
-        bumped = (
-            update(Match)
-            .where(Match.id == live.id, Match.version == live.version)
-            .values(version=version, updated_at=func.now())
-            .returning(Match.id)
-            .cte("bumped")
-        )
-        row = select(
-            bumped.c.id,
-            literal(version),
-            literal(entry.seat),
-            literal(entry.action_json, type_=MatchAction.__table__.c.action.type),
-            literal(entry.client_action_id, type_=MatchAction.__table__.c.client_action_id.type),
-        )
-        statement = (
-            insert(MatchAction)
-            .from_select(["match_id", "version", "seat", "action", "client_action_id"], row)
-            .returning(MatchAction.version)
-        )
-        async with self.db.engine.connect() as conn:
-            autocommit = await conn.execution_options(isolation_level="AUTOCOMMIT")
-            logged = (await autocommit.execute(statement)).first()
-        return logged is not None
-
     async def _append_in_transaction(self, entry: _Entry) -> bool:
         async with self.db.sessions() as session, session.begin():
             return await self._append_rows(session, entry=entry)
+
+    async def _append_bulk(self, session: AsyncSession, entries: list[_Entry]) -> None:
+        """SQLite: the version bumps, then the log rows, of actions that finish no match, one
+        ``executemany`` each; :class:`_StaleMatch` unless every match was still at the
+        version its action follows (the batch is then written one action at a time)."""
+        matches: Table = Match.__table__  # type: ignore[assignment]
+        actions: Table = MatchAction.__table__  # type: ignore[assignment]
+        changed = await session.execute(
+            update(matches)
+            .where(matches.c.id == bindparam("b_id"), matches.c.version == bindparam("b_from"))
+            .values(version=bindparam("b_to"), updated_at=func.now()),
+            [{"b_id": e.live.id, "b_from": e.version - 1, "b_to": e.version} for e in entries],
+        )
+        if getattr(changed, "rowcount", -1) != len(entries):
+            raise _StaleMatch
+        await session.execute(
+            insert(actions),
+            [
+                {
+                    "match_id": e.live.id,
+                    "version": e.version,
+                    "seat": e.seat,
+                    "action": e.action_json,
+                    "client_action_id": e.client_action_id,
+                }
+                for e in entries
+            ],
+        )
 
     async def _append_rows(self, session: AsyncSession, *, entry: _Entry) -> bool:
         """The version bump, then the log row (and a finished match's stats), in
         ``session``'s transaction; False, having written nothing, if the match is no longer
         at ``version - 1``."""
         live, version, result = entry.live, entry.version, entry.result
+        # Core statements on the tables (no ORM unit of work per action).
+        matches: Table = Match.__table__  # type: ignore[assignment]
+        actions: Table = MatchAction.__table__  # type: ignore[assignment]
         changed = await session.execute(
-            update(Match)
-            .where(Match.id == live.id, Match.version == live.version)
+            update(matches)
+            .where(matches.c.id == live.id, matches.c.version == live.version)
             .values(
                 version=version,
                 status=FINISHED if result is not None else ACTIVE,
@@ -398,8 +574,8 @@ class MatchStore:
         )
         if getattr(changed, "rowcount", 1) != 1:
             return False
-        session.add(
-            MatchAction(
+        await session.execute(
+            insert(actions).values(
                 match_id=live.id,
                 version=version,
                 seat=entry.seat,
@@ -407,7 +583,6 @@ class MatchStore:
                 client_action_id=entry.client_action_id,
             )
         )
-        await session.flush()
         if result is not None:
             await self._record_stats(session, live, result)
             for hook in self.finish_hooks:
@@ -490,6 +665,15 @@ class MatchStore:
 
     async def catch_up(self, live: LiveMatch) -> None:
         """Apply the actions other processes logged since our copy. Caller holds the lock."""
+        raw = await self.db.raw()
+        if raw is not None:
+            # Mostly our copy is current: one light query says so (no ORM session).
+            async with raw.acquire() as conn:
+                current = await conn.fetchrow(
+                    "SELECT version, status FROM matches WHERE id = $1", live.id
+                )
+            if current is None or (current[0], current[1]) == (live.version, live.status):
+                return
         async with self.db.sessions() as session:
             row = await session.get(Match, live.id)
             if row is None:
@@ -537,6 +721,16 @@ class MatchStore:
     async def acquire(self, match_id: str) -> bool:
         """Take (or keep) the lease to drive this match's bots; False if another holds it."""
         now = time.time()
+        raw = await self.db.raw()
+        if raw is not None:
+            async with raw.acquire() as conn:
+                holder = await conn.fetchval(
+                    _LEASE_SQL, match_id, self.process_id, now + LEASE_SECONDS, now
+                )
+            if holder == self.process_id:
+                self.leases.add(match_id)
+                return True
+            return False
         if self.db.is_sqlite:
             from sqlalchemy.dialects.sqlite import insert
         else:
@@ -559,6 +753,15 @@ class MatchStore:
 
     async def release(self, match_id: str) -> None:
         self.leases.discard(match_id)
+        raw = await self.db.raw()
+        if raw is not None:
+            async with raw.acquire() as conn:
+                await conn.execute(
+                    "DELETE FROM match_leases WHERE match_id = $1 AND holder = $2",
+                    match_id,
+                    self.process_id,
+                )
+            return
         async with self.db.sessions() as session, session.begin():
             await session.execute(
                 delete(MatchLease).where(

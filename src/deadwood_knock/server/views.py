@@ -4,7 +4,9 @@ cards, the stock order or the seed."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from deadwood_knock.games.base import Event, JSONDict
 from deadwood_knock.persistence import Player
@@ -13,8 +15,56 @@ from deadwood_knock.server.hub import SeatMessages
 from deadwood_knock.server.live import ACTIVE, LiveMatch
 
 
+def encode(message: object) -> str:
+    """JSON text as sent (compact, UTF-8 as is)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+class Shown(NamedTuple):
+    """A seat's view and its JSON text, built and encoded once per version: the action's
+    answer, the socket's message and a page load share them. Never mutate ``view``."""
+
+    view: MatchView
+    text: str
+
+
+def shown(live: LiveMatch, seat: int) -> Shown:
+    """The seat's view at the match's current version and status, from the match's cache."""
+    key = (live.version, live.status, seat)
+    found = live.views.get(key)
+    if found is None:
+        if live.views and next(iter(live.views))[:2] != key[:2]:
+            live.views.clear()
+        view = _build_view(live, seat)
+        found = live.views[key] = Shown(view, encode(view))
+    return found
+
+
 def seat_view(live: LiveMatch, seat: int) -> MatchView:
-    """Everything ``seat`` may see: its observation, never another seat's hidden cards."""
+    """Everything ``seat`` may see: its observation, never another seat's hidden cards.
+    Shared with the match's cache: read it, never change it."""
+    return shown(live, seat).view
+
+
+def _event_json(live: LiveMatch, version: int, event: Event) -> tuple[JSONDict, JSONDict]:
+    """An event's JSON, and with its version (as in ``recent_events``), made once per event:
+    every view lists the last ``recent_events`` of them."""
+    cache = live.event_json
+    # By version too: an engine may hand out one event object more than once. The cache
+    # holds the event itself, so its id cannot be reused while it is cached.
+    key = (version, id(event))
+    found = cache.get(key)
+    if found is None or found[0] is not event:
+        plain = event.to_json()
+        found = cache[key] = (event, plain, {"version": version, **plain})
+        if len(cache) > 2 * len(live.recent) + 64:
+            keep = {(v, id(e)) for v, e in live.recent}
+            for stale in [stale for stale in cache if stale not in keep]:
+                del cache[stale]
+    return found[1], found[2]
+
+
+def _build_view(live: LiveMatch, seat: int) -> MatchView:
     game, state = live.game, live.state
     obs = live.observation(seat)
     to_act = game.to_act(state) if live.status == ACTIVE else None
@@ -46,9 +96,7 @@ def seat_view(live: LiveMatch, seat: int) -> MatchView:
         "round_label": label,
         "final_turn": bool(obs.get("final_turn", False)),
         "observation": obs,
-        "recent_events": [
-            {"version": v, **e.to_json()} for v, e in live.recent if e.visible_to(seat)
-        ],
+        "recent_events": [_event_json(live, v, e)[1] for v, e in live.recent if e.visible_to(seat)],
         "result": live.result,
         "table_id": live.table_id,
     }
@@ -57,15 +105,21 @@ def seat_view(live: LiveMatch, seat: int) -> MatchView:
 def seat_messages(
     live: LiveMatch, events: list[tuple[int, Event]], seats: Iterable[int]
 ) -> SeatMessages:
-    """For each seat: one ``event`` message per event it may see, then its new ``view``."""
+    """For each seat: one ``event`` message per event it may see, then its new ``view``,
+    each as the JSON text sent (every watcher of a seat gets the same text)."""
     per_seat: SeatMessages = {}
+    encoded: list[tuple[Event, str]] = [
+        (
+            event,
+            encode(
+                {"type": "event", "version": version, "event": _event_json(live, version, event)[0]}
+            ),
+        )
+        for version, event in events
+    ]
     for seat in seats:
-        messages: list[JSONDict] = [
-            {"type": "event", "version": version, "event": event.to_json()}
-            for version, event in events
-            if event.visible_to(seat)
-        ]
-        messages.append({"type": "view", "view": seat_view(live, seat)})
+        messages = [text for event, text in encoded if event.visible_to(seat)]
+        messages.append('{"type":"view","view":' + shown(live, seat).text + "}")
         per_seat[seat] = messages
     return per_seat
 

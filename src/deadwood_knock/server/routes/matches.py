@@ -4,17 +4,27 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 from pydantic import Field
 
-from deadwood_knock.server.answers import HintAnswer, MatchCreated, MatchList, MatchView
+from deadwood_knock.server.answers import HintAnswer, MatchCreated, MatchList
 from deadwood_knock.server.deps import Me, Svc
 from deadwood_knock.server.errors import ApiError
 from deadwood_knock.server.schemas import PostAction, Strict
 from deadwood_knock.server.trail import TrailMatchRequest, create_trail_match
-from deadwood_knock.server.views import seat_view
+from deadwood_knock.server.views import Shown, shown
 
 router = APIRouter(prefix="/api")
+
+
+def _json(text: str, status: int = 200) -> Response:
+    # The view's JSON text, encoded once and shared with the socket: FastAPI's encoder
+    # (which walks the whole dict again) is skipped for the routes a game calls most.
+    return Response(text, status_code=status, media_type="application/json")
+
+
+def _view(view: Shown) -> Response:
+    return _json(view.text)
 
 
 class CreateMatch(Strict):
@@ -29,7 +39,7 @@ class CreateMatch(Strict):
 
 
 @router.post("/matches", status_code=201, response_model=None)
-async def create_match(svc: Svc, me: Me, body: CreateMatch) -> MatchCreated:
+async def create_match(svc: Svc, me: Me, body: CreateMatch) -> MatchCreated | Response:
     if body.table_id is not None or body.wanted_id is not None:
         if body.game is not None or body.opponents is not None:
             raise ApiError(422, "invalid_request", "a trail match takes no game or opponents")
@@ -40,7 +50,7 @@ async def create_match(svc: Svc, me: Me, body: CreateMatch) -> MatchCreated:
     if body.game is None or body.opponents is None:
         raise ApiError(422, "invalid_request", "give game and opponents (or a table_id)")
     live = await svc.matches.create(me, body.game, body.opponents, body.options)
-    return {"match_id": live.id, "view": seat_view(live, 0)}
+    return _json(f'{{"match_id":"{live.id}","view":{shown(live, 0).text}}}', 201)
 
 
 @router.get("/matches", response_model=None)
@@ -49,9 +59,9 @@ async def list_matches(svc: Svc, me: Me) -> MatchList:
 
 
 @router.get("/matches/{match_id}", response_model=None)
-async def get_match(svc: Svc, me: Me, match_id: str) -> MatchView:
+async def get_match(svc: Svc, me: Me, match_id: str) -> Response:
     live, seat = await svc.matches.get_for(me, match_id)
-    return seat_view(live, seat)
+    return _view(shown(live, seat))
 
 
 @router.get("/matches/{match_id}/hint", response_model=None)
@@ -64,12 +74,14 @@ async def get_hint(svc: Svc, me: Me, match_id: str) -> HintAnswer:
 
 
 @router.post("/matches/{match_id}/actions", response_model=None)
-async def post_action(svc: Svc, me: Me, match_id: str, body: PostAction) -> MatchView:
+async def post_action(svc: Svc, me: Me, match_id: str, body: PostAction) -> Response:
     live, seat = await svc.matches.get_for(me, match_id)
-    return await svc.matches.act(live, seat, body.action, body.client_action_id, body.version)
+    return _view(
+        await svc.matches.act(live, seat, body.action, body.client_action_id, body.version)
+    )
 
 
 @router.post("/matches/{match_id}/forfeit", response_model=None)
-async def forfeit(svc: Svc, me: Me, match_id: str) -> MatchView:
+async def forfeit(svc: Svc, me: Me, match_id: str) -> Response:
     live, seat = await svc.matches.get_for(me, match_id)
-    return await svc.matches.forfeit(live, seat)
+    return _view(await svc.matches.forfeit(live, seat))

@@ -12,7 +12,7 @@ from deadwood_knock.server.deps import Services, player_for_token
 from deadwood_knock.server.errors import ApiError
 from deadwood_knock.server.frames import SocketClosed, close_safely, read_message, send_safely
 from deadwood_knock.server.schemas import PostAction
-from deadwood_knock.server.views import seat_view
+from deadwood_knock.server.views import encode, shown
 
 router = APIRouter(prefix="/api")
 
@@ -55,9 +55,9 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
 
     sub = svc.hub.subscribe(match_id, seat)
 
-    def answer(item: dict[str, Any]) -> None:
+    def answer(item: dict[str, Any] | str) -> None:
         try:
-            sub.queue.put_nowait(item)
+            sub.queue.put_nowait(item if isinstance(item, str) else encode(item))
         except asyncio.QueueFull:
             sub.overflowed = True  # the pump closes a reader this far behind
 
@@ -70,7 +70,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                 await close_safely(websocket, 4008)
                 return
 
-    answer({"type": "view", "view": seat_view(live, seat)})
+    answer('{"type":"view","view":' + shown(live, seat).text + "}")
     sender = asyncio.create_task(pump())
     try:
         while True:
@@ -84,14 +84,14 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                         {k: v for k, v in message.items() if k != "type"}
                     )
                     live, seat = await svc.matches.get_for(player, match_id)
-                    view = await svc.matches.act(
+                    acted = await svc.matches.act(
                         live, seat, body.action, body.client_action_id, body.version
                     )
                     answer(
                         {
                             "type": "ack",
                             "client_action_id": body.client_action_id,
-                            "version": view["version"],
+                            "version": acted.view["version"],
                         }
                     )
                 else:
