@@ -331,3 +331,18 @@ def test_the_playout_memo_costs_the_garbage_collector_nothing() -> None:
     gc.collect()
     assert dk_playout._CACHE
     assert not any(gc.is_tracked(k) or gc.is_tracked(v) for k, v in dk_playout._CACHE.items())
+
+
+def test_batched_safe_values_equal_safe_value_hand_by_hand() -> None:
+    """The greedy stock draw scores its sample in one batch (``safe_values``): each value
+    must be what ``safe_value`` gives the hand alone, jokers and short hands included."""
+    from deadwood_knock.bots.dk import safe_value, safe_values
+    from deadwood_knock.cards import CARDS
+
+    rng = random.Random(41)
+    hands = [rng.sample(CARDS[:54], rng.randint(5, 9)) for _ in range(3000)] + [
+        [CARDS[52], CARDS[53], *rng.sample(CARDS[:52], 4)] for _ in range(50)
+    ]
+    got = safe_values(hands)
+    assert got == [safe_value(h) for h in hands]
+    assert -20.0 in got and len(set(got)) > 50  # short hands and real scores both met
