@@ -267,9 +267,9 @@ def cards_of_mask(m: int) -> tuple[Card, ...]:
 
 # --------------------------------------------------------------------------- legality
 #
-# Legality is written once: ``legal_list`` lists what the predicates below allow and
-# ``reason`` answers for one action; both read plain fields, so the public state and a
-# table are asked the same way.
+# Legality is written once: ``legal_masks`` enumerates what the predicates below allow
+# (``legal_list`` makes action values of its masks) and ``reason`` answers for one
+# action; both read plain fields, so the public state and a table are asked the same way.
 
 
 def _may_knock(limit: int | None, left: int) -> bool:

@@ -470,7 +470,7 @@ def state_of(table: KrTable) -> KnockRummyState:
 
 # --------------------------------------------------------------------------- legality
 #
-# Legality is written once, in the core (``legal_list``, ``reason``): ``legal_actions``
+# Legality is written once, in the core (``legal_masks``, ``reason``): ``legal_actions``
 # lists what it allows, ``is_legal`` and ``apply`` ask it, and the reason reaches the player.
 
 
