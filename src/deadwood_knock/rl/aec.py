@@ -161,6 +161,10 @@ class CardGameAEC(AECEnv):  # type: ignore[misc]
             events: Any = table.apply_legal(engine_action)
         else:
             events = table.apply(engine_action)
+        self._after_move(table, events, seat)
+
+    def _after_move(self, table: Any, events: Any, seat: int) -> None:
+        """After ``seat``'s move: the episode's end, or the rewards and the next agent."""
         moved = table.rewards_if_moved()
         over = table.episode_over(events)
         if over or table.truncated():
@@ -328,28 +332,7 @@ class CoreTableAEC(CardGameAEC):
             if self.render_mode == "human":
                 self.render()
             return
-        moved = table.rewards_if_moved()
-        over = table.episode_over(events)
-        if over or table.truncated():
-            self._finish(
-                moved or [0.0] * table.players,
-                terminated=over,
-                next_seat=(seat + 1) % table.players,
-            )
-            return
-        if moved is not None:
-            for other, reward in zip(self.possible_agents, moved, strict=True):
-                self.rewards[other] = reward
-            self._rewarded = True
-            self._select()
-            self._accumulate_rewards()
-        else:
-            if self._rewarded:
-                self.rewards = dict.fromkeys(self.agents, 0.0)
-                self._rewarded = False
-            self._select()
-        if self.render_mode == "human":
-            self.render()
+        self._after_move(table, events, seat)
 
 
 def raw_env(
