@@ -140,12 +140,9 @@ class GroupCommit:
                 answers = await self._commit(batch)
             except Exception:
                 answers = None
-            if answers is None and len(batch) > 1:
+            if answers is None:  # written again one at a time: one failure fails one
                 for item in batch:
                     await self._alone(item)
-                continue
-            if answers is None:
-                await self._alone(batch[0])
                 continue
             self.batches.append(len(batch))
             for (_work, future, _bulk), answer in zip(batch, answers, strict=True):
@@ -219,12 +216,9 @@ class PgAppends:
             self._pending = later
             try:
                 logged = await self._write([entry for entry, _future in batch])
-            except Exception:
-                if len(batch) == 1:
-                    await self._alone(batch[0])
-                else:
-                    for item in batch:
-                        await self._alone(item)
+            except Exception:  # written again one at a time: one failure fails one
+                for item in batch:
+                    await self._alone(item)
                 continue
             self.batches.append(len(batch))
             for entry, future in batch:
