@@ -18,6 +18,7 @@ the "melded" block is that of ``arrange``'s first lowest-deadwood layout.
 
 from __future__ import annotations
 
+import struct
 from itertools import product
 from typing import Any, Final
 
@@ -55,8 +56,12 @@ _BIT: Final = tuple(1 << c for c in range(52))
 # 0 and 1 the draws, then a discard, a knock and (after the no-discard rummy) a rummy per card.
 # _TOP[at][c]: the bit of card c in a block starting at slot ``at`` (built as needed).
 _TOP: Final[dict[int, tuple[int, ...]]] = {}
-# A hand's size as its slot holds it (cards held / 11).
+# A hand's size as its slot holds it (cards held / 11); the stock's (/ 52), the turn-overs'
+# (/ 2) and the count's (/ 100, 1 from 100 on).
 _SIZE: Final = tuple(k / 11.0 for k in range(53))
+_STOCK: Final = tuple(k / 52.0 for k in range(53))
+_TURNOVERS: Final = tuple(k / 2.0 for k in range(3))
+_COUNT: Final = tuple(k / 100.0 for k in range(100))
 _AT_DISCARD: Final = 2
 _AT_KNOCK: Final = 54
 _AT_RUMMY: Final = 106
@@ -185,7 +190,7 @@ class SeatView:
             core.to_act,
             core.phase,
             hands[seat],
-            tuple(map(int.bit_count, hands)),
+            tuple(map(_bit_count, hands)),
             tuple(core.pile),
             tuple(stock) if core.public else len(stock),
             tuple(core.known),
@@ -330,8 +335,9 @@ class KrTensors:
         self.per_seat = [
             (self.known_shift[s], self.to_act_bit[s], self.dealer_bit[s]) for s in range(n)
         ]
-        # Per seat: (the totals, the vector's tail from them on); see tensors.
-        self.rows: dict[tuple[int, ...], Vector] = {}
+        # The scalars' parts that repeat, as packed by tensors (_sizes_row, _totals_row).
+        self.sizes_rows: dict[tuple[int, ...], tuple[float, ...]] = {}
+        self.totals_rows: dict[tuple[int, ...], tuple[float, ...]] = {}
         for name in ("discard_top", "public_stock_top", "taken_discard"):
             _TOP.setdefault(at[name], tuple(1 << (at[name] + c) for c in range(52)))
         self.pile_at = at["discard_pile"]
@@ -355,6 +361,12 @@ class KrTensors:
         for c in range(52):
             assert index[DISCARDS[c]] == _AT_DISCARD + c and index[KNOCKS[c]] == _AT_KNOCK + c
             assert index[RUMMIES[c]] == _AT_RUMMY + 1 + c
+        # The scalars' slots: the vector's tail, written by one struct call into its buffer
+        # (float32, the machine's order, as numpy's float32 array holds it).
+        self.tail_at = 4 * self.bits_len
+        tail = self.size - self.bits_len
+        assert tail == 2 * n + 3 + len(self.options_tail)
+        self._pack_tail = struct.Struct(f"={tail}f").pack_into
         self.codec = codec
         self.fixed = codec.fixed
         self.mask_size = codec.size
@@ -423,16 +435,25 @@ class KrTensors:
             bits |= known[other] << shift
         pile = core.pile
         if pile:
-            # The pile's mask: PrefixMasks, its usual case (one card put down on the pile
-            # last seen) written out here.
+            # The pile's mask: PrefixMasks, its usual cases written out here (from one
+            # step to the next: one card put down on the pile last seen, the same pile
+            # after a draw from the stock, its top taken).
             prefix = self._pile
             seen = prefix.seen
             k = len(seen)
+            n = len(pile)
             top = pile[-1]
-            if len(pile) == k + 1 and pile[:k] == seen:
+            if n == k:
+                m = prefix.masks[k] if pile == seen else prefix(pile)
+            elif n == k + 1 and pile[:k] == seen:
                 m = prefix.masks[k] | _BIT[top]
                 seen.append(top)
                 prefix.masks.append(m)
+            elif n == k - 1 and pile == seen[:n]:
+                seen.pop()
+                masks = prefix.masks
+                masks.pop()
+                m = masks[n]
             else:
                 m = prefix(pile)
             bits |= m << self.pile_at | _TOP[self.top_at][top]
@@ -450,41 +471,53 @@ class KrTensors:
         self._bytes_view[:] = bits.to_bytes(self.all_bytes, "little")
         unpacked = _unpack(self._bytes, None, None, "little")
         vec = unpacked[: self.size].astype(_F32)
-        # The scalars after the 0/1 blocks, one kept float32 row per combination of hand
-        # sizes, viewer, stock size, turn-overs, count and totals (they repeat: the
-        # totals move only when a hand scores), written with one assignment.
-        key = (*map(_bit_count, hands), seat, len(stock), core.turnovers, count, *core.totals)
-        row = self.rows.get(key)
-        if row is None:
-            row = self._row(key)
-        vec[self.bits_len :] = row
+        # The scalars after the 0/1 blocks, packed straight into the vector's tail by one
+        # struct call: the hand sizes (kept per sizes and viewer) and the totals with the
+        # options (kept per totals and viewer) repeat; the stock size, the turn-overs and
+        # the count come from tables. (A kept float32 row per whole combination missed
+        # about half the time, as the count and the stock size vary, and numpy made each
+        # missing row slowly.)
+        sizes_key = (*map(_bit_count, hands), seat)
+        sizes = self.sizes_rows.get(sizes_key)
+        if sizes is None:
+            sizes = self._sizes_row(sizes_key)
+        totals_key = (*core.totals, seat)
+        totals = self.totals_rows.get(totals_key)
+        if totals is None:
+            totals = self._totals_row(totals_key)
+        self._pack_tail(
+            vec,  # type: ignore[arg-type]  # numpy's arrays are writable buffers
+            self.tail_at,
+            *sizes,
+            _STOCK[len(stock)],
+            _TURNOVERS[core.turnovers],
+            _COUNT[count] if count < 100 else 1.0,
+            *totals,
+        )
         mask_at = self.mask_at
         return vec, unpacked[mask_at : mask_at + self.mask_size].view(_I8)
 
-    def _row(self, key: tuple[int, ...]) -> Vector:
-        """The scalars from the hand sizes on, for ``key`` (every hand's size in seat
-        order, the viewer, the stock size, the turn-overs, the count, every total)."""
-        n = self.players
-        sizes, (seat, stock, turnovers, count), totals = key[:n], key[n : n + 4], key[n + 4 :]
-        order = self.order[seat]
+    def _sizes_row(self, key: tuple[int, ...]) -> tuple[float, ...]:
+        """Every hand's size as its slot holds it, in table order from the viewer (``key``:
+        the sizes in seat order, then the viewer)."""
+        row = tuple(_SIZE[key[s]] for s in self.order[key[-1]])
+        self.sizes_rows[key] = row
+        return row
+
+    def _totals_row(self, key: tuple[int, ...]) -> tuple[float, ...]:
+        """The totals' slots (divided by the target, clipped) in table order from the
+        viewer, then the options' (``key``: the totals in seat order, then the viewer)."""
         clip = TOTAL_CLIP
-        row = np.array(
-            [
-                *(sizes[s] / 11.0 for s in order),
-                stock / 52.0,
-                turnovers / 2.0,
-                count / 100.0 if count < 100 else 1.0,
-                *(
-                    -clip if t < -clip else clip if t > clip else t
-                    for t in [totals[s] / self.target for s in order]
-                ),
-                *self.options_tail,
-            ],
-            dtype=np.float32,
+        row = (
+            *(
+                -clip if t < -clip else clip if t > clip else t
+                for t in [key[s] / self.target for s in self.order[key[-1]]]
+            ),
+            *self.options_tail,
         )
-        if len(self.rows) >= 200_000:  # a bound on the memory, rarely reached
-            self.rows.clear()
-        self.rows[key] = row
+        if len(self.totals_rows) >= 100_000:  # a bound on the memory, rarely reached
+            self.totals_rows.clear()
+        self.totals_rows[key] = row
         return row
 
     def legal_bits(self, core: Any, seat: int) -> int:

@@ -954,8 +954,10 @@ class KrTable:
             event = _EV_DISCARD[seat][c]
             events.append(event)
             self.log_new.append(event)
-            if self.seen is not None:
-                self._see(event)
+            seen = self.seen
+            if seen is not None:  # _see, inline: a discard is public
+                for log in seen:
+                    log.append(event)
         # Both ways a hand goes void leave at most GIN_VOID_STOCK stock cards, so the
         # rule (``void_reason``) is asked only then.
         if len(self.stock) <= GIN_VOID_STOCK:
@@ -978,8 +980,10 @@ class KrTable:
                 event = _EV_DRAW_PILE[seat][c]
                 events.append(event)
                 self.log_new.append(event)
-                if self.seen is not None:
-                    self._see(event)
+                seen = self.seen
+                if seen is not None:  # _see, inline: a draw from the pile is public
+                    for log in seen:
+                        log.append(event)
             return
         if not self.stock:
             self._turn_over(seat, events)
@@ -1000,9 +1004,11 @@ class KrTable:
             log = self.log_new
             log.append(event)
             log.append(card_event)
-            if self.seen is not None:
-                self._see(event)
-                self._see(card_event)
+            seen = self.seen
+            if seen is not None:  # _see, inline: the draw is public, its card private
+                for log in seen:
+                    log.append(event)
+                seen[seat].append(card_event)
 
     def _log(self, events: list[Event], event: Event) -> None:
         events.append(event)
