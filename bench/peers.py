@@ -183,13 +183,15 @@ class OpenSpiel:
         cards of ``deck`` (OpenSpiel encoding) in order, so the stock is seeded too."""
         state = self._game.new_initial_state()
         next_card = iter(deck)
-        choice = rng.choice
+        random = rng.random
         actions = 0
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(next(next_card))
             else:
-                state.apply_action(choice(state.legal_actions()))
+                # The draw of our loop (bench.play_kr_hand): a uniform index into the list.
+                legal = state.legal_actions()
+                state.apply_action(legal[int(random() * len(legal))])
                 actions += 1
         return actions
 

@@ -206,14 +206,31 @@ def kr11_step(seed: int, name: str = "kr11", size: int = CHUNK) -> Step:
     return batch_step(chunks(seed, name, size), run)
 
 
-def _play_until(game: Any, state: Any, rng: Any, end_kinds: frozenset[str]) -> int:
-    """Random legal actions until an event of ``end_kinds``; returns the actions taken."""
-    legal_actions, apply, choice = game.legal_actions, game.apply, rng.choice
-    for taken in range(1, _MAX_ACTIONS + 1):
-        state, events = apply(state, choice(legal_actions(state)))
-        for event in events:
-            if event.kind in end_kinds:
-                return taken
+def _play_until(
+    game: Any, state: Any, rng: Any, end_kinds: frozenset[str], index_draw: bool = False
+) -> int:
+    """Random legal actions until an event of ``end_kinds``; returns the actions taken.
+
+    The draw is ``rng.choice`` of the legal actions, or with ``index_draw``
+    ``legal[int(rng.random() * len(legal))]`` (the same uniform pick without
+    ``choice``'s two Python calls, as the OpenSpiel peer's loop draws and as the learning
+    environments' rows draw); the two give different games for the same seed."""
+    legal_actions, apply = game.legal_actions, game.apply
+    if index_draw:
+        random = rng.random
+        for taken in range(1, _MAX_ACTIONS + 1):
+            legal = legal_actions(state)
+            state, events = apply(state, legal[int(random() * len(legal))])
+            for event in events:
+                if event.kind in end_kinds:
+                    return taken
+    else:
+        choice = rng.choice
+        for taken in range(1, _MAX_ACTIONS + 1):
+            state, events = apply(state, choice(legal_actions(state)))
+            for event in events:
+                if event.kind in end_kinds:
+                    return taken
     raise RuntimeError(f"{game.name}: random playout did not end in {_MAX_ACTIONS} actions")
 
 
@@ -224,12 +241,13 @@ _DK_END = frozenset({"round_result"})
 
 def play_kr_hand(seed: int, players: int = 2, game_name: str = "knock-rummy") -> int:
     """One hand of uniformly random legal play through the public engine API;
-    returns the number of actions it took."""
+    returns the number of actions it took. The draw is the index draw of
+    :func:`_play_until`, as the OpenSpiel peer's loop draws (``bench/peers.py``)."""
     from deadwood_knock.games import get_game
 
     game = get_game(game_name)
     state = game.new_game(game.options_from_json({"players": players}), seed)
-    return _play_until(game, state, derive_rng(seed, 0xA11), _KR_END)
+    return _play_until(game, state, derive_rng(seed, 0xA11), _KR_END, index_draw=True)
 
 
 def play_dk_round(seed: int, players: int = 4) -> int:

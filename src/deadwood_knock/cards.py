@@ -211,11 +211,22 @@ def shuffled(deck: Sequence[Card], rng: random.Random) -> list[Card]:
         rng.shuffle(cards)
         return cards
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    steps = _SHUFFLE_STEPS.get(len(cards))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(cards)] = _shuffle_steps(len(cards))
+    for i, k in steps:  # _randbelow(i + 1): k bits, drawn again while over i
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
+
+
+def _shuffle_steps(n: int) -> tuple[tuple[int, int], ...]:
+    """``Random.shuffle``'s steps for ``n`` cards: each position ``i`` from the top down
+    and the bits ``_randbelow(i + 1)`` draws for it."""
+    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+
+
+# Per deck length (a few: 52, 54, a determinized rest), its shuffle's steps.
+_SHUFFLE_STEPS: Final[dict[int, tuple[tuple[int, int], ...]]] = {}

@@ -571,7 +571,14 @@ def apply(
     # stays empty: :func:`_load` empties it and a deal starts it empty).
     t.log_new = []
     events: list[Event] = []
-    t.play(action, events)
+    # KrTable.play's dispatch, with its two hot moves called directly (one call less).
+    kind = type(action)
+    if kind is Discard:
+        t._discard(seat, action.card, events)  # type: ignore[union-attr]
+    elif kind is Draw:
+        t._draw(seat, action.source, events)  # type: ignore[union-attr]
+    else:
+        t.play(action, events)
     new = tuple(events)
     # The next state's core. Whatever the action left alone keeps this core's values:
     # within a hand (the same hand number, someone to act) the options, seed, dealer,
