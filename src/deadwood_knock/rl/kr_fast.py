@@ -335,9 +335,8 @@ class KrTensors:
         self.per_seat = [
             (self.known_shift[s], self.to_act_bit[s], self.dealer_bit[s]) for s in range(n)
         ]
-        # The scalars' parts that repeat, as packed by tensors (_sizes_row, _totals_row).
-        self.sizes_rows: dict[tuple[int, ...], tuple[float, ...]] = {}
-        self.totals_rows: dict[tuple[int, ...], tuple[float, ...]] = {}
+        # The scalars' parts that repeat, as packed by tensors (see _tail_parts).
+        self.tail_parts: dict[tuple[int, ...], tuple[tuple[float, ...], tuple[float, ...]]] = {}
         for name in ("discard_top", "public_stock_top", "taken_discard"):
             _TOP.setdefault(at[name], tuple(1 << (at[name] + c) for c in range(52)))
         self.pile_at = at["discard_pile"]
@@ -472,53 +471,48 @@ class KrTensors:
         unpacked = _unpack(self._bytes, None, None, "little")
         vec = unpacked[: self.size].astype(_F32)
         # The scalars after the 0/1 blocks, packed straight into the vector's tail by one
-        # struct call: the hand sizes (kept per sizes and viewer) and the totals with the
-        # options (kept per totals and viewer) repeat; the stock size, the turn-overs and
-        # the count come from tables. (A kept float32 row per whole combination missed
-        # about half the time, as the count and the stock size vary, and numpy made each
-        # missing row slowly.)
-        sizes_key = (*map(_bit_count, hands), seat)
-        sizes = self.sizes_rows.get(sizes_key)
-        if sizes is None:
-            sizes = self._sizes_row(sizes_key)
-        totals_key = (*core.totals, seat)
-        totals = self.totals_rows.get(totals_key)
-        if totals is None:
-            totals = self._totals_row(totals_key)
+        # struct call: the hand sizes and the totals with the options repeat (kept per
+        # hand sizes, viewer and totals: a few per hand); the stock size, the turn-overs
+        # and the count come from tables. (A kept float32 row per whole combination
+        # missed about half the time, as the count and the stock size vary, and numpy
+        # made each missing row slowly.)
+        key = (*map(_bit_count, hands), seat, *core.totals)
+        parts = self.tail_parts.get(key)
+        if parts is None:
+            parts = self._tail_parts(key)
+        head, rest = parts
         self._pack_tail(
             vec,  # type: ignore[arg-type]  # numpy's arrays are writable buffers
             self.tail_at,
-            *sizes,
+            *head,
             _STOCK[len(stock)],
             _TURNOVERS[core.turnovers],
             _COUNT[count] if count < 100 else 1.0,
-            *totals,
+            *rest,
         )
         mask_at = self.mask_at
         return vec, unpacked[mask_at : mask_at + self.mask_size].view(_I8)
 
-    def _sizes_row(self, key: tuple[int, ...]) -> tuple[float, ...]:
-        """Every hand's size as its slot holds it, in table order from the viewer (``key``:
-        the sizes in seat order, then the viewer)."""
-        row = tuple(_SIZE[key[s]] for s in self.order[key[-1]])
-        self.sizes_rows[key] = row
-        return row
-
-    def _totals_row(self, key: tuple[int, ...]) -> tuple[float, ...]:
-        """The totals' slots (divided by the target, clipped) in table order from the
-        viewer, then the options' (``key``: the totals in seat order, then the viewer)."""
+    def _tail_parts(self, key: tuple[int, ...]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """For ``key`` (every hand's size in seat order, the viewer, every total): the
+        hand sizes' slots, and the totals' slots (divided by the target, clipped) with
+        the options', each in table order from the viewer."""
+        n = self.players
+        order = self.order[key[n]]
         clip = TOTAL_CLIP
-        row = (
+        totals = key[n + 1 :]
+        head = tuple(_SIZE[key[s]] for s in order)
+        rest = (
             *(
                 -clip if t < -clip else clip if t > clip else t
-                for t in [key[s] / self.target for s in self.order[key[-1]]]
+                for t in [totals[s] / self.target for s in order]
             ),
             *self.options_tail,
         )
-        if len(self.totals_rows) >= 100_000:  # a bound on the memory, rarely reached
-            self.totals_rows.clear()
-        self.totals_rows[key] = row
-        return row
+        if len(self.tail_parts) >= 100_000:  # a bound on the memory, rarely reached
+            self.tail_parts.clear()
+        self.tail_parts[key] = head, rest
+        return head, rest
 
     def legal_bits(self, core: Any, seat: int) -> int:
         """The legal action indices of ``seat`` as bits of an int (0 off its turn), from
