@@ -31,7 +31,7 @@ from deadwood_knock.games import get_game
 from deadwood_knock.games.knock_rummy.core import Discard, Draw
 from deadwood_knock.rl.actions import IllegalIndexError
 from deadwood_knock.rl.driver import EnvSettings, LazyInfo, Table, render_text, settings_from
-from deadwood_knock.rl.kr_fast import SeatView
+from deadwood_knock.rl.kr_fast import KrTensors, SeatView
 
 _new_dict = dict.__new__
 
@@ -249,13 +249,11 @@ class CoreTableAEC(CardGameAEC):
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         agent = self.agent_selection
-        assert agent is not None
         tensors = None
         if observe:
             table = self.table
             seat = self._seat[agent]
-            fast = table.fast
-            assert fast is not None
+            fast: KrTensors = table.fast  # type: ignore[assignment]  # a core table's
             core = table._core
             key = table._version * table.players + seat
             if key == table._legal_key:
@@ -291,8 +289,7 @@ class CoreTableAEC(CardGameAEC):
         self._cumulative_rewards[agent] = 0.0
         # Between steps only the seat to act has an info (see _select and _finish).
         self.infos[agent] = {}
-        fast = table.fast
-        assert fast is not None
+        fast: KrTensors = table.fast  # type: ignore[assignment]  # a core table's
         if table._version * table.players + seat == table._legal_key:
             legal = table._legal_bits
         else:
@@ -325,7 +322,11 @@ class CoreTableAEC(CardGameAEC):
         table.steps += 1
         table._version += 1
         nxt = core.to_act
-        if nxt is not None and table.plain_episodes and tuple(core.totals) == table.totals:
+        if (
+            nxt is not None
+            and table.plain_episodes
+            and (totals := tuple(core.totals)) == table.totals
+        ):
             # The hot path: the match (the episode) goes on and nobody's reward moved,
             # so only last step's rewards need clearing (adding zeros to the cumulative
             # rewards would change nothing).
@@ -336,7 +337,7 @@ class CoreTableAEC(CardGameAEC):
             self.agent_selection = agent
             self._current = self._currents[nxt]
             info = _new_dict(LazyInfo)  # LazyInfo(view) without its __init__ call
-            info._view = SeatView(core, nxt)
+            info._view = SeatView(core, nxt, totals)
             self.infos[agent] = info
             if self.render_mode == "human":
                 self.render()

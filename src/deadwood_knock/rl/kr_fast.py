@@ -61,7 +61,7 @@ _TOP: Final[dict[int, tuple[int, ...]]] = {}
 _SIZE: Final = tuple(k / 11.0 for k in range(53))
 _STOCK: Final = tuple(k / 52.0 for k in range(53))
 _TURNOVERS: Final = tuple(k / 2.0 for k in range(3))
-_COUNT: Final = tuple(k / 100.0 for k in range(100))
+_COUNT: Final = tuple(min(k / 100.0, 1.0) for k in range(256))  # a count is at most 110
 _AT_DISCARD: Final = 2
 _AT_KNOCK: Final = 54
 _AT_RUMMY: Final = 106
@@ -176,7 +176,8 @@ class SeatView:
 
     __slots__ = ("at", "opts", "seat")
 
-    def __init__(self, core: Any, seat: int) -> None:
+    def __init__(self, core: Any, seat: int, totals: tuple[int, ...] | None = None) -> None:
+        # ``totals``: the table's totals as a tuple, if the caller has made it already.
         self.opts = core.opts
         self.seat = seat
         # The seat's event list only grows until the next deal replaces it, so its
@@ -196,7 +197,7 @@ class SeatView:
             tuple(core.known),
             core.taken,
             core.turnovers,
-            tuple(core.totals),
+            tuple(core.totals) if totals is None else totals,
             core.last_result,
             core.winners,
             seen,
@@ -487,7 +488,7 @@ class KrTensors:
             *head,
             _STOCK[len(stock)],
             _TURNOVERS[core.turnovers],
-            _COUNT[count] if count < 100 else 1.0,
+            _COUNT[count],
             *rest,
         )
         mask_at = self.mask_at
