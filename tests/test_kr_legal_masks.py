@@ -26,6 +26,7 @@ from deadwood_knock.games.knock_rummy.core import (
     legal_masks,
     reason,
 )
+from deadwood_knock.games.knock_rummy.melds import count_mask
 
 # Every action a seat might try: both draws, and each card's discard, knock and rummy.
 _CANDIDATES = (
@@ -113,3 +114,19 @@ def test_legal_masks_equal_legal_actions_along_random_games(gin: bool) -> None:
             )
             assert got == _as_masks(legal)
             state, _ = rules.apply(state, rng.choice(legal))
+
+
+def test_legal_masks_given_the_count_equal_legal_masks_counting() -> None:
+    """``whole`` (the hand's count, handed in by a caller that has it) changes nothing."""
+    rng = random.Random(23)
+    for _ in range(20_000):
+        opts = _options(rng)
+        ranks = rng.sample(range(13), rng.randint(3, 13))
+        deck = [r + 13 * s for r in ranks for s in range(4)]
+        hand = rng.sample(deck, rng.randint(1, min(11, len(deck))))
+        mask = sum(1 << c for c in hand)
+        phase = rng.choice((DRAW, DISCARD, DISCARD, OVER))
+        taken = rng.choice(hand) if rng.random() < 0.4 else None
+        args = (opts, phase, mask, taken, rng.randint(0, 3), rng.randint(0, 2), rng.randint(0, 2))
+        whole = count_mask(mask, opts.high_aces)
+        assert legal_masks(*args, whole) == legal_masks(*args), args

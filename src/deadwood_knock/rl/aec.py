@@ -257,11 +257,10 @@ class CoreTableAEC(CardGameAEC):
             core = table._core
             key = table._version * table.players + seat
             if key == table._legal_key:
-                legal = table._legal_bits
-            else:
-                legal = table._legal_bits = fast.legal_bits(core, seat)
+                vector, mask, _ = fast.observe(core, seat, table._legal_bits)
+            else:  # the legal bits worked out with the tensors, and kept for step
+                vector, mask, table._legal_bits = fast.observe(core, seat, None)
                 table._legal_key = key
-            vector, mask = fast.tensors(core, seat, legal)
             tensors = {"observation": vector, "action_mask": mask}
         return (
             tensors,

@@ -386,6 +386,13 @@ class KrTensors:
     def tensors(self, core: Any, seat: int, legal: int) -> tuple[Vector, Mask]:
         """The seat's vector and the mask of the ``legal`` bits (:meth:`legal_bits`),
         unpacked together from one bit string (one numpy call instead of two)."""
+        vec, mask, _ = self.observe(core, seat, legal)
+        return vec, mask
+
+    def observe(self, core: Any, seat: int, legal: int | None) -> tuple[Vector, Mask, int]:
+        """:meth:`tensors`, and the legal bits; with ``legal`` ``None`` they are worked
+        out here (:meth:`legal_bits`, handing the core's ``legal_masks`` the hand's count,
+        which the vector needs too)."""
         hands = core.hands
         hand = hands[seat]
         a, b, c, d = hand & _SUIT, (hand >> 13) & _SUIT, (hand >> 26) & _SUIT, hand >> 39
@@ -422,6 +429,21 @@ class KrTensors:
                 if got < count:
                     count = got
                     melded = used << 52 | m0[fa] | m1[fb] | m2[fc] | m3[fd]
+        if legal is None:  # legal_bits, inline, with the count
+            if core.to_act == seat:
+                draws, discards, knocks, rummies = legal_masks(
+                    core.opts,
+                    core.phase,
+                    hand,
+                    core.taken,
+                    len(core.stock),
+                    len(core.pile),
+                    core.turnovers,
+                    count,
+                )
+                legal = draws | discards << _AT_DISCARD | knocks << _AT_KNOCK | rummies << _AT_RUMMY
+            else:
+                legal = 0
         known_shift, to_act_bit, dealer_bit = self.per_seat[seat]
         bits = (
             hand
@@ -492,7 +514,7 @@ class KrTensors:
             *rest,
         )
         mask_at = self.mask_at
-        return vec, unpacked[mask_at : mask_at + self.mask_size].view(_I8)
+        return vec, unpacked[mask_at : mask_at + self.mask_size].view(_I8), legal
 
     def _tail_parts(self, key: tuple[int, ...]) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """For ``key`` (every hand's size in seat order, the viewer, every total): the

@@ -376,6 +376,7 @@ def legal_masks(
     stock: int,
     pile: int,
     turnovers: int,
+    whole: int | None = None,
 ) -> tuple[int, int, int, int]:
     """The actions :func:`legal_list` lists, as bit masks, for callers that index actions
     by card (the learning environments' action mask): ``(draws, discards, knocks,
@@ -383,7 +384,9 @@ def legal_masks(
     ``discards`` and ``knocks`` the cards that may be discarded (knocking), ``rummies``
     bit 0 for a rummy with no discard and bit ``c + 1`` for one discarding card ``c``.
     The one enumeration of the legal actions: :func:`legal_list` builds its action values
-    from these masks; building none makes this several times cheaper."""
+    from these masks; building none makes this several times cheaper. ``whole``: the
+    hand's count (``count_mask(mask, opts.high_aces)``), if the caller has it already (the
+    learning environments' tensors count the hand too); else it is counted here."""
     if phase == DRAW:  # KR3/KR7: the stock (or the pile to turn over), the pile
         if stock or turnovers < MAX_TURNOVERS:
             return (3 if pile else 1), 0, 0, 0
@@ -394,9 +397,11 @@ def legal_masks(
     free = mask if taken is None else mask & ~_BIT[taken]
     limit = opts.knock_limit
     if limit is None:
-        whole = count_mask(mask, high)
+        if whole is None:
+            whole = count_mask(mask, high)
     else:
-        whole = count_above(mask, high, limit + _MAX_VALUE)
+        if whole is None:
+            whole = count_above(mask, high, limit + _MAX_VALUE)
         if whole - _MAX_VALUE > limit:
             # Throwing c leaves a count of at least ``count - value(c)`` (see below),
             # over the limit (and over 0, as the limit is not negative) for every card:
