@@ -293,7 +293,8 @@ class CoreTableAEC(CardGameAEC):
             legal = table._legal_bits
         else:
             legal = table.legal_bits(seat)
-        if type(action) is int and 0 <= action < fast.mask_size and legal >> action & 1:
+        # (No bit at or past the mask's size is set: the upper bound needs no test.)
+        if type(action) is int and action >= 0 and legal >> action & 1:
             engine_action = fast.fixed[action]
         else:
             try:

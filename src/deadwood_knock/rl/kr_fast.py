@@ -397,21 +397,24 @@ class KrTensors:
         hand = hands[seat]
         a, b, c, d = hand & _SUIT, (hand >> 13) & _SUIT, (hand >> 26) & _SUIT, hand >> 39
         points, m0, m1, m2, m3 = self.fields
+        # Each suit alone (as melded_count), from the whole tables: the layout when no
+        # rank is held three or four times, and melded_count's first choice (no set)
+        # when one is.
+        count = points[a] + points[b] + points[c] + points[d]
+        melded = m0[a] | m1[b] | m2[c] | m3[d]
         trip = (a & b & (c | d)) | (c & d & (a | b))
-        if not trip:  # each suit alone (as melded_count), from the whole tables
-            count = points[a] + points[b] + points[c] + points[d]
-            melded = m0[a] | m1[b] | m2[c] | m3[d]
+        if not trip:
+            pass  # the hot case
         elif trip & (trip - 1):  # two ranks held 3+ times: rare
             count, melded = melded_count(hand, self.high)
             melded <<= 52
         else:
-            # One rank held 3+ times: melded_count's choices in its order (no set, the
-            # set of all its cards, then each set of three of a four); the first
-            # lowest count wins.
+            # One rank held 3+ times: melded_count's other choices in its order (the set
+            # of all its cards, then each set of three of a four); the first lowest
+            # count wins, so a later choice must be strictly lower.
             full = (a & trip) | (b & trip) << 13 | (c & trip) << 26 | (d & trip) << 39
             if a & b & c & d & trip:
                 choices: tuple[int, ...] = (
-                    0,
                     full,
                     full ^ trip,
                     full ^ trip << 13,
@@ -419,9 +422,7 @@ class KrTensors:
                     full ^ trip << 39,
                 )
             else:
-                choices = (0, full)
-            count = 1 << 30
-            melded = 0
+                choices = (full,)
             for used in choices:
                 r = hand ^ used
                 fa, fb, fc, fd = r & _SUIT, (r >> 13) & _SUIT, (r >> 26) & _SUIT, r >> 39
