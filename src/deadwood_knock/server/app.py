@@ -34,6 +34,7 @@ from deadwood_knock.server.openapi import install_openapi
 from deadwood_knock.server.otp import OtpService
 from deadwood_knock.server.ratelimit import make_rate_limiter
 from deadwood_knock.server.routes import include_routes
+from deadwood_knock.server.routes.matches import ActionFastPath
 from deadwood_knock.server.settings import Settings
 from deadwood_knock.server.trail import record_trail_result
 from deadwood_knock.server.workers import Backend, ExecutorBackend, FairScheduler, PipeWorkers
@@ -162,7 +163,7 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers or None)
+        return exc.response()
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -209,6 +210,8 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
                 )
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
 
+    # Innermost: the most frequent request skips the routing, not the middleware below.
+    app.add_middleware(ActionFastPath)
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
