@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gc
 import hashlib
 import logging
 import os
@@ -106,6 +107,25 @@ def allowed_methods(app: FastAPI, scope: Scope) -> list[str]:
     return allowed
 
 
+#: The cyclic garbage collector's first threshold in a serving process (Python's default is
+#: 700 allocations): a request's short-lived objects die by reference count before the
+#: next collection instead of being promoted, then scanned again and again in the older
+#: generations with every live match.
+GC_THRESHOLD = 20_000
+
+
+def tune_gc() -> None:
+    """For a serving process, once started: what exists now (modules, the app, resumed
+    matches) is kept out of every later collection (``gc.freeze``), and young objects are
+    collected less often. Under load the collector took a quarter of the main process's
+    CPU (444,000 tracked objects scanned by each full collection). Memory still held by
+    cycles is freed as before, only later."""
+    gc.collect()
+    gc.freeze()
+    _gen0, gen1, gen2 = gc.get_threshold()
+    gc.set_threshold(GC_THRESHOLD, gen1, gen2)
+
+
 def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -136,6 +156,9 @@ def build_app(settings: Settings, executor: Executor | None = None) -> FastAPI:
         app.state.services = Services(settings, db, matches, otp, hub, limiter)
         resumed = await matches.resume_all()
         log.info("server ready: %d active matches resumed", resumed)
+        if executor is None:
+            # A serving process (it owns its bot workers), not an app sharing a test pool.
+            tune_gc()
         try:
             yield
         finally:
