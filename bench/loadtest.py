@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 import websockets
 
 from deadwood_knock.server.launch import ServerProcess
@@ -66,7 +68,7 @@ class Answer:
     body: bytes
 
     def json(self) -> Any:
-        return json.loads(self.body)
+        return orjson.loads(self.body)
 
 
 class Http:
@@ -88,7 +90,7 @@ class Http:
     async def _post(self, url: str, body: object, headers: dict[str, str]) -> Answer:
         parts = urlsplit(url)
         origin = f"{parts.hostname}:{parts.port}"
-        payload = json.dumps(body).encode()
+        payload = orjson.dumps(body)
         head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
         request = (
             f"POST {parts.path} HTTP/1.1\r\nHost: {origin}\r\n{head}"
@@ -260,56 +262,76 @@ async def _play(
             ws_url, max_size=None, open_timeout=30, compression=None
         ) as ws:
             await ws.send(json.dumps({"type": "auth", "token": token}))
-            acted_at = -1
-            while time.monotonic() < deadline:
-                try:
-                    raw = await asyncio.wait_for(
-                        ws.recv(), timeout=max(0.1, deadline - time.monotonic())
-                    )
-                except TimeoutError:
-                    return False
-                message = json.loads(raw)
-                if message.get("type") == "error":
-                    stats.error(f"socket {message.get('code')}")
-                    return False
-                if message.get("type") != "view":
-                    continue
-                view = message["view"]
-                if view["status"] != "active":
-                    return True
-                if not view["your_turn"] or view["version"] <= acted_at:
-                    continue
-                if think[1] > 0:
-                    await asyncio.sleep(rng.uniform(*think))
-                    if time.monotonic() >= deadline:
-                        return False
-                action = rng.choice(view["legal_actions"])
-                acted_at = view["version"]
-                body = {
-                    "action": action,
-                    "version": view["version"],
-                    "client_action_id": f"{match_id[:8]}-{view['version']}",
-                }
-                started = time.perf_counter()
-                try:
-                    response = await http.post(
-                        f"{base()}/api/matches/{match_id}/actions", body, headers=auth
-                    )
-                except (HttpError, OSError, asyncio.IncompleteReadError) as exc:
-                    stats.error(f"action {type(exc).__name__}")
-                    return False
-                elapsed = time.perf_counter() - started
-                if response.status_code != 200:
-                    stats.error(f"action {response.status_code}")
-                    return False
-                if stats.measuring:
-                    stats.latencies.append(elapsed)
-                answer = response.json()
-                if answer["status"] != "active":
-                    return True
+            try:
+                return await _turns(ws, match_id, auth, base, http, stats, think, deadline, rng)
+            except TimeoutError:
+                return False  # no message before the end of the measured time
     except (OSError, websockets.WebSocketException, TimeoutError) as exc:
         stats.error(f"socket {type(exc).__name__}")
         await asyncio.sleep(0.5)
+    return False
+
+
+async def _turns(
+    ws: Any,
+    match_id: str,
+    auth: dict[str, str],
+    base: Any,
+    http: Http,
+    stats: Stats,
+    think: tuple[float, float],
+    deadline: float,
+    rng: random.Random,
+) -> bool:
+    """The match's messages until it ends (True) or the measured time is up (False, or
+    TimeoutError while waiting for a message)."""
+    acted_at = -1
+    loop = asyncio.get_running_loop()
+    # One timeout moved for each message (asyncio.wait_for made a task and a timer each).
+    async with asyncio.timeout(None) as limit:
+        while time.monotonic() < deadline:
+            limit.reschedule(loop.time() + max(0.1, deadline - time.monotonic()))
+            raw = await ws.recv()
+            limit.reschedule(None)
+            message = orjson.loads(raw)
+            if message.get("type") == "error":
+                stats.error(f"socket {message.get('code')}")
+                return False
+            if message.get("type") != "view":
+                continue
+            view = message["view"]
+            if view["status"] != "active":
+                return True
+            if not view["your_turn"] or view["version"] <= acted_at:
+                continue
+            if think[1] > 0:
+                await asyncio.sleep(rng.uniform(*think))
+                if time.monotonic() >= deadline:
+                    return False
+            action = rng.choice(view["legal_actions"])
+            acted_at = view["version"]
+            body = {
+                "action": action,
+                "version": view["version"],
+                "client_action_id": f"{match_id[:8]}-{view['version']}",
+            }
+            started = time.perf_counter()
+            try:
+                response = await http.post(
+                    f"{base()}/api/matches/{match_id}/actions", body, headers=auth
+                )
+            except (HttpError, OSError, asyncio.IncompleteReadError) as exc:
+                stats.error(f"action {type(exc).__name__}")
+                return False
+            elapsed = time.perf_counter() - started
+            if response.status_code != 200:
+                stats.error(f"action {response.status_code}")
+                return False
+            if stats.measuring:
+                stats.latencies.append(elapsed)
+            answer = response.json()
+            if answer["status"] != "active":
+                return True
     return False
 
 
@@ -343,6 +365,11 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                     await asyncio.to_thread(server.wait_ready, 180.0)
                 except RuntimeError as exc:
                     raise SystemExit(str(exc)) from None
+            # As in the server: what exists now is kept out of every collection, and young
+            # objects (a player's messages) are collected less often.
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(20_000, *gc.get_threshold()[1:])
             stats = Stats()
             think = args.think
             warm = args.warmup
