@@ -181,6 +181,31 @@ def _cpu_seconds(pid: int) -> tuple[float, float]:
     return own, rest
 
 
+async def _database_cpu(url: str | None) -> dict[int, float]:
+    """PostgreSQL on this machine: CPU seconds of each server process (backend) serving
+    ``url``'s database, which shares the cores with the server (empty otherwise)."""
+    if not url or not url.startswith("postgresql"):
+        return {}
+    import asyncpg
+
+    try:
+        conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+    except (OSError, asyncpg.PostgresError):
+        return {}
+    try:
+        rows = await conn.fetch(
+            "SELECT pid FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await conn.close()
+    found = {}
+    for row in rows:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            found[row[0]] = _cpu_seconds(row[0])[0]
+    return found
+
+
 def _percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -386,6 +411,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             begun = time.monotonic()
             cpu_start = [_cpu_seconds(server.proc.pid) for server in servers]
             own_start = time.process_time()
+            db_start = await _database_cpu(args.database_url)
             rss_peak = 0
             while time.monotonic() < deadline:
                 await asyncio.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
@@ -394,6 +420,9 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             stats.measuring = False
             cpu_end = [_cpu_seconds(server.proc.pid) for server in servers]
             own_cpu = time.process_time() - own_start
+            db_end = await _database_cpu(args.database_url)
+            # Backends that began during the measured time count from zero.
+            db_cpu = sum(used - db_start.get(pid, 0.0) for pid, used in db_end.items())
             spans = list(zip(cpu_start, cpu_end, strict=True))
             await asyncio.gather(*tasks, return_exceptions=True)
             with contextlib.suppress(OSError):
@@ -426,6 +455,8 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             "server": per_action(sum(e[0] - s[0] for s, e in spans)),
             "workers": per_action(sum(e[1] - s[1] for s, e in spans)),
             "client": per_action(own_cpu),
+            # PostgreSQL's backends for this database (when it runs on this machine).
+            **({"database": per_action(db_cpu)} if db_end else {}),
         }
         if servers
         else {"client": per_action(own_cpu)},
