@@ -64,7 +64,7 @@ def _event_json(live: LiveMatch, version: int, event: Event) -> tuple[JSONDict, 
     key = (version, id(event))
     found = cache.get(key)
     if found is None or found[0] is not event:
-        plain = event.to_json()
+        plain = live.json_of(event)
         found = cache[key] = (event, plain, {"version": version, **plain})
         if len(cache) > 2 * len(live.recent) + 64:
             keep = {(v, id(e)) for v, e in live.recent}
