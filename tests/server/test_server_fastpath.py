@@ -61,13 +61,13 @@ def test_the_fast_path_answers_as_the_route_does(
 ) -> None:
     # The fast path checks tokens through its module's name: count the requests it took.
     taken: list[str] = []
-    check = match_routes.authenticate  # type: ignore[attr-defined]
+    check = match_routes.authenticate_id  # type: ignore[attr-defined]
 
     async def counted(*args: Any) -> Any:
         taken.append(args[1])
         return await check(*args)
 
-    monkeypatch.setattr(match_routes, "authenticate", counted)
+    monkeypatch.setattr(match_routes, "authenticate_id", counted)
     headers = new_player(client)
     match_id = create_match(client, headers, "deadwood-knock")
     path = f"/api/matches/{match_id}/actions"

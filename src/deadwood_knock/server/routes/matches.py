@@ -12,7 +12,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from deadwood_knock.server.answers import HintAnswer, MatchCreated, MatchList
 from deadwood_knock.server.deps import Me, Services, Svc
-from deadwood_knock.server.devices import authenticate
+from deadwood_knock.server.devices import authenticate_id
 from deadwood_knock.server.errors import ApiError
 from deadwood_knock.server.schemas import PostAction, Strict
 from deadwood_knock.server.trail import TrailMatchRequest, create_trail_match
@@ -154,10 +154,10 @@ class ActionFastPath:
             return
         svc: Services = scope["app"].state.services
         try:
-            player, _device_id = await authenticate(
+            player_id = await authenticate_id(
                 svc.db, credentials.strip(), svc.settings.token_idle_days
             )
-            live, seat = await svc.matches.get_for(player, path.group(1))
+            live, seat = await svc.matches.get_for_id(player_id, path.group(1))
             acted = await svc.matches.act(
                 live, seat, body.action, body.client_action_id, body.version
             )
