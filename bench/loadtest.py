@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 import websockets
 
 from deadwood_knock.server.launch import ServerProcess
@@ -66,7 +68,7 @@ class Answer:
     body: bytes
 
     def json(self) -> Any:
-        return json.loads(self.body)
+        return orjson.loads(self.body)
 
 
 class Http:
@@ -88,7 +90,7 @@ class Http:
     async def _post(self, url: str, body: object, headers: dict[str, str]) -> Answer:
         parts = urlsplit(url)
         origin = f"{parts.hostname}:{parts.port}"
-        payload = json.dumps(body).encode()
+        payload = orjson.dumps(body)
         head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
         request = (
             f"POST {parts.path} HTTP/1.1\r\nHost: {origin}\r\n{head}"
@@ -179,6 +181,31 @@ def _cpu_seconds(pid: int) -> tuple[float, float]:
     return own, rest
 
 
+async def _database_cpu(url: str | None) -> dict[int, float]:
+    """PostgreSQL on this machine: CPU seconds of each server process (backend) serving
+    ``url``'s database, which shares the cores with the server (empty otherwise)."""
+    if not url or not url.startswith("postgresql"):
+        return {}
+    import asyncpg
+
+    try:
+        conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+    except (OSError, asyncpg.PostgresError):
+        return {}
+    try:
+        rows = await conn.fetch(
+            "SELECT pid FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await conn.close()
+    found = {}
+    for row in rows:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            found[row[0]] = _cpu_seconds(row[0])[0]
+    return found
+
+
 def _percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -260,56 +287,76 @@ async def _play(
             ws_url, max_size=None, open_timeout=30, compression=None
         ) as ws:
             await ws.send(json.dumps({"type": "auth", "token": token}))
-            acted_at = -1
-            while time.monotonic() < deadline:
-                try:
-                    raw = await asyncio.wait_for(
-                        ws.recv(), timeout=max(0.1, deadline - time.monotonic())
-                    )
-                except TimeoutError:
-                    return False
-                message = json.loads(raw)
-                if message.get("type") == "error":
-                    stats.error(f"socket {message.get('code')}")
-                    return False
-                if message.get("type") != "view":
-                    continue
-                view = message["view"]
-                if view["status"] != "active":
-                    return True
-                if not view["your_turn"] or view["version"] <= acted_at:
-                    continue
-                if think[1] > 0:
-                    await asyncio.sleep(rng.uniform(*think))
-                    if time.monotonic() >= deadline:
-                        return False
-                action = rng.choice(view["legal_actions"])
-                acted_at = view["version"]
-                body = {
-                    "action": action,
-                    "version": view["version"],
-                    "client_action_id": f"{match_id[:8]}-{view['version']}",
-                }
-                started = time.perf_counter()
-                try:
-                    response = await http.post(
-                        f"{base()}/api/matches/{match_id}/actions", body, headers=auth
-                    )
-                except (HttpError, OSError, asyncio.IncompleteReadError) as exc:
-                    stats.error(f"action {type(exc).__name__}")
-                    return False
-                elapsed = time.perf_counter() - started
-                if response.status_code != 200:
-                    stats.error(f"action {response.status_code}")
-                    return False
-                if stats.measuring:
-                    stats.latencies.append(elapsed)
-                answer = response.json()
-                if answer["status"] != "active":
-                    return True
+            try:
+                return await _turns(ws, match_id, auth, base, http, stats, think, deadline, rng)
+            except TimeoutError:
+                return False  # no message before the end of the measured time
     except (OSError, websockets.WebSocketException, TimeoutError) as exc:
         stats.error(f"socket {type(exc).__name__}")
         await asyncio.sleep(0.5)
+    return False
+
+
+async def _turns(
+    ws: Any,
+    match_id: str,
+    auth: dict[str, str],
+    base: Any,
+    http: Http,
+    stats: Stats,
+    think: tuple[float, float],
+    deadline: float,
+    rng: random.Random,
+) -> bool:
+    """The match's messages until it ends (True) or the measured time is up (False, or
+    TimeoutError while waiting for a message)."""
+    acted_at = -1
+    loop = asyncio.get_running_loop()
+    # One timeout moved for each message (asyncio.wait_for made a task and a timer each).
+    async with asyncio.timeout(None) as limit:
+        while time.monotonic() < deadline:
+            limit.reschedule(loop.time() + max(0.1, deadline - time.monotonic()))
+            raw = await ws.recv()
+            limit.reschedule(None)
+            message = orjson.loads(raw)
+            if message.get("type") == "error":
+                stats.error(f"socket {message.get('code')}")
+                return False
+            if message.get("type") != "view":
+                continue
+            view = message["view"]
+            if view["status"] != "active":
+                return True
+            if not view["your_turn"] or view["version"] <= acted_at:
+                continue
+            if think[1] > 0:
+                await asyncio.sleep(rng.uniform(*think))
+                if time.monotonic() >= deadline:
+                    return False
+            action = rng.choice(view["legal_actions"])
+            acted_at = view["version"]
+            body = {
+                "action": action,
+                "version": view["version"],
+                "client_action_id": f"{match_id[:8]}-{view['version']}",
+            }
+            started = time.perf_counter()
+            try:
+                response = await http.post(
+                    f"{base()}/api/matches/{match_id}/actions", body, headers=auth
+                )
+            except (HttpError, OSError, asyncio.IncompleteReadError) as exc:
+                stats.error(f"action {type(exc).__name__}")
+                return False
+            elapsed = time.perf_counter() - started
+            if response.status_code != 200:
+                stats.error(f"action {response.status_code}")
+                return False
+            if stats.measuring:
+                stats.latencies.append(elapsed)
+            answer = response.json()
+            if answer["status"] != "active":
+                return True
     return False
 
 
@@ -343,6 +390,11 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                     await asyncio.to_thread(server.wait_ready, 180.0)
                 except RuntimeError as exc:
                     raise SystemExit(str(exc)) from None
+            # As in the server: what exists now is kept out of every collection, and young
+            # objects (a player's messages) are collected less often.
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(20_000, *gc.get_threshold()[1:])
             stats = Stats()
             think = args.think
             warm = args.warmup
@@ -359,6 +411,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             begun = time.monotonic()
             cpu_start = [_cpu_seconds(server.proc.pid) for server in servers]
             own_start = time.process_time()
+            db_start = await _database_cpu(args.database_url)
             rss_peak = 0
             while time.monotonic() < deadline:
                 await asyncio.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
@@ -367,6 +420,9 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             stats.measuring = False
             cpu_end = [_cpu_seconds(server.proc.pid) for server in servers]
             own_cpu = time.process_time() - own_start
+            db_end = await _database_cpu(args.database_url)
+            # Backends that began during the measured time count from zero.
+            db_cpu = sum(used - db_start.get(pid, 0.0) for pid, used in db_end.items())
             spans = list(zip(cpu_start, cpu_end, strict=True))
             await asyncio.gather(*tasks, return_exceptions=True)
             with contextlib.suppress(OSError):
@@ -399,6 +455,8 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             "server": per_action(sum(e[0] - s[0] for s, e in spans)),
             "workers": per_action(sum(e[1] - s[1] for s, e in spans)),
             "client": per_action(own_cpu),
+            # PostgreSQL's backends for this database (when it runs on this machine).
+            **({"database": per_action(db_cpu)} if db_end else {}),
         }
         if servers
         else {"client": per_action(own_cpu)},

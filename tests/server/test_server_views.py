@@ -57,3 +57,45 @@ def test_the_shared_text_is_the_view_and_a_new_version_or_status_builds_it_again
     # The socket's view message carries the same text.
     messages = seat_messages(live, [], [0])[0]
     assert messages == ['{"type":"view","view":' + shown(live, 0).text + "}"]
+
+
+def test_an_observation_with_cached_event_json_is_the_same_as_made_afresh() -> None:
+    import random
+
+    from deadwood_knock.games import get_game
+
+    for name, players in (("deadwood-knock", 3), ("knock-rummy", 2), ("gin", 2)):
+        game = get_game(name)
+        rng = random.Random(5)
+        state = game.new_game(game.options_from_json({"players": players}), 11)
+        seats = tuple(
+            SeatInfo(i, "p" * 32 if i == 0 else None, None if i == 0 else "random", "x")
+            for i in range(players)
+        )
+        live = LiveMatch(
+            id="m" * 32,
+            game_name=name,
+            game=game,
+            options={},
+            seed=11,
+            seats=seats,
+            state=state,
+            version=0,
+            status=ACTIVE,
+            result=None,
+            table_id=None,
+            actions=[],
+            recent=deque(maxlen=30),
+        )
+        for _ in range(300):
+            if game.is_over(live.state):
+                break
+            live.state, events = game.apply(live.state, rng.choice(game.legal_actions(live.state)))
+            live.version += 1
+            live.recent.extend((live.version, e) for e in events)
+            for seat in range(players):
+                fresh = game.observe(live.state, seat).to_json()
+                assert live.observation(seat) == fresh
+                # The text sent is what json writes for the view.
+                view = shown(live, seat)
+                assert view.text == json.dumps(view.view, separators=(",", ":"), ensure_ascii=False)

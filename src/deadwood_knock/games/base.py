@@ -111,12 +111,25 @@ class Event:
         if self.seat is not None:
             out["seat"] = self.seat
         for key, value in self.data.items():
-            out[key] = to_jsonable(value)
+            out[key] = value if type(value) in _PLAIN else to_jsonable(value)
         return out
+
+
+#: Values that are their own JSON (exact types: a subclass such as ``Card`` is converted).
+_PLAIN = frozenset({str, int, bool, float, type(None)})
 
 
 def to_jsonable(value: Any) -> Any:
     """Cards become notation strings; tuples become lists; mappings recurse."""
+    kind = type(value)
+    # The common cases first, by exact type (a server view converts every event of the
+    # round, each time): the same results as the general checks below.
+    if kind in _PLAIN:
+        return value
+    if kind is Card:
+        return str(value)
+    if kind is tuple or kind is list:
+        return [v if type(v) in _PLAIN else to_jsonable(v) for v in value]
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, Mapping):

@@ -14,6 +14,7 @@ import json
 import secrets
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import JSON, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -99,6 +100,10 @@ _TOKEN_SQL = (
     + ", d.id AS device_id, d.last_used_at FROM players p"
     " JOIN devices d ON d.player_id = p.id WHERE d.token_hash = $1"
 )
+_TOKEN_ID_SQL = (
+    "SELECT p.id, d.id AS device_id, d.last_used_at FROM players p"
+    " JOIN devices d ON d.player_id = p.id WHERE d.token_hash = $1"
+)
 
 
 def _unauthorized(detail: str, code: str = "unauthorized") -> ApiError:
@@ -107,6 +112,31 @@ def _unauthorized(detail: str, code: str = "unauthorized") -> ApiError:
 
 async def authenticate(db: Database, token: str | None, idle_days: int) -> tuple[Player, str]:
     """The player and device id of a bearer token; 401 if it is unknown, revoked or idle."""
+    values = await _device_row(db, token, idle_days, whole_player=True)
+    device_id = values.pop("device_id")
+    values.pop("last_used_at")
+    for name in _JSON_COLUMNS:
+        if isinstance(values[name], str):
+            values[name] = json.loads(values[name])
+    # Columns, not an ORM query (no identity map or loading per request). Read only, like
+    # a row loaded by a session that has closed: routes that change the player load it
+    # again in their own transaction.
+    return Player(**values), device_id
+
+
+async def authenticate_id(db: Database, token: str | None, idle_days: int) -> str:
+    """:func:`authenticate`'s checks and answers, for a caller that needs only the player's
+    id (an action: the seat is found by it): one small row, no player object."""
+    values = await _device_row(db, token, idle_days, whole_player=False)
+    player_id: str = values["id"]
+    return player_id
+
+
+async def _device_row(
+    db: Database, token: str | None, idle_days: int, *, whole_player: bool
+) -> dict[str, Any]:
+    """The token's device row (``device_id``, ``last_used_at``) with its player's columns
+    (``id`` only unless ``whole_player``); 401 if it is unknown, revoked or idle."""
     if not token or len(token) > 128 or not token.isascii():
         raise _unauthorized("a bearer token is required (POST /api/players)")
     hashed = token_hash(token)
@@ -115,17 +145,14 @@ async def authenticate(db: Database, token: str | None, idle_days: int) -> tuple
         # PostgreSQL: every request checks its token, so this one is hand-written SQL on
         # the asyncpg pool.
         async with raw.acquire() as conn:
-            found = await conn.fetchrow(_TOKEN_SQL, hashed)
+            found = await conn.fetchrow(_TOKEN_SQL if whole_player else _TOKEN_ID_SQL, hashed)
     else:
+        columns = Player.__table__.columns if whole_player else [Player.id]
         async with db.reads() as session:
             found = (
                 (
                     await session.execute(
-                        select(
-                            *Player.__table__.columns,
-                            Device.id.label("device_id"),
-                            Device.last_used_at,
-                        )
+                        select(*columns, Device.id.label("device_id"), Device.last_used_at)
                         .join(Device, Device.player_id == Player.id)
                         .where(Device.token_hash == hashed)
                     )
@@ -136,14 +163,7 @@ async def authenticate(db: Database, token: str | None, idle_days: int) -> tuple
     if found is None:
         raise _unauthorized("unknown token")
     values = dict(found)
-    device_id, last_used = values.pop("device_id"), values.pop("last_used_at")
-    for name in _JSON_COLUMNS:
-        if isinstance(values[name], str):
-            values[name] = json.loads(values[name])
-    # Columns, not an ORM query (no identity map or loading per request). Read only, like
-    # a row loaded by a session that has closed: routes that change the player load it
-    # again in their own transaction.
-    player = Player(**values)
+    last_used = values["last_used_at"]
     now = int(time.time())
     if idle_days and last_used is not None and now - last_used > idle_days * 86_400:
         async with db.sessions() as session, session.begin():
@@ -154,4 +174,4 @@ async def authenticate(db: Database, token: str | None, idle_days: int) -> tuple
             await session.execute(
                 update(Device).where(Device.token_hash == hashed).values(last_used_at=now)
             )
-    return player, device_id
+    return values

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from starlette.responses import JSONResponse
+
 
 class ApiError(Exception):
     def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
@@ -16,6 +18,10 @@ class ApiError(Exception):
 
     def body(self) -> dict[str, Any]:
         return {"detail": self.detail, "code": self.code, **self.extra}
+
+    def response(self) -> JSONResponse:
+        """The answer (the app's handler for ApiError, and the action's fast path)."""
+        return JSONResponse(self.body(), status_code=self.status, headers=self.headers or None)
 
 
 def not_found(what: str = "match") -> ApiError:

@@ -16,9 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 log = logging.getLogger("deadwood_knock.server.hub")
 
 QUEUE_LIMIT = 1000
+#: Seats are the keys of an update's messages (integers, written as strings, as json does).
+_KEYS = orjson.OPT_NON_STR_KEYS
 CHANNEL_PREFIX = "dk:match:"
 
 #: seat -> the messages for that seat's watchers (its events, then its new view), as the
@@ -83,7 +87,9 @@ class RedisBridge:
         self.hub = hub
         self.on_remote = on_remote
         self.origin = secrets.token_hex(8)
-        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        #: How this process's own updates begin (see :meth:`send`).
+        self._own = b'{"o":"' + self.origin.encode() + b'",'
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._redis: Any = None
         self.prefix = CHANNEL_PREFIX
@@ -105,8 +111,14 @@ class RedisBridge:
         self.hub.bridge = self
 
     def send(self, match_id: str, per_seat: SeatMessages, version: int) -> None:
-        # One sender task keeps a match's updates in order.
-        body = json.dumps({"o": self.origin, "v": version, "s": per_seat})
+        # One sender task keeps a match's updates in order. The origin comes first, so a
+        # process knows its own updates (every subscriber gets them back) without parsing
+        # the views inside. orjson: the views are JSON text, escaped again in here.
+        update = {"o": self.origin, "v": version, "s": per_seat}
+        try:
+            body = orjson.dumps(update, option=_KEYS)
+        except TypeError:  # text orjson refuses (a lone surrogate): json writes it
+            body = json.dumps(update).encode()
         self._outbox.put_nowait((self.prefix + match_id, body))
 
     async def _send_loop(self) -> None:
@@ -129,9 +141,12 @@ class RedisBridge:
                 continue
             if message is None or message.get("type") != "pmessage":
                 continue
+            data = message["data"]
+            if isinstance(data, bytes) and data.startswith(self._own):
+                continue  # our own: delivered locally already
             channel = message["channel"]
             channel = channel.decode() if isinstance(channel, bytes) else channel
-            body = json.loads(message["data"])
+            body = orjson.loads(data)
             if body.get("o") == self.origin:
                 continue  # our own: delivered locally already
             match_id = channel[len(self.prefix) :]

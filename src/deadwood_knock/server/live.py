@@ -13,6 +13,9 @@ from deadwood_knock.server import answers
 ACTIVE = "active"
 FINISHED = "finished"
 
+#: Items whose JSON a match keeps (:meth:`LiveMatch.json_of`); a round logs far fewer.
+_MADE_JSON_LIMIT = 1024
+
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
@@ -67,6 +70,9 @@ class LiveMatch:
     event_json: dict[tuple[int, int], tuple[Event, JSONDict, JSONDict]] = field(
         default_factory=dict
     )
+    #: id(item) -> (the item, its JSON): events and round results (immutable), whose JSON
+    #: every view lists again (:meth:`json_of`).
+    made_json: dict[int, tuple[Any, JSONDict]] = field(default_factory=dict)
 
     @property
     def owner(self) -> str:
@@ -89,8 +95,20 @@ class LiveMatch:
                 self.observed.clear()
             # Any game's observation (its own type); the server only ever sends its JSON.
             seen: Observation = self.game.observe(self.state, seat)
-            found = self.observed[key] = seen.to_json()
+            with_cached = getattr(seen, "to_json_with", None)
+            json = seen.to_json() if with_cached is None else with_cached(self.json_of)
+            found = self.observed[key] = json
         return found
+
+    def json_of(self, item: Any) -> JSONDict:
+        """An event's or round result's ``to_json()``, made once while it is in use (the
+        cache holds the item, so its id is not reused meanwhile). Shared: never mutate."""
+        found = self.made_json.get(id(item))
+        if found is None or found[0] is not item:
+            if len(self.made_json) >= _MADE_JSON_LIMIT:
+                self.made_json.clear()  # rounds end: older events drop out of every view
+            found = self.made_json[id(item)] = (item, item.to_json())
+        return found[1]
 
     def seat_of(self, player_id: str) -> int | None:
         for info in self.seats:

@@ -150,10 +150,14 @@ class MatchService:
 
     async def get_for(self, player: Player, match_id: str) -> tuple[LiveMatch, int]:
         """The match and the player's seat; a match without the player is "not found"."""
+        return await self.get_for_id(player.id, match_id)
+
+    async def get_for_id(self, player_id: str, match_id: str) -> tuple[LiveMatch, int]:
+        """:meth:`get_for` by the player's id."""
         if not _MATCH_ID.fullmatch(match_id):
             raise not_found()  # never a query with a NUL or worse (PostgreSQL refuses NUL)
         live = await self.get(match_id)
-        seat = None if live is None else live.seat_of(player.id)
+        seat = None if live is None else live.seat_of(player_id)
         if live is None or seat is None:
             raise not_found()
         await self.store.fresh(live)

@@ -75,6 +75,11 @@ RETURNING holder
 """
 
 
+def _json_value(value: Any) -> Any:
+    """A JSON column as asyncpg hands it over (its text) made a value."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
 class _StaleMatch(Exception):
     pass
 
@@ -659,21 +664,65 @@ class MatchStore:
 
     async def catch_up(self, live: LiveMatch) -> None:
         """Apply the actions other processes logged since our copy. Caller holds the lock."""
+        found = await self._logged_since(live)
+        if found is None:
+            return
+        row_version, row_status, row_result, action_rows = found
+        logged: list[JSONDict] = []
+        for version, action, client_action_id in action_rows:
+            if version != live.version + len(logged) + 1:
+                raise RuntimeError(f"match {live.id}: log has a gap at {live.version + 1}")
+            logged.append(action)
+            if client_action_id is not None:
+                live.client_ids[client_action_id] = version
+        base = live.version
+
+        def step(number: int, _action: object, events: tuple[Event, ...]) -> None:
+            live.recent.extend((base + number, e) for e in events)
+
+        rest = GameRecord(live.game_name, live.options, live.seed, tuple(logged))
+        live.state = replay(live.game, rest, step, start=live.state)
+        live.version = base + len(logged)
+        live.actions.extend(logged)
+        if row_status != live.status:
+            live.status, live.result = row_status, row_result
+            if row_result and row_result.get("reason") == "forfeit":
+                live.recent.append((row_version, Event("forfeit", row_result.get("forfeited_by"))))
+
+    async def _logged_since(
+        self, live: LiveMatch
+    ) -> tuple[int, str, JSONDict | None, list[tuple[int, JSONDict, str | None]]] | None:
+        """The match's row (version, status, result) and the actions logged after our copy's
+        version, in order; None if the row says our copy is current (or is gone)."""
         raw = await self.db.raw()
         if raw is not None:
-            # Mostly our copy is current: one light query says so (no ORM session).
+            # PostgreSQL: mostly our copy is current, and one light query says so; else the
+            # missing actions on the same connection (no ORM session: with several
+            # processes nearly every action makes the next process catch up).
             async with raw.acquire() as conn:
                 current = await conn.fetchrow(
-                    "SELECT version, status FROM matches WHERE id = $1", live.id
+                    "SELECT version, status, result FROM matches WHERE id = $1", live.id
                 )
-            if current is None or (current[0], current[1]) == (live.version, live.status):
-                return
+                if current is None or (current[0], current[1]) == (live.version, live.status):
+                    return None
+                rows = await conn.fetch(
+                    "SELECT version, action, client_action_id FROM match_actions"
+                    " WHERE match_id = $1 AND version > $2 ORDER BY version",
+                    live.id,
+                    live.version,
+                )
+            return (
+                current[0],
+                current[1],
+                _json_value(current[2]),
+                [(row[0], dict(_json_value(row[1])), row[2]) for row in rows],
+            )
         async with self.db.sessions() as session:
             row = await session.get(Match, live.id)
             if row is None:
-                return
+                return None
             if row.version == live.version and row.status == live.status:
-                return
+                return None
             action_rows = (
                 (
                     await session.execute(
@@ -685,26 +734,12 @@ class MatchStore:
                 .scalars()
                 .all()
             )
-        logged: list[JSONDict] = []
-        for action_row in action_rows:
-            if action_row.version != live.version + len(logged) + 1:
-                raise RuntimeError(f"match {live.id}: log has a gap at {live.version + 1}")
-            logged.append(dict(action_row.action))
-            if action_row.client_action_id is not None:
-                live.client_ids[action_row.client_action_id] = action_row.version
-        base = live.version
-
-        def step(number: int, _action: object, events: tuple[Event, ...]) -> None:
-            live.recent.extend((base + number, e) for e in events)
-
-        rest = GameRecord(live.game_name, live.options, live.seed, tuple(logged))
-        live.state = replay(live.game, rest, step, start=live.state)
-        live.version = base + len(logged)
-        live.actions.extend(logged)
-        if row.status != live.status:
-            live.status, live.result = row.status, row.result
-            if row.result and row.result.get("reason") == "forfeit":
-                live.recent.append((row.version, Event("forfeit", row.result.get("forfeited_by"))))
+            return (
+                row.version,
+                row.status,
+                row.result,
+                [(a.version, dict(a.action), a.client_action_id) for a in action_rows],
+            )
 
     async def fresh(self, live: LiveMatch) -> None:
         """Catch up first if another process announced a newer version."""

@@ -8,6 +8,8 @@ import json
 from collections.abc import Iterable
 from typing import NamedTuple
 
+import orjson
+
 from deadwood_knock.games.base import Event, JSONDict
 from deadwood_knock.persistence import Player
 from deadwood_knock.server.answers import MatchView, Profile
@@ -16,8 +18,15 @@ from deadwood_knock.server.live import ACTIVE, LiveMatch
 
 
 def encode(message: object) -> str:
-    """JSON text as sent (compact, UTF-8 as is)."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """JSON text as sent (compact, UTF-8 as is). orjson writes the same text as
+    ``json.dumps(message, separators=(",", ":"), ensure_ascii=False)`` for the plain
+    values a view holds, several times faster (a view is about 8 KB and three are made per
+    player action); anything it refuses (keys that are not strings, integers past 64 bits,
+    lone surrogates) falls back to ``json``."""
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 class Shown(NamedTuple):
@@ -55,7 +64,7 @@ def _event_json(live: LiveMatch, version: int, event: Event) -> tuple[JSONDict, 
     key = (version, id(event))
     found = cache.get(key)
     if found is None or found[0] is not event:
-        plain = event.to_json()
+        plain = live.json_of(event)
         found = cache[key] = (event, plain, {"version": version, **plain})
         if len(cache) > 2 * len(live.recent) + 64:
             keep = {(v, id(e)) for v, e in live.recent}

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -263,7 +263,21 @@ class DeadwoodKnockObservation:
         return self.results[-1] if self.results else None
 
     def to_json(self) -> JSONDict:
+        return self.to_json_with(None)
+
+    def to_json_with(self, json_of: Callable[[Any], JSONDict] | None) -> JSONDict:
+        """:meth:`to_json`, with each event's and round result's JSON from ``json_of``
+        (their own ``to_json()`` when None). A server keeps them (immutable) cached: each
+        view it sends lists every event of the round and every result again."""
         last = self.last_result
+        if json_of is None:
+            events = [e.to_json() for e in self.events]
+            results = [r.to_json() for r in self.results]
+            last_json = None if last is None else last.to_json()
+        else:
+            events = [json_of(e) for e in self.events]
+            results = [json_of(r) for r in self.results]
+            last_json = None if last is None else json_of(last)
         return {
             "game": NAME,
             "seat": self.seat,
@@ -289,10 +303,10 @@ class DeadwoodKnockObservation:
             "palmed": list(self.palmed),
             "reshuffled": self.reshuffled,
             "reveals": [None if r is None else [str(c) for c in r] for r in self.reveals],
-            "events": [e.to_json() for e in self.events],
+            "events": events,
             "legal_actions": [a.to_json() for a in self.legal_actions],
-            "last_result": None if last is None else last.to_json(),
-            "results": [r.to_json() for r in self.results],
+            "last_result": last_json,
+            "results": results,
         }
 
 

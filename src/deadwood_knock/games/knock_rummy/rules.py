@@ -673,6 +673,19 @@ class KnockRummyObservation:
         return self.phase == "over"
 
     def to_json(self) -> JSONDict:
+        return self.to_json_with(None)
+
+    def to_json_with(self, json_of: Callable[[Any], JSONDict] | None) -> JSONDict:
+        """:meth:`to_json`, with each event's and the last result's JSON from ``json_of``
+        (their own ``to_json()`` when None). A server keeps them (immutable) cached: each
+        view it sends lists every event of the hand again."""
+        last = self.last_result
+        if json_of is None:
+            events = [e.to_json() for e in self.events]
+            last_json = None if last is None else last.to_json()
+        else:
+            events = [json_of(e) for e in self.events]
+            last_json = None if last is None else json_of(last)
         return {
             "game": self.game,
             "options": self.options.to_json(),
@@ -698,9 +711,9 @@ class KnockRummyObservation:
             "dealer": self.dealer,
             "final_turn": False,
             "knocker": None,
-            "events": [e.to_json() for e in self.events],
+            "events": events,
             "legal_actions": [a.to_json() for a in self.legal_actions],
-            "last_result": None if self.last_result is None else self.last_result.to_json(),
+            "last_result": last_json,
             "winners": list(self.winners),
             "target": self.options.target,
         }
