@@ -79,7 +79,13 @@ async def get_hint(svc: Svc, me: Me, match_id: str) -> HintAnswer:
 
 @router.post("/matches/{match_id}/actions", response_model=None)
 async def post_action(svc: Svc, me: Me, match_id: str, body: PostAction) -> Response:
-    live, seat = await svc.matches.get_for(me, match_id)
+    return await _act(svc, me.id, match_id, body)
+
+
+async def _act(svc: Services, player_id: str, match_id: str, body: PostAction) -> Response:
+    """The action's steps once the body and token are checked: the route and
+    :class:`ActionFastPath` both end here."""
+    live, seat = await svc.matches.get_for_id(player_id, match_id)
     return _view(
         await svc.matches.act(live, seat, body.action, body.client_action_id, body.version)
     )
@@ -158,11 +164,7 @@ class ActionFastPath:
             player_id = await authenticate_id(
                 svc.db, credentials.strip(), svc.settings.token_idle_days
             )
-            live, seat = await svc.matches.get_for_id(player_id, path.group(1))
-            acted = await svc.matches.act(
-                live, seat, body.action, body.client_action_id, body.version
-            )
-            response = _view(acted)
+            response = await _act(svc, player_id, path.group(1), body)
         except ApiError as exc:
             response = exc.response()
         await response(scope, replay, send)
