@@ -24,7 +24,7 @@ from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
 from deadwood_knock.bots.view import TableView
-from deadwood_knock.games.base import Game
+from deadwood_knock.games.base import Action, Game
 from deadwood_knock.games.knock_rummy.core import KrTable
 from deadwood_knock.games.knock_rummy.melds import hand_mask
 
@@ -61,20 +61,70 @@ class InferredSimSearch(SimSearch):
         super().__init__(view, HiddenDealer(view).deal, style)
 
 
-class InferredKrSearch(KrSimSearch):
-    """Knock Rummy / Gin playouts on positions whose hidden hands come from the model."""
+#: The rummy games whose playouts use the meld-aware discard (``kr_playout.meld_move``).
+MELD_PLAYOUTS: frozenset[str] = frozenset({"gin", "knock-rummy"})
 
-    def __init__(self, view: TableView) -> None:
+#: Gin hands pay only the winner, so strong-v1's value (its own hand score) is blind to
+#: what it loses: an undercut or the opponent's gin scores 0, as a hand it merely did not
+#: win. ``strong`` values a Gin playout by its score less the opponent's (the arena's
+#: margin), as the capped playouts' count estimate already is.
+GIN_NET = True
+
+#: A Knock Rummy playout cut off by the cap is scored ``KR_CUT_WEIGHT`` x (mean count -
+#: own count) (strong-v1: 0.5). Fitted on meld-aware self-play from cuts at 16-32 moves,
+#: the final score difference is 0.9 x the count difference, so 0.5 undervalued it.
+KR_CUT_WEIGHT = 0.9
+
+
+class MeldKrSearch(KrSimSearch):
+    """strong-v1's Knock Rummy / Gin search (its sampler) with strong's playout value:
+    the meld-aware playout policy, Gin valued net of the opponent's score, Knock Rummy's
+    capped playouts weighted by the fit."""
+
+    def __init__(self, view: TableView, game: str) -> None:
         super().__init__(view)
-        self.dealer = HiddenDealer(view)
-        self.public = bool(view.raw.get("public_stock"))
+        self.gin = game == "gin"
+        self.move = kr_playout.meld_move if game in MELD_PLAYOUTS else None
+        self.cut_weight = 0.5 if self.gin else KR_CUT_WEIGHT
 
     def sample(self, rng: random.Random) -> KrTable:
-        position = kr_playout.sample_position(self.view, rng)
-        assert position is not None
+        position = super().sample(rng)
+        if position.public:  # a turned-over pile's order is a guess
+            rng.shuffle(position.stock)
+        return position
+
+    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
+        # No shuffle per playout (strong-v1 shuffles the stock with the same stream for
+        # every action, so every action saw one order anyway): the sampled stock is
+        # already in random order, and a public one is shuffled once in ``sample``.
+        sim = sample.copy()
+        seat = self.view.seat
+        if not kr_playout.apply_action(sim, seat, action):
+            return -1000.0
+        scores = kr_playout.playout(sim, self.knock_at, move=self.move, cut_weight=self.cut_weight)
+        if self.gin and GIN_NET:
+            others = [v for s, v in enumerate(scores) if s != seat]
+            return scores[seat] - sum(others) / len(others)
+        return scores[seat]
+
+
+class InferredKrSearch(MeldKrSearch):
+    """Knock Rummy / Gin playouts on positions whose hidden hands come from the model.
+    ``table`` is the position with its public parts (any sample of the view); each sample
+    is a copy of it with the hidden hands and the stock dealt by the model."""
+
+    def __init__(self, view: TableView, game: str, table: KrTable) -> None:
+        super().__init__(view, game)
+        self.dealer = HiddenDealer(view)
+        self.table = table
+
+    def sample(self, rng: random.Random) -> KrTable:
+        position = self.table.copy()
         hands, rest = self.dealer.deal(rng)
         position.hands = [hand_mask(h) for h in hands]
-        if not self.public:
+        if position.public:
+            rng.shuffle(position.stock)
+        else:
             position.stock = rest[: self.view.stock_size]
         return position
 
@@ -93,6 +143,10 @@ class SearchBot(StrongBot):
         if game.facts.poker_split:
             if sample_position(view, random.Random(0)) is not None:
                 return InferredSimSearch(view)
-        elif game.name in INFERRED_RUMMY and kr_playout.sample_position(view, random.Random(0)):
-            return InferredKrSearch(view)
+        else:
+            table = kr_playout.sample_position(view, random.Random(0))
+            if table is not None:
+                if game.name in INFERRED_RUMMY:
+                    return InferredKrSearch(view, game.name, table)
+                return MeldKrSearch(view, game.name)
         return super()._search(game, observation, view)
