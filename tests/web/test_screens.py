@@ -406,3 +406,29 @@ def test_a_replay_steps_through_a_finished_match_and_shows_hands_only_at_its_end
     page.get_by_role("heading", name=re.compile(r"^Replay: Deadwood Knock")).wait_for()
     page.get_by_text(f"Step 0 of {last}").wait_for()
     assert console.errors == []
+
+
+def test_trail_offers_no_table_until_the_map_is_in(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """The map arrives above the quick tables: a table offered before it would jump away
+    under the finger, so nothing is offered until it (and the unfinished list) is in."""
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Doc")
+    held: list[Any] = []
+    page.route(re.compile(r".*/api/trail$"), lambda route: held.append(route))
+    page.goto(server_url + "/#/profile")
+    page.goto(server_url + "/#/trail")
+    for _ in range(150):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the trail screen never asked for the map"
+    page.get_by_text("Unrolling the map…").wait_for()
+    page.wait_for_timeout(300)
+    assert page.locator(".table-btn").count() == 0
+    held[0].continue_()
+    page.locator('.table-btn[data-table="quick-gin"]').wait_for()
+    wait_until(page, "!document.querySelector('.loading')")
+    assert page.locator(".towns .table-btn").count() > 0
+    assert console.errors == []

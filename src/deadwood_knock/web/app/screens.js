@@ -321,12 +321,20 @@ export function Trail() {
         onPlay=${async () => (await resume(t.id)) || startTable({ table_id: t.id, options: {} , game: t.game }, setError)} />`)}
     </ul>
   </li>`;
+  // Nothing to tap until the map and the unfinished matches are in: they arrive above the
+  // quick tables, and a tap during that jump would land on whatever moved under the finger.
+  if (trail === undefined || unfinished === null) {
+    return html`<section class="screen trail">
+      <h1>The Trail</h1>
+      <p class="lede">Howdy, ${s.name || "stranger"}. Pick a table and take a seat.</p>
+      <p class="loading" role="status">Unrolling the map…</p>
+    </section>`;
+  }
   return html`<section class="screen trail">
     <h1>The Trail</h1>
     <p class="lede">Howdy, ${s.name || "stranger"}. Pick a table and take a seat.</p>
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     <${ContinueList} matches=${unfinished} />
-    ${trail === undefined ? html`<p class="loading">Unrolling the map…</p>` : null}
     ${trail === null && !offline
       ? html`<p class="notice" role="status">The trail map hasn't reached this saloon yet. The
           quick tables below are open all the same.</p>`
