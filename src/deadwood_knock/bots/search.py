@@ -5,9 +5,10 @@ yardstick) with the sampling step replaced in Deadwood Knock and Gin (Knock Rumm
 strong-v1's, see ``INFERRED_RUMMY``): the hidden cards are dealt by the inference
 model (``bots/inference.py``: what each opponent threw, let go past and took, and in
 Deadwood Knock the knock and the calls) instead of uniformly with a best-of-a-few
-stand-in for "players keep their better cards". Everything else is the same search:
-paired playouts of every kept action on each sampled position, successive halving, the
-Gin anchor. Deadwood Knock's pot decisions are part of that search: at a call, the
+stand-in for "players keep their better cards". Its Gin playouts throw with the
+meld-aware policy (``kr_playout.meld_move``, ``MELD_PLAYOUTS``). Everything else is the
+same search: paired playouts of every kept action on each sampled position, successive
+halving, the Gin anchor. Deadwood Knock's pot decisions are part of that search: at a call, the
 playouts settle the pot on the inferred hands, so the call's value is the chance of
 winning the pot (priced in points) on those hands; a knock is valued by its expected
 round score against every way of playing on. Hand Focus ranks moves with this bot.
@@ -63,11 +64,11 @@ class InferredSimSearch(SimSearch):
 
 #: The rummy games whose playouts use the meld-aware discard (``kr_playout.meld_move``:
 #: keep pairs and suited neighbours unless their points outweigh them). Playout against
-#: playout it beats the plain policy by +0.8 a hand at Gin and +1.3 in Knock Rummy, but
-#: as the search's playout policy it did not beat strong-v1 by more than the plain one
-#: (Gin, three seeds) and came out behind in Knock Rummy (docs/bots.md, third pass), and
-#: it costs 1.5 times the CPU per playout: none today.
-MELD_PLAYOUTS: frozenset[str] = frozenset()
+#: playout it beats the plain policy by +0.8 a hand at Gin and +1.3 in Knock Rummy; as
+#: the search's playout policy it was level with the plain one against strong-v1 (Gin,
+#: three seeds), ahead of it against the legend (two seeds), and behind strong-v1 in
+#: Knock Rummy (docs/bots.md, third pass): Gin only.
+MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 #: Gin hands pay only the winner, so the playout value (the seat's own hand score) is
 #: blind to what it loses: an undercut or the opponent's gin scores 0, like a hand it
