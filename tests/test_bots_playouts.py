@@ -69,3 +69,69 @@ def test_kr_playout_table_settles_hands_like_the_engine() -> None:
         assert position.hand_scores == list(result["scores"]), seed
         compared += 1
     assert compared == 80
+
+
+def _played(before: Any, after: Any, seat: int) -> tuple[str, int | None]:
+    """What one playout move was, read from the table before and after it."""
+    if before.phase == "draw":
+        return ("pile" if len(after.pile) < len(before.pile) else "stock"), None
+    thrown = before.hands[seat] & ~after.hands[seat]
+    card = thrown.bit_length() - 1 if thrown else None
+    return ("discard" if after.phase == "draw" else "end"), card
+
+
+def test_meld_aware_playouts_play_legal_moves_and_settle() -> None:
+    # strong's playout policy (kr_playout.meld_move) only ever makes a move the table's
+    # rules allow (never the card just taken), in Knock Rummy and Gin, 2 to 4 players.
+    from deadwood_knock.games.knock_rummy.core import Discard, Draw, KnockRummyOptions, KrTable
+
+    moves = 0
+    for seed in range(60):
+        gin = seed % 2 == 0
+        n = 2 if gin else 2 + seed % 3
+        opts = KnockRummyOptions(players=n, target=100_000, gin=gin)
+        t = KrTable.new(opts, seed, single_hand=True)
+        steps = 0
+        while t.phase != OVER and steps < 300:
+            seat = t.to_act
+            assert seat is not None
+            before = t.copy()
+            legal = before.legal()
+            kr_playout.meld_move(t, 10 if gin else 6)
+            kind, card = _played(before, t, seat)
+            if kind == "pile":
+                assert any(isinstance(a, Draw) and a.source == "discard" for a in legal)
+            elif kind == "stock":
+                assert any(isinstance(a, Draw) and a.source == "stock" for a in legal)
+            elif kind == "discard":
+                assert any(isinstance(a, Discard) and a.card == card for a in legal), seed
+            else:
+                assert any(a.kind in ("knock", "rummy") for a in legal), seed
+            steps += 1
+            moves += 1
+        if t.phase == OVER:
+            assert t.hand_scores is not None and len(t.hand_scores) == n
+    assert moves > 1000
+
+
+def test_meld_aware_discard_keeps_a_pair_over_a_lone_card() -> None:
+    # Four ten-point cards left over: the lowest count is the same whichever goes, and the
+    # meld-aware policy throws a lone one, not half of the pair of kings.
+    from deadwood_knock.cards import CARDS, parse_cards
+    from deadwood_knock.games.knock_rummy.core import KnockRummyOptions, KrTable
+    from deadwood_knock.games.knock_rummy.melds import hand_mask
+
+    t = KrTable.new(KnockRummyOptions(players=2, target=100_000, gin=True), 3, single_hand=True)
+    hand = parse_cards("As 2s 3s 4h 4d 4c Kc Kd Qs Jh 9d")
+    unseen = [c for c in CARDS[:52] if c not in hand]
+    t.hands = [hand_mask(hand), hand_mask(unseen[:10])]
+    t.stock = unseen[10:40]
+    t.pile = unseen[40:]
+    t.phase = "discard"
+    t.to_act = 0
+    t.taken = None
+    plain = t.copy()
+    kr_playout.policy_move(plain, 10)
+    assert plain.pile[-1] in parse_cards("Kc Kd")  # the plain policy breaks the pair
+    kr_playout.meld_move(t, 10)
+    assert t.pile[-1] in parse_cards("Qs Jh")

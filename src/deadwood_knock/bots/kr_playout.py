@@ -10,6 +10,7 @@ run only on positions sampled from the seat's own view, never on the real hidden
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final
 
 from deadwood_knock.bots.kr import options_of
@@ -33,7 +34,14 @@ from deadwood_knock.games.knock_rummy.core import (
 from deadwood_knock.games.knock_rummy.melds import best_discard_count, count_mask, hand_mask
 from deadwood_knock.games.points import CARD_POINTS
 
-__all__ = ["PLAYOUT_CAP", "apply_action", "playout", "policy_move", "sample_position"]
+__all__ = [
+    "PLAYOUT_CAP",
+    "apply_action",
+    "meld_move",
+    "playout",
+    "policy_move",
+    "sample_position",
+]
 
 SAMPLE_TRIES: Final = 30
 BANK_SIZE: Final = 96
@@ -191,6 +199,92 @@ def policy_move(t: KrTable, knock_at: int) -> None:
     t.play(KNOCKS[card] if left <= limit else DISCARDS[card])
 
 
+def _links(high_aces: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per card: the cards that would make a meld with it and one more card (same rank,
+    same suit one rank away: ``near``) and the same suit two ranks away (``far``). With
+    High Aces the ace is next to the king as well as the 2."""
+    near: list[int] = []
+    far: list[int] = []
+    for c in range(52):
+        suit, rank = divmod(c, 13)
+        n = sum(1 << (s * 13 + rank) for s in range(4) if s != suit)
+        f = 0
+        spots = (rank, 13) if high_aces and rank == 0 else (rank,)
+        for spot in spots:
+            for d in (-2, -1, 1, 2):
+                p = spot + d
+                if p == 13 and high_aces:
+                    p = 0
+                if 0 <= p < 13 and p != rank:
+                    bit = 1 << (suit * 13 + p)
+                    if abs(d) == 1:
+                        n |= bit
+                    else:
+                        f |= bit
+        near.append(n)
+        far.append(f & ~n)
+    return tuple(near), tuple(far)
+
+
+_LINKS: Final = (_links(False), _links(True))
+#: The meld-aware discard: how many points of count a card's partner in hand is worth
+#: keeping it for (near: pair or suited neighbour; far: suited, one rank between), at
+#: a full stock; the weight falls with the stock (late in a hand, points matter).
+LINK_NEAR: float = 2.0
+LINK_FAR: float = 1.0
+LINK_STOCK: int = 20
+
+
+def meld_move(t: KrTable, knock_at: int) -> None:
+    """One move of the meld-aware playout policy (the ``strong`` bot's): as
+    :func:`policy_move`, but a discard that does not end the hand keeps the cards that
+    are one card from a meld (pairs, suited neighbours) unless their points outweigh
+    it."""
+    if t.phase == DRAW:
+        policy_move(t, knock_at)
+        return
+    seat = t.to_act
+    assert seat is not None
+    hand = t.hands[seat]
+    ha = t.opts.high_aces
+    gin = t.opts.gin
+    if not gin and count_mask(hand, ha) == 0:
+        t.play(RUMMY_NO_DISCARD)
+        return
+    banned = t.taken
+    left, card = _best_discard(hand, ha, banned)
+    if left == 0 and not gin:
+        t.play(RUMMIES[card])
+        return
+    limit = t.opts.knock_limit
+    if limit is None or knock_at < limit:
+        limit = knock_at
+    if left <= limit:
+        t.play(KNOCKS[card])
+        return
+    near, far = _LINKS[ha]
+    stock = len(t.stock)
+    scale = 1.0 if stock >= LINK_STOCK else stock / LINK_STOCK
+    wn, wf = LINK_NEAR * scale, LINK_FAR * scale
+    rest = hand ^ _BIT[card]
+    links = wn * (rest & near[card]).bit_count() + wf * (rest & far[card]).bit_count()
+    if links:
+        # Another card beats the lowest-count one only with fewer links (its count is
+        # at least as high), so only those are counted.
+        best_key = left + links
+        for x in cards_of_mask(hand):
+            if x in (banned, card):
+                continue
+            rest = hand ^ _BIT[x]
+            lx = wn * (rest & near[x]).bit_count() + wf * (rest & far[x]).bit_count()
+            if left + lx >= best_key:
+                continue
+            key = count_mask(rest, ha) + lx
+            if key < best_key:
+                best_key, card = key, x
+    t.play(DISCARDS[card])
+
+
 def apply_action(t: KrTable, seat: int, action: object) -> bool:
     """Play one public engine action on the table; False if it does not fit there."""
     if not isinstance(action, KnockRummyAction):
@@ -201,15 +295,23 @@ def apply_action(t: KrTable, seat: int, action: object) -> bool:
     return True
 
 
-def playout(t: KrTable, knock_at: int, cap: int = PLAYOUT_CAP) -> list[float]:
+def playout(
+    t: KrTable,
+    knock_at: int,
+    cap: int = PLAYOUT_CAP,
+    move: Callable[[KrTable, int], None] | None = None,
+    cut_weight: float = 0.5,
+) -> list[float]:
     """Finish the hand (or stop after ``cap`` moves); every seat's score for it.
+    ``move`` is the playout policy (:func:`policy_move` unless given).
 
     A hand cut off by the cap is scored by its counts: each seat gains half the
     difference between the table's mean count and its own (zero-sum, like a settle).
     """
     steps = 0
+    step = policy_move if move is None else move
     while t.phase != OVER and steps < cap:
-        policy_move(t, knock_at)
+        step(t, knock_at)
         steps += 1
     if t.hand_scores is not None:
         return [float(x) for x in t.hand_scores]
@@ -220,4 +322,4 @@ def playout(t: KrTable, knock_at: int, cap: int = PLAYOUT_CAP) -> list[float]:
         for h in t.hands
     ]
     mean = sum(counts) / len(counts)
-    return [0.5 * (mean - c) for c in counts]
+    return [cut_weight * (mean - c) for c in counts]
