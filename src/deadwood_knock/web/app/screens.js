@@ -369,7 +369,7 @@ export function Trail() {
             <button class="btn small ghost" onClick=${() => setChosen(null)}>Close</button></div>
           <ol class="towns">${townBlock(chosenTown)}</ol>
           ${(chosenTown.wanted || []).length
-            ? html`<ul class="wanted">${chosenTown.wanted.map((w) => html`<${Poster} key=${w.id} poster=${w} townName=${chosenTown.name}
+            ? html`<ul class="wanted" tabindex="0" aria-label=${`Wanted in ${chosenTown.name}`}>${chosenTown.wanted.map((w) => html`<${Poster} key=${w.id} poster=${w} townName=${chosenTown.name}
                 onPlay=${async () => (await resume(`wanted:${w.id}`)) || startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError)} />`)}</ul>`
             : null}
         </section>`
@@ -378,7 +378,7 @@ export function Trail() {
       ? html`<h2 class="now">Now Playing</h2><ol class="towns">${townBlock(current)}</ol>`
       : null}
     ${posters.length
-      ? html`<h2>Wanted</h2><ul class="wanted">
+      ? html`<h2 id="wanted-h">Wanted</h2><ul class="wanted" tabindex="0" aria-labelledby="wanted-h">
           ${posters.map((w) => html`<${Poster} key=${w.id} poster=${w} townName=${posterTown[w.id]}
             onPlay=${async () => (await resume(`wanted:${w.id}`)) || startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError)} />`)}
         </ul>`
