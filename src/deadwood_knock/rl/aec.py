@@ -34,6 +34,8 @@ from deadwood_knock.rl.driver import EnvSettings, LazyInfo, Table, render_text, 
 from deadwood_knock.rl.kr_fast import KrTensors, SeatView
 
 _new_dict = dict.__new__
+_new_object = object.__new__
+_bit_count = int.bit_count
 
 __all__ = ["CardGameAEC", "CoreTableAEC", "OrderEnforcing", "env", "raw_env"]
 
@@ -243,6 +245,7 @@ class CoreTableAEC(CardGameAEC):
         super().__init__(settings, render_mode)
         self._events: list[Any] = []
         self._currents = [(seat, None) for seat in range(self.table.players)]
+        self._two = self.table.players == 2  # (the hand sizes: see step)
 
     def observe(self, agent: str) -> dict[str, Any]:
         return self.table.seat_tensors(self._seat[agent])
@@ -336,8 +339,36 @@ class CoreTableAEC(CardGameAEC):
             agent = self.possible_agents[nxt]
             self.agent_selection = agent
             self._current = self._currents[nxt]
-            info = _new_dict(LazyInfo)  # LazyInfo(view) without its __init__ call
-            info._view = SeatView(core, nxt, totals)
+            # LazyInfo(SeatView(core, nxt, totals)) without their __init__ calls: the
+            # view's tuple written out (as SeatView.__init__ makes it; keep them alike).
+            view = _new_object(SeatView)
+            seen = core.seen[nxt]
+            stock = core.stock
+            hands = core.hands
+            view.at = (
+                core.opts,
+                nxt,
+                core.hand_number,
+                core.dealer,
+                nxt,
+                core.phase,
+                hands[nxt],
+                (_bit_count(hands[0]), _bit_count(hands[1]))
+                if self._two
+                else tuple(map(_bit_count, hands)),
+                tuple(core.pile),
+                tuple(stock) if core.public else len(stock),
+                tuple(core.known),
+                core.taken,
+                core.turnovers,
+                totals,
+                core.last_result,
+                core.winners,
+                seen,
+                len(seen),
+            )
+            info = _new_dict(LazyInfo)
+            info._view = view
             self.infos[agent] = info
             if self.render_mode == "human":
                 self.render()

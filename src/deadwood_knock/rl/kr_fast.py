@@ -174,18 +174,20 @@ class SeatView:
     the piles (the stock only once it is public) and its own events. Taken every step,
     so it is one tuple of the table's fields (copies of its lists), read only when built."""
 
-    __slots__ = ("at", "opts", "seat")
+    __slots__ = ("at",)
 
     def __init__(self, core: Any, seat: int, totals: tuple[int, ...] | None = None) -> None:
         # ``totals``: the table's totals as a tuple, if the caller has made it already.
-        self.opts = core.opts
-        self.seat = seat
+        # (The AEC step builds the same tuple inline, without this call: keep the two in
+        # step.)
         # The seat's event list only grows until the next deal replaces it, so its
         # length now marks this moment's events.
         seen = core.seen[seat]
         stock = core.stock
         hands = core.hands
         self.at = (
+            core.opts,
+            seat,
             core.hand_number,
             core.dealer,
             core.to_act,
@@ -208,9 +210,9 @@ class SeatView:
         """The engine observation (equal to ``observe_table`` at that moment)."""
         from deadwood_knock.games.knock_rummy.rules import KnockRummyObservation
 
-        opts = self.opts
-        seat = self.seat
         (
+            opts,
+            seat,
             hand_number,
             dealer,
             to_act,
@@ -312,6 +314,7 @@ class KrTensors:
         at = {b.name: b.offset for b in encoder.layout}
         self.size = encoder.size
         self.players = n = encoder.players
+        self.two = n == 2
         # Every block before the hand sizes holds 0 or 1: written as one bit string; the
         # scalars follow in this order (tensors writes them so).
         self.bits_len = at["hand_sizes"]
@@ -500,7 +503,11 @@ class KrTensors:
         # and the count come from tables. (A kept float32 row per whole combination
         # missed about half the time, as the count and the stock size vary, and numpy
         # made each missing row slowly.)
-        key = (*map(_bit_count, hands), seat, *core.totals)
+        if self.two:  # (map over two hands costs about three times as much)
+            totals = core.totals
+            key = (_bit_count(hands[0]), _bit_count(hands[1]), seat, totals[0], totals[1])
+        else:
+            key = (*map(_bit_count, hands), seat, *core.totals)
         parts = self.tail_parts.get(key)
         if parts is None:
             parts = self._tail_parts(key)
