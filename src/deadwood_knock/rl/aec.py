@@ -30,11 +30,17 @@ from pettingzoo.utils import wrappers
 from deadwood_knock.games import get_game
 from deadwood_knock.games.knock_rummy.core import Discard, Draw
 from deadwood_knock.rl.actions import IllegalIndexError
-from deadwood_knock.rl.driver import EnvSettings, LazyInfo, Table, render_text, settings_from
+from deadwood_knock.rl.driver import (
+    EnvSettings,
+    LazyInfo,
+    MomentInfo,
+    Table,
+    render_text,
+    settings_from,
+)
 from deadwood_knock.rl.kr_fast import KrTensors, SeatView
 
 _new_dict = dict.__new__
-_new_object = object.__new__
 _bit_count = int.bit_count
 
 __all__ = ["CardGameAEC", "CoreTableAEC", "OrderEnforcing", "env", "raw_env"]
@@ -289,8 +295,8 @@ class CoreTableAEC(CardGameAEC):
         table = self.table
         seat = self._seat[agent]
         self._cumulative_rewards[agent] = 0.0
-        # Between steps only the seat to act has an info (see _select and _finish).
-        self.infos[agent] = {}
+        # Between steps only the seat to act has an info (see _select and _finish): its
+        # info is emptied below, before anything reads it (the hot path replaces it).
         fast: KrTensors = table.fast  # type: ignore[assignment]  # a core table's
         if table._version * table.players + seat == table._legal_key:
             legal = table._legal_bits
@@ -336,16 +342,19 @@ class CoreTableAEC(CardGameAEC):
             if self._rewarded:
                 self.rewards = dict.fromkeys(self.agents, 0.0)
                 self._rewarded = False
-            agent = self.possible_agents[nxt]
-            self.agent_selection = agent
-            self._current = self._currents[nxt]
+            if nxt != seat:  # (the same seat again: its agent and _current stand)
+                self.infos[agent] = {}
+                agent = self.possible_agents[nxt]
+                self.agent_selection = agent
+                self._current = self._currents[nxt]
             # LazyInfo(SeatView(core, nxt, totals)) without their __init__ calls: the
-            # view's tuple written out (as SeatView.__init__ makes it; keep them alike).
-            view = _new_object(SeatView)
+            # view's tuple written out (as SeatView.__init__ makes it; keep them alike),
+            # held by the info itself (MomentInfo).
             seen = core.seen[nxt]
             stock = core.stock
             hands = core.hands
-            view.at = (
+            info = _new_dict(MomentInfo)
+            info._view = (  # type: ignore[assignment]  # (MomentInfo: the tuple)
                 core.opts,
                 nxt,
                 core.hand_number,
@@ -367,12 +376,11 @@ class CoreTableAEC(CardGameAEC):
                 seen,
                 len(seen),
             )
-            info = _new_dict(LazyInfo)
-            info._view = view
             self.infos[agent] = info
             if self.render_mode == "human":
                 self.render()
             return
+        self.infos[agent] = {}
         self._after_move(table, events, seat)
 
 

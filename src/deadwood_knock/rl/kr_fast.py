@@ -208,62 +208,67 @@ class SeatView:
 
     def observation(self) -> Any:
         """The engine observation (equal to ``observe_table`` at that moment)."""
-        from deadwood_knock.games.knock_rummy.rules import KnockRummyObservation
+        return observation_at(self.at)
 
-        (
-            opts,
-            seat,
-            hand_number,
-            dealer,
-            to_act,
-            phase,
-            mask,
-            hand_sizes,
-            pile,
-            stock,
-            known,
-            taken,
-            turnovers,
-            totals,
-            last_result,
-            winners,
-            seen,
-            seen_len,
-        ) = self.at
-        hand = cards_of_mask(mask)
-        if isinstance(stock, tuple):
-            public_stock: tuple[Card, ...] | None = stock
-            stock_size = len(stock)
-        else:
-            public_stock, stock_size = None, stock
-        legal = (
-            legal_list(opts, phase, mask, taken, stock_size, len(pile), turnovers)
-            if to_act == seat
-            else ()
-        )
-        return KnockRummyObservation(
-            game=opts.game_name,
-            options=opts,
-            seat=seat,
-            hand_number=hand_number,
-            dealer=dealer,
-            to_act=to_act,
-            phase=phase,
-            hand=hand,
-            arrangement=arrange(hand, opts.high_aces),
-            discard_pile=pile,
-            stock_size=stock_size,
-            public_stock=public_stock,
-            hand_sizes=hand_sizes,
-            known_cards=tuple(cards_of_mask(k) for k in known),
-            taken_discard=taken,
-            turnovers=turnovers,
-            totals=totals,
-            last_result=last_result,
-            events=tuple(seen[:seen_len]),
-            legal_actions=legal,
-            winners=winners,
-        )
+
+def observation_at(at: tuple[Any, ...]) -> Any:
+    """The engine observation of a :class:`SeatView`'s tuple (``SeatView.at``)."""
+    from deadwood_knock.games.knock_rummy.rules import KnockRummyObservation
+
+    (
+        opts,
+        seat,
+        hand_number,
+        dealer,
+        to_act,
+        phase,
+        mask,
+        hand_sizes,
+        pile,
+        stock,
+        known,
+        taken,
+        turnovers,
+        totals,
+        last_result,
+        winners,
+        seen,
+        seen_len,
+    ) = at
+    hand = cards_of_mask(mask)
+    if isinstance(stock, tuple):
+        public_stock: tuple[Card, ...] | None = stock
+        stock_size = len(stock)
+    else:
+        public_stock, stock_size = None, stock
+    legal = (
+        legal_list(opts, phase, mask, taken, stock_size, len(pile), turnovers)
+        if to_act == seat
+        else ()
+    )
+    return KnockRummyObservation(
+        game=opts.game_name,
+        options=opts,
+        seat=seat,
+        hand_number=hand_number,
+        dealer=dealer,
+        to_act=to_act,
+        phase=phase,
+        hand=hand,
+        arrangement=arrange(hand, opts.high_aces),
+        discard_pile=pile,
+        stock_size=stock_size,
+        public_stock=public_stock,
+        hand_sizes=hand_sizes,
+        known_cards=tuple(cards_of_mask(k) for k in known),
+        taken_discard=taken,
+        turnovers=turnovers,
+        totals=totals,
+        last_result=last_result,
+        events=tuple(seen[:seen_len]),
+        legal_actions=legal,
+        winners=winners,
+    )
 
 
 class PrefixMasks:
