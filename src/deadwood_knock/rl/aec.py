@@ -38,7 +38,7 @@ from deadwood_knock.rl.driver import (
     render_text,
     settings_from,
 )
-from deadwood_knock.rl.kr_fast import KrTensors, SeatView
+from deadwood_knock.rl.kr_fast import KrTensors, SeatView, moment_of
 
 _new_dict = dict.__new__
 _bit_count = int.bit_count
@@ -347,35 +347,39 @@ class CoreTableAEC(CardGameAEC):
                 agent = self.possible_agents[nxt]
                 self.agent_selection = agent
                 self._current = self._currents[nxt]
-            # LazyInfo(SeatView(core, nxt, totals)) without their __init__ calls: the
-            # view's tuple written out (as SeatView.__init__ makes it; keep them alike),
-            # held by the info itself (MomentInfo).
-            seen = core.seen[nxt]
-            stock = core.stock
-            hands = core.hands
+            # LazyInfo(SeatView(core, nxt, totals)) without their __init__ calls, the
+            # view's tuple held by the info itself (MomentInfo); for two seats, the
+            # tuple written out (as moment_of makes it: keep them alike).
             info = _new_dict(MomentInfo)
-            info._view = (  # type: ignore[assignment]  # (MomentInfo: the tuple)
-                core.opts,
-                nxt,
-                core.hand_number,
-                core.dealer,
-                nxt,
-                core.phase,
-                hands[nxt],
-                (_bit_count(hands[0]), _bit_count(hands[1]))
-                if self._two
-                else tuple(map(_bit_count, hands)),
-                tuple(core.pile),
-                tuple(stock) if core.public else len(stock),
-                tuple(core.known),
-                core.taken,
-                core.turnovers,
-                totals,
-                core.last_result,
-                core.winners,
-                seen,
-                len(seen),
-            )
+            if self._two:
+                seen = core.seen[nxt]
+                stock = core.stock
+                hands = core.hands
+                known = core.known
+                info._view = (  # type: ignore[assignment]  # (MomentInfo: the tuple)
+                    core.opts,
+                    nxt,
+                    core.hand_number,
+                    core.dealer,
+                    nxt,
+                    core.phase,
+                    hands[nxt],
+                    tuple(core.pile),
+                    tuple(stock) if core.public else len(stock),
+                    core.taken,
+                    core.turnovers,
+                    totals,
+                    core.last_result,
+                    core.winners,
+                    seen,
+                    len(seen),
+                    _bit_count(hands[0]),
+                    _bit_count(hands[1]),
+                    known[0],
+                    known[1],
+                )
+            else:
+                info._view = moment_of(core, nxt, totals)  # type: ignore[assignment]
             self.infos[agent] = info
             if self.render_mode == "human":
                 self.render()

@@ -182,33 +182,41 @@ class SeatView:
         # step.)
         # The seat's event list only grows until the next deal replaces it, so its
         # length now marks this moment's events.
-        seen = core.seen[seat]
-        stock = core.stock
-        hands = core.hands
-        self.at = (
-            core.opts,
-            seat,
-            core.hand_number,
-            core.dealer,
-            core.to_act,
-            core.phase,
-            hands[seat],
-            tuple(map(_bit_count, hands)),
-            tuple(core.pile),
-            tuple(stock) if core.public else len(stock),
-            tuple(core.known),
-            core.taken,
-            core.turnovers,
-            tuple(core.totals) if totals is None else totals,
-            core.last_result,
-            core.winners,
-            seen,
-            len(seen),
-        )
+        self.at = moment_of(core, seat, totals)
 
     def observation(self) -> Any:
         """The engine observation (equal to ``observe_table`` at that moment)."""
         return observation_at(self.at)
+
+
+def moment_of(core: Any, seat: int, totals: tuple[int, ...] | None = None) -> tuple[Any, ...]:
+    """:class:`SeatView`'s tuple: the table's fields that ``seat`` may see, lists copied,
+    every hand's size and every seat's known cards last (flat: no inner tuples). The AEC
+    step builds the same tuple inline for two seats: keep the two alike."""
+    # The seat's event list only grows until the next deal replaces it, so its length
+    # now marks this moment's events.
+    seen = core.seen[seat]
+    stock = core.stock
+    return (
+        core.opts,
+        seat,
+        core.hand_number,
+        core.dealer,
+        core.to_act,
+        core.phase,
+        core.hands[seat],
+        tuple(core.pile),
+        tuple(stock) if core.public else len(stock),
+        core.taken,
+        core.turnovers,
+        tuple(core.totals) if totals is None else totals,
+        core.last_result,
+        core.winners,
+        seen,
+        len(seen),
+        *map(_bit_count, core.hands),
+        *core.known,
+    )
 
 
 def observation_at(at: tuple[Any, ...]) -> Any:
@@ -223,10 +231,8 @@ def observation_at(at: tuple[Any, ...]) -> Any:
         to_act,
         phase,
         mask,
-        hand_sizes,
         pile,
         stock,
-        known,
         taken,
         turnovers,
         totals,
@@ -234,7 +240,10 @@ def observation_at(at: tuple[Any, ...]) -> Any:
         winners,
         seen,
         seen_len,
-    ) = at
+    ) = at[:16]
+    n = opts.players
+    hand_sizes = at[16 : 16 + n]
+    known = at[16 + n :]
     hand = cards_of_mask(mask)
     if isinstance(stock, tuple):
         public_stock: tuple[Card, ...] | None = stock
