@@ -350,8 +350,26 @@ class KrTensors:
         self.dealer_bit = [
             [1 << (at["dealer"] + (s - seat) % n) for s in range(n)] for seat in range(n)
         ]
+        self.phase_bit = {p: 1 << (at["phase"] + i) for i, p in enumerate(PHASES)}
+        # Per viewer, the phase's, the dealer's and the seat to act's bits together (by
+        # phase, dealer, seat to act or None): one lookup and one OR in observe.
         self.per_seat = [
-            (self.known_shift[s], self.to_act_bit[s], self.dealer_bit[s]) for s in range(n)
+            (
+                self.known_shift[s],
+                {
+                    p: [
+                        {
+                            t: bit
+                            | self.dealer_bit[s][d]
+                            | (0 if t is None else self.to_act_bit[s][t])
+                            for t in (None, *range(n))
+                        }
+                        for d in range(n)
+                    ]
+                    for p, bit in self.phase_bit.items()
+                },
+            )
+            for s in range(n)
         ]
         # The scalars' parts that repeat, as packed by tensors (see _tail_parts).
         self.tail_parts: dict[tuple[int, ...], tuple[tuple[float, ...], tuple[float, ...]]] = {}
@@ -362,7 +380,6 @@ class KrTensors:
         self.stock_at = at["public_stock"]
         self.stock_top_at = at["public_stock_top"]
         self.taken_at = at["taken_discard"]
-        self.phase_bit = {p: 1 << (at["phase"] + i) for i, p in enumerate(PHASES)}
         self.high = bool(opts.high_aces)
         self.fields = _full_tables(self.high)
         self.target = float(opts.target)
@@ -462,13 +479,9 @@ class KrTensors:
                 legal = draws | discards << _AT_DISCARD | knocks << _AT_KNOCK | rummies << _AT_RUMMY
             else:
                 legal = 0
-        known_shift, to_act_bit, dealer_bit = self.per_seat[seat]
+        known_shift, state_bits = self.per_seat[seat]
         bits = (
-            hand
-            | melded
-            | legal << self.mask_at
-            | self.phase_bit[core.phase]
-            | dealer_bit[core.dealer]
+            hand | melded | legal << self.mask_at | state_bits[core.phase][core.dealer][core.to_act]
         )
         known = core.known
         for other, shift in known_shift:
@@ -503,9 +516,6 @@ class KrTensors:
         taken = core.taken
         if taken is not None:
             bits |= _TOP[self.taken_at][taken]
-        to_act = core.to_act
-        if to_act is not None:
-            bits |= to_act_bit[to_act]
         # One numpy call unpacks the vector's bits and the mask's (positional arguments:
         # numpy parses keywords slowly), from bytes written into a kept buffer.
         self._bytes_view[:] = bits.to_bytes(self.all_bytes, "little")
