@@ -30,10 +30,18 @@ from pettingzoo.utils import wrappers
 from deadwood_knock.games import get_game
 from deadwood_knock.games.knock_rummy.core import Discard, Draw
 from deadwood_knock.rl.actions import IllegalIndexError
-from deadwood_knock.rl.driver import EnvSettings, LazyInfo, Table, render_text, settings_from
-from deadwood_knock.rl.kr_fast import KrTensors, SeatView
+from deadwood_knock.rl.driver import (
+    EnvSettings,
+    LazyInfo,
+    MomentInfo,
+    Table,
+    render_text,
+    settings_from,
+)
+from deadwood_knock.rl.kr_fast import KrTensors, SeatView, moment_of
 
 _new_dict = dict.__new__
+_bit_count = int.bit_count
 
 __all__ = ["CardGameAEC", "CoreTableAEC", "OrderEnforcing", "env", "raw_env"]
 
@@ -243,6 +251,7 @@ class CoreTableAEC(CardGameAEC):
         super().__init__(settings, render_mode)
         self._events: list[Any] = []
         self._currents = [(seat, None) for seat in range(self.table.players)]
+        self._two = self.table.players == 2  # (the hand sizes: see step)
 
     def observe(self, agent: str) -> dict[str, Any]:
         return self.table.seat_tensors(self._seat[agent])
@@ -286,8 +295,8 @@ class CoreTableAEC(CardGameAEC):
         table = self.table
         seat = self._seat[agent]
         self._cumulative_rewards[agent] = 0.0
-        # Between steps only the seat to act has an info (see _select and _finish).
-        self.infos[agent] = {}
+        # Between steps only the seat to act has an info (see _select and _finish): its
+        # info is emptied below, before anything reads it (the hot path replaces it).
         fast: KrTensors = table.fast  # type: ignore[assignment]  # a core table's
         if table._version * table.players + seat == table._legal_key:
             legal = table._legal_bits
@@ -333,15 +342,49 @@ class CoreTableAEC(CardGameAEC):
             if self._rewarded:
                 self.rewards = dict.fromkeys(self.agents, 0.0)
                 self._rewarded = False
-            agent = self.possible_agents[nxt]
-            self.agent_selection = agent
-            self._current = self._currents[nxt]
-            info = _new_dict(LazyInfo)  # LazyInfo(view) without its __init__ call
-            info._view = SeatView(core, nxt, totals)
+            if nxt != seat:  # (the same seat again: its agent and _current stand)
+                self.infos[agent] = {}
+                agent = self.possible_agents[nxt]
+                self.agent_selection = agent
+                self._current = self._currents[nxt]
+            # LazyInfo(SeatView(core, nxt, totals)) without their __init__ calls, the
+            # view's tuple held by the info itself (MomentInfo); for two seats, the
+            # tuple written out (as moment_of makes it: keep them alike).
+            info = _new_dict(MomentInfo)
+            if self._two:
+                seen = core.seen[nxt]
+                stock = core.stock
+                hands = core.hands
+                known = core.known
+                info._view = (  # type: ignore[assignment]  # (MomentInfo: the tuple)
+                    core.opts,
+                    nxt,
+                    core.hand_number,
+                    core.dealer,
+                    nxt,
+                    core.phase,
+                    hands[nxt],
+                    tuple(core.pile),
+                    tuple(stock) if core.public else len(stock),
+                    core.taken,
+                    core.turnovers,
+                    totals,
+                    core.last_result,
+                    core.winners,
+                    seen,
+                    len(seen),
+                    _bit_count(hands[0]),
+                    _bit_count(hands[1]),
+                    known[0],
+                    known[1],
+                )
+            else:
+                info._view = moment_of(core, nxt, totals)  # type: ignore[assignment]
             self.infos[agent] = info
             if self.render_mode == "human":
                 self.render()
             return
+        self.infos[agent] = {}
         self._after_move(table, events, seat)
 
 

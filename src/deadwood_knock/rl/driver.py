@@ -20,7 +20,7 @@ from deadwood_knock.cards import sort_key
 from deadwood_knock.games import GAME_NAMES, get_game
 from deadwood_knock.games.base import Event, Game, GameError, IllegalActionError
 from deadwood_knock.rl.actions import ActionCodec, IllegalIndexError, Mask, action_codec, index_of
-from deadwood_knock.rl.kr_fast import KrTensors, SeatView
+from deadwood_knock.rl.kr_fast import KrTensors, SeatView, observation_at
 from deadwood_knock.rl.observations import ObservationEncoder, Vector, observation_encoder
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "REWARDS",
     "EnvSettings",
     "LazyInfo",
+    "MomentInfo",
     "Table",
     "render_text",
     "settings_from",
@@ -454,3 +455,18 @@ class LazyInfo(dict[str, Any]):
     def __reduce_ex__(self, protocol: Any) -> Any:
         self._fill()
         return (dict, (dict.copy(self),))
+
+
+class MomentInfo(LazyInfo):
+    """A :class:`LazyInfo` whose view is a :class:`SeatView`'s tuple itself
+    (``SeatView.at``, see :func:`observation_at`): the AEC step's hot path makes one
+    object fewer a step."""
+
+    __slots__ = ()
+
+    def _fill(self) -> None:
+        at = self._view
+        if at is not None:
+            self._view = None
+            if not dict.__contains__(self, "observation"):
+                dict.__setitem__(self, "observation", observation_at(at))  # type: ignore[arg-type]

@@ -174,94 +174,110 @@ class SeatView:
     the piles (the stock only once it is public) and its own events. Taken every step,
     so it is one tuple of the table's fields (copies of its lists), read only when built."""
 
-    __slots__ = ("at", "opts", "seat")
+    __slots__ = ("at",)
 
     def __init__(self, core: Any, seat: int, totals: tuple[int, ...] | None = None) -> None:
         # ``totals``: the table's totals as a tuple, if the caller has made it already.
-        self.opts = core.opts
-        self.seat = seat
+        # (The AEC step builds the same tuple inline, without this call: keep the two in
+        # step.)
         # The seat's event list only grows until the next deal replaces it, so its
         # length now marks this moment's events.
-        seen = core.seen[seat]
-        stock = core.stock
-        hands = core.hands
-        self.at = (
-            core.hand_number,
-            core.dealer,
-            core.to_act,
-            core.phase,
-            hands[seat],
-            tuple(map(_bit_count, hands)),
-            tuple(core.pile),
-            tuple(stock) if core.public else len(stock),
-            tuple(core.known),
-            core.taken,
-            core.turnovers,
-            tuple(core.totals) if totals is None else totals,
-            core.last_result,
-            core.winners,
-            seen,
-            len(seen),
-        )
+        self.at = moment_of(core, seat, totals)
 
     def observation(self) -> Any:
         """The engine observation (equal to ``observe_table`` at that moment)."""
-        from deadwood_knock.games.knock_rummy.rules import KnockRummyObservation
+        return observation_at(self.at)
 
-        opts = self.opts
-        seat = self.seat
-        (
-            hand_number,
-            dealer,
-            to_act,
-            phase,
-            mask,
-            hand_sizes,
-            pile,
-            stock,
-            known,
-            taken,
-            turnovers,
-            totals,
-            last_result,
-            winners,
-            seen,
-            seen_len,
-        ) = self.at
-        hand = cards_of_mask(mask)
-        if isinstance(stock, tuple):
-            public_stock: tuple[Card, ...] | None = stock
-            stock_size = len(stock)
-        else:
-            public_stock, stock_size = None, stock
-        legal = (
-            legal_list(opts, phase, mask, taken, stock_size, len(pile), turnovers)
-            if to_act == seat
-            else ()
-        )
-        return KnockRummyObservation(
-            game=opts.game_name,
-            options=opts,
-            seat=seat,
-            hand_number=hand_number,
-            dealer=dealer,
-            to_act=to_act,
-            phase=phase,
-            hand=hand,
-            arrangement=arrange(hand, opts.high_aces),
-            discard_pile=pile,
-            stock_size=stock_size,
-            public_stock=public_stock,
-            hand_sizes=hand_sizes,
-            known_cards=tuple(cards_of_mask(k) for k in known),
-            taken_discard=taken,
-            turnovers=turnovers,
-            totals=totals,
-            last_result=last_result,
-            events=tuple(seen[:seen_len]),
-            legal_actions=legal,
-            winners=winners,
-        )
+
+def moment_of(core: Any, seat: int, totals: tuple[int, ...] | None = None) -> tuple[Any, ...]:
+    """:class:`SeatView`'s tuple: the table's fields that ``seat`` may see, lists copied,
+    every hand's size and every seat's known cards last (flat: no inner tuples). The AEC
+    step builds the same tuple inline for two seats: keep the two alike."""
+    # The seat's event list only grows until the next deal replaces it, so its length
+    # now marks this moment's events.
+    seen = core.seen[seat]
+    stock = core.stock
+    return (
+        core.opts,
+        seat,
+        core.hand_number,
+        core.dealer,
+        core.to_act,
+        core.phase,
+        core.hands[seat],
+        tuple(core.pile),
+        tuple(stock) if core.public else len(stock),
+        core.taken,
+        core.turnovers,
+        tuple(core.totals) if totals is None else totals,
+        core.last_result,
+        core.winners,
+        seen,
+        len(seen),
+        *map(_bit_count, core.hands),
+        *core.known,
+    )
+
+
+def observation_at(at: tuple[Any, ...]) -> Any:
+    """The engine observation of a :class:`SeatView`'s tuple (``SeatView.at``)."""
+    from deadwood_knock.games.knock_rummy.rules import KnockRummyObservation
+
+    (
+        opts,
+        seat,
+        hand_number,
+        dealer,
+        to_act,
+        phase,
+        mask,
+        pile,
+        stock,
+        taken,
+        turnovers,
+        totals,
+        last_result,
+        winners,
+        seen,
+        seen_len,
+    ) = at[:16]
+    n = opts.players
+    hand_sizes = at[16 : 16 + n]
+    known = at[16 + n :]
+    hand = cards_of_mask(mask)
+    if isinstance(stock, tuple):
+        public_stock: tuple[Card, ...] | None = stock
+        stock_size = len(stock)
+    else:
+        public_stock, stock_size = None, stock
+    legal = (
+        legal_list(opts, phase, mask, taken, stock_size, len(pile), turnovers)
+        if to_act == seat
+        else ()
+    )
+    return KnockRummyObservation(
+        game=opts.game_name,
+        options=opts,
+        seat=seat,
+        hand_number=hand_number,
+        dealer=dealer,
+        to_act=to_act,
+        phase=phase,
+        hand=hand,
+        arrangement=arrange(hand, opts.high_aces),
+        discard_pile=pile,
+        stock_size=stock_size,
+        public_stock=public_stock,
+        hand_sizes=hand_sizes,
+        known_cards=tuple(cards_of_mask(k) for k in known),
+        taken_discard=taken,
+        turnovers=turnovers,
+        totals=totals,
+        last_result=last_result,
+        events=tuple(seen[:seen_len]),
+        legal_actions=legal,
+        winners=winners,
+    )
 
 
 class PrefixMasks:
@@ -312,6 +328,7 @@ class KrTensors:
         at = {b.name: b.offset for b in encoder.layout}
         self.size = encoder.size
         self.players = n = encoder.players
+        self.two = n == 2
         # Every block before the hand sizes holds 0 or 1: written as one bit string; the
         # scalars follow in this order (tensors writes them so).
         self.bits_len = at["hand_sizes"]
@@ -333,8 +350,26 @@ class KrTensors:
         self.dealer_bit = [
             [1 << (at["dealer"] + (s - seat) % n) for s in range(n)] for seat in range(n)
         ]
+        self.phase_bit = {p: 1 << (at["phase"] + i) for i, p in enumerate(PHASES)}
+        # Per viewer, the phase's, the dealer's and the seat to act's bits together (by
+        # phase, dealer, seat to act or None): one lookup and one OR in observe.
         self.per_seat = [
-            (self.known_shift[s], self.to_act_bit[s], self.dealer_bit[s]) for s in range(n)
+            (
+                self.known_shift[s],
+                {
+                    p: [
+                        {
+                            t: bit
+                            | self.dealer_bit[s][d]
+                            | (0 if t is None else self.to_act_bit[s][t])
+                            for t in (None, *range(n))
+                        }
+                        for d in range(n)
+                    ]
+                    for p, bit in self.phase_bit.items()
+                },
+            )
+            for s in range(n)
         ]
         # The scalars' parts that repeat, as packed by tensors (see _tail_parts).
         self.tail_parts: dict[tuple[int, ...], tuple[tuple[float, ...], tuple[float, ...]]] = {}
@@ -345,7 +380,6 @@ class KrTensors:
         self.stock_at = at["public_stock"]
         self.stock_top_at = at["public_stock_top"]
         self.taken_at = at["taken_discard"]
-        self.phase_bit = {p: 1 << (at["phase"] + i) for i, p in enumerate(PHASES)}
         self.high = bool(opts.high_aces)
         self.fields = _full_tables(self.high)
         self.target = float(opts.target)
@@ -445,13 +479,9 @@ class KrTensors:
                 legal = draws | discards << _AT_DISCARD | knocks << _AT_KNOCK | rummies << _AT_RUMMY
             else:
                 legal = 0
-        known_shift, to_act_bit, dealer_bit = self.per_seat[seat]
+        known_shift, state_bits = self.per_seat[seat]
         bits = (
-            hand
-            | melded
-            | legal << self.mask_at
-            | self.phase_bit[core.phase]
-            | dealer_bit[core.dealer]
+            hand | melded | legal << self.mask_at | state_bits[core.phase][core.dealer][core.to_act]
         )
         known = core.known
         for other, shift in known_shift:
@@ -486,9 +516,6 @@ class KrTensors:
         taken = core.taken
         if taken is not None:
             bits |= _TOP[self.taken_at][taken]
-        to_act = core.to_act
-        if to_act is not None:
-            bits |= to_act_bit[to_act]
         # One numpy call unpacks the vector's bits and the mask's (positional arguments:
         # numpy parses keywords slowly), from bytes written into a kept buffer.
         self._bytes_view[:] = bits.to_bytes(self.all_bytes, "little")
@@ -500,7 +527,11 @@ class KrTensors:
         # and the count come from tables. (A kept float32 row per whole combination
         # missed about half the time, as the count and the stock size vary, and numpy
         # made each missing row slowly.)
-        key = (*map(_bit_count, hands), seat, *core.totals)
+        if self.two:  # (map over two hands costs about three times as much)
+            totals = core.totals
+            key = (_bit_count(hands[0]), _bit_count(hands[1]), seat, totals[0], totals[1])
+        else:
+            key = (*map(_bit_count, hands), seat, *core.totals)
         parts = self.tail_parts.get(key)
         if parts is None:
             parts = self._tail_parts(key)
