@@ -23,6 +23,7 @@ from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
+from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.games.base import Action, Game
@@ -91,7 +92,8 @@ class MeldKrSearch(KrSimSearch):
 
     def __init__(self, view: TableView, game: str) -> None:
         super().__init__(view)
-        self.gin = game == "gin"
+        # The table's own options say Gin (as strong-v1 reads them), never the game's name.
+        self.gin = options_of(view.raw)[2]
         self.move = kr_playout.meld_move if game in MELD_PLAYOUTS else None
         self.cut_weight = 0.5 if self.gin else KR_CUT_WEIGHT
 
