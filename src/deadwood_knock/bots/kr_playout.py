@@ -300,7 +300,6 @@ def playout(
     knock_at: int,
     cap: int = PLAYOUT_CAP,
     move: Callable[[KrTable, int], None] | None = None,
-    cut_weight: float = 0.5,
 ) -> list[float]:
     """Finish the hand (or stop after ``cap`` moves); every seat's score for it.
     ``move`` is the playout policy (:func:`policy_move` unless given).
@@ -322,4 +321,4 @@ def playout(
         for h in t.hands
     ]
     mean = sum(counts) / len(counts)
-    return [cut_weight * (mean - c) for c in counts]
+    return [0.5 * (mean - c) for c in counts]

@@ -23,7 +23,6 @@ from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
-from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.games.base import Action, Game
@@ -71,31 +70,14 @@ class InferredSimSearch(SimSearch):
 #: Knock Rummy (docs/bots.md, third pass): Gin only.
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
-#: Gin hands pay only the winner, so the playout value (the seat's own hand score) is
-#: blind to what it loses: an undercut or the opponent's gin scores 0, like a hand it
-#: merely did not win. ``True`` values a Gin playout by its score less the opponent's
-#: (the arena's margin). Tried for issue #17 and left off: on two seeds it did worse
-#: against strong-v1 than the own score (docs/bots.md, third pass).
-GIN_NET = False
-
-#: A Knock Rummy playout cut off by the cap is scored ``KR_CUT_WEIGHT`` x (mean count -
-#: own count) (strong-v1: 0.5): fitted on meld-aware self-play cut at 16-32 moves, the
-#: final score difference is 0.9 x the count difference. Used only where Knock Rummy
-#: runs the meld-aware playouts (not today: see ``MELD_PLAYOUTS``).
-KR_CUT_WEIGHT = 0.9
-
 
 class MeldKrSearch(KrSimSearch):
     """strong-v1's Knock Rummy / Gin search (its sampler) with strong's playouts: the
-    meld-aware policy where ``MELD_PLAYOUTS`` says, Gin valued net of the opponent's
-    score if ``GIN_NET``, Knock Rummy's capped playouts weighted by ``KR_CUT_WEIGHT``."""
+    meld-aware policy where ``MELD_PLAYOUTS`` says."""
 
     def __init__(self, view: TableView, game: str) -> None:
         super().__init__(view)
-        # The table's own options say Gin (as strong-v1 reads them), never the game's name.
-        self.gin = options_of(view.raw)[2]
         self.move = kr_playout.meld_move if game in MELD_PLAYOUTS else None
-        self.cut_weight = 0.5 if self.gin else KR_CUT_WEIGHT
 
     def sample(self, rng: random.Random) -> KrTable:
         position = super().sample(rng)
@@ -111,11 +93,7 @@ class MeldKrSearch(KrSimSearch):
         seat = self.view.seat
         if not kr_playout.apply_action(sim, seat, action):
             return -1000.0
-        scores = kr_playout.playout(sim, self.knock_at, move=self.move, cut_weight=self.cut_weight)
-        if self.gin and GIN_NET:
-            others = [v for s, v in enumerate(scores) if s != seat]
-            return scores[seat] - sum(others) / len(others)
-        return scores[seat]
+        return kr_playout.playout(sim, self.knock_at, move=self.move)[seat]
 
 
 class InferredKrSearch(MeldKrSearch):
