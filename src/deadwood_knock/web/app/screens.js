@@ -323,16 +323,16 @@ export function Trail() {
   </li>`;
   // Nothing to tap until the map and the unfinished matches are in: they arrive above the
   // quick tables, and a tap during that jump would land on whatever moved under the finger.
+  const head = html`<h1>The Trail</h1>
+    <p class="lede">Howdy, ${s.name || "stranger"}. Pick a table and take a seat.</p>`;
   if (trail === undefined || unfinished === null) {
     return html`<section class="screen trail">
-      <h1>The Trail</h1>
-      <p class="lede">Howdy, ${s.name || "stranger"}. Pick a table and take a seat.</p>
+      ${head}
       <p class="loading" role="status">Unrolling the map…</p>
     </section>`;
   }
   return html`<section class="screen trail">
-    <h1>The Trail</h1>
-    <p class="lede">Howdy, ${s.name || "stranger"}. Pick a table and take a seat.</p>
+    ${head}
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     <${ContinueList} matches=${unfinished} />
     ${trail === null && !offline
