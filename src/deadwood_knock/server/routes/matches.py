@@ -161,9 +161,7 @@ class ActionFastPath:
             return
         svc: Services = scope["app"].state.services
         try:
-            player_id = await authenticate_id(
-                svc.db, credentials.strip(), svc.settings.token_idle_days
-            )
+            player_id = await authenticate_id(svc.db, credentials, svc.settings.token_idle_days)
             response = await _act(svc, player_id, path.group(1), body)
         except ApiError as exc:
             response = exc.response()
