@@ -64,6 +64,7 @@ __all__ = [
     "gin_points",
     "gin_settlement",
     "knock_rummy_scores",
+    "actions_of",
     "legal_list",
     "legal_masks",
     "reason",
@@ -255,11 +256,6 @@ _S0, _S1, _S2, _S3 = _build_suit_tables(CARDS)
 _D0, _D1, _D2, _D3 = _build_suit_tables(DISCARDS)
 
 
-def _discards_of_mask(m: int) -> tuple[Discard, ...]:
-    """The discard of every card of a 52-bit mask, in card order (the legal discards)."""
-    return _D0[m & 0x1FFF] + _D1[m >> 13 & 0x1FFF] + _D2[m >> 26 & 0x1FFF] + _D3[m >> 39]
-
-
 def cards_of_mask(m: int) -> tuple[Card, ...]:
     """The cards of a 52-bit mask, in card order (a sorted hand)."""
     return _S0[m & 0x1FFF] + _S1[(m >> 13) & 0x1FFF] + _S2[(m >> 26) & 0x1FFF] + _S3[m >> 39]
@@ -293,17 +289,25 @@ def legal_list(
 ) -> tuple[KnockRummyAction, ...]:
     """Every action of the seat to act (its hand ``mask``; stock and pile sizes), in a
     stable order: draws; or discards, knocks, then rummies (rummy with no discard last).
-    The actions :func:`legal_masks` allows, as action values."""
-    draws, discards, knocks, rummies = legal_masks(opts, phase, mask, taken, stock, pile, turnovers)
+    The actions :func:`legal_masks` allows, as action values (:func:`actions_of`)."""
+    return actions_of(legal_masks(opts, phase, mask, taken, stock, pile, turnovers))
+
+
+def actions_of(masks: tuple[int, int, int, int]) -> tuple[KnockRummyAction, ...]:
+    """The action values of :func:`legal_masks`' masks, in :func:`legal_list`'s order."""
+    draws, discards, knocks, rummies = masks
     if draws:
         return _DRAW_LISTS[draws]
+    # _discards_of_mask, inline (the hot case: every discard of a random Gin hand)
+    m = discards
+    found = _D0[m & 0x1FFF] + _D1[m >> 13 & 0x1FFF] + _D2[m >> 26 & 0x1FFF] + _D3[m >> 39]
     if not (knocks or rummies):
-        return _discards_of_mask(discards)  # the hot case (a random Gin hand)
+        return found
     out: list[KnockRummyAction] = [KNOCKS[c] for c in cards_of_mask(knocks)]
     out += [RUMMIES[c] for c in cards_of_mask(rummies >> 1)]
     if rummies & 1:
         out.append(RUMMY_NO_DISCARD)
-    return (*_discards_of_mask(discards), *out)
+    return (*found, *out)
 
 
 def reason(

@@ -64,7 +64,9 @@ from deadwood_knock.games.knock_rummy.core import (
     gin_points,
     gin_settlement,
     knock_rummy_scores,
+    actions_of,
     legal_list,
+    legal_masks,
     reason,
 )
 from deadwood_knock.games.knock_rummy.melds import Arrangement, arrange
@@ -169,16 +171,18 @@ class KnockRummyState:
     not discarded since. ``stock_public`` is true once the pile has been turned over
     this hand: everyone saw that pile, so the stock's order is common knowledge.
 
-    A state made by :func:`apply` holds the core's form of the table (``_core``: hands as
-    bit masks, the log as a chain of the actions' events) and fills each field the first
-    time it is read, since most states of a playout are only asked for their legal
-    actions and played on. The fields read the same either way; a state built from its
-    fields (the constructor, ``dataclasses.replace``) makes its core when first played.
-
-    The core's last item hands on the table that made the state: the first ``apply``
-    from this state takes it (``list.pop`` is atomic, so only one caller can) and plays
-    on it instead of loading a new one; the core's fields never change, so neither does
-    the state.
+    A state made by :func:`apply` within a hand keeps no copy of the table: it holds a
+    node ``[parent, action, legal, table]`` (``_core``), where ``table`` is the core table
+    that the action left at this state and ``legal`` the core's legal masks once
+    :func:`legal_actions` made them. The first ``apply`` from the state takes that table
+    (``list.pop(3)`` is atomic, so only one caller can) and plays on it in place, so a
+    random playout copies nothing per action. Each field is filled the first time it is
+    read: from the table while the state still holds it, else by replaying the actions
+    from the nearest filled ancestor on a fresh table (the core is deterministic, so the
+    replay makes the same table). A state that starts a hand (``new_game``, a deal) is
+    filled at once, so a replay never goes back further than its hand. Reads never
+    change the fields, so the state is immutable; a state built from its fields (the
+    constructor, ``dataclasses.replace``, unpickling) loads a table when first played.
     """
 
     options: KnockRummyOptions
@@ -198,15 +202,14 @@ class KnockRummyState:
     log: tuple[Event, ...] = ()
     last_result: HandResult | None = None
     winners: tuple[int, ...] = ()
-    _core: _Core | None = field(default=None, init=False, repr=False, compare=False)
+    _core: _Node | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def over(self) -> bool:
         return self.phase == "over"
 
     def __getstate__(self) -> list[Any]:
-        """Pickled as its fields (as before the core form): the core and the handed-on
-        table are caches."""
+        """Pickled as its fields: the node and its table are the engine's working form."""
         return [getattr(self, name) for name in _STATE_FIELDS]
 
     def __setstate__(self, values: list[Any]) -> None:
@@ -217,65 +220,31 @@ class KnockRummyState:
     if not TYPE_CHECKING:  # mypy keeps checking attribute names; this only fills fields
 
         def __getattr__(self, name: str) -> Any:
-            """A field of a state made by :func:`apply`, read for the first time: made
-            from the core and kept (only reached while the field's slot is empty)."""
-            i = _STATE_INDEX.get(name)
-            core = None if i is None else self._core
-            if core is None:
+            """A field of a state made by :func:`apply`, read for the first time: every
+            field is filled (only reached while the field's slot is empty)."""
+            if name not in _STATE_INDEX or not _fill(self):
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            value = core[i]
-            if i in (_HANDS, _KNOWN):
-                value = tuple(map(_cards, value))
-            elif i == _LOG:
-                value = _log_tuple(value)
-            object.__setattr__(self, name, value)
-            return value
+            return object.__getattribute__(self, name)
 
 
-# The core's form of a state: the fields in their order, except that ``hands`` and
-# ``known`` are 52-bit masks per seat and ``log`` may be a ``_Log`` chain; then
-# the handed-on table (a list of at most one :class:`KrTable`, or ``None``).
-_Core = tuple[Any, ...]
+# A state's node: ``[parent, action, legal, table]`` for a state made by ``apply``
+# (``[parent, action, legal]`` once an ``apply`` took the table), ``[None, None, legal,
+# table]`` for a filled state that hands on a table. ``legal`` is ``None`` until
+# :func:`legal_actions` puts the core's legal masks (``legal_masks``) of the state there,
+# so that ``apply`` checks the action the player picked from them without asking
+# ``reason`` (which still words the reason of an illegal one).
+_Node = list[Any]
 
 _STATE_FIELDS: Final = tuple(f.name for f in fields(KnockRummyState) if f.init)
 _STATE_VALUES: Final = attrgetter(*_STATE_FIELDS)
 _STATE_INDEX: Final = {name: i for i, name in enumerate(_STATE_FIELDS)}
-_HANDS: Final = _STATE_INDEX["hands"]
-_KNOWN: Final = _STATE_INDEX["known"]
-_LOG: Final = _STATE_INDEX["log"]
-_HANDED: Final = len(_STATE_FIELDS)
-
-
-# A hand's event log as a chain: ``[prev, new, full]``, the log before one action
-# (``prev``: a chain node or a tuple) and that action's events (``new``). Appending is
-# O(1); the tuple is built when first read (``full`` keeps it), so a playout does not copy
-# the whole log on every action. A plain list, as building an instance of a class cost a
-# tenth of an ``apply``; the chain stays inside the core (a state pickles its fields).
-_Log = list[Any]
-_PREV, _NEW, _FULL = 0, 1, 2
-
-
-def _log_tuple(log: _Log | tuple[Event, ...]) -> tuple[Event, ...]:
-    """The log as a tuple (iterative: a chain is as long as a hand)."""
-    if type(log) is tuple:
-        return log
-    assert type(log) is list
-    parts: list[tuple[Event, ...]] = []
-    node: _Log | tuple[Event, ...] = log
-    while type(node) is list:
-        full = node[_FULL]
-        if full is not None:
-            parts.append(full)
-            break
-        parts.append(node[_NEW])
-        node = node[_PREV]
-    else:
-        assert type(node) is tuple
-        parts.append(node)
-    parts.reverse()
-    whole = tuple(chain.from_iterable(parts))
-    log[_FULL] = whole
-    return whole
+# The slots' own setters (the frozen class refuses plain assignment) and the last field's
+# getter: ``winners`` is set last when a state is filled, so a state is filled when it
+# has ``winners`` (the getter raises AttributeError on an empty slot, without
+# ``__getattr__``).
+_SETTERS: Final = tuple(vars(KnockRummyState)[name].__set__ for name in _STATE_FIELDS)
+_FILLED: Final = vars(KnockRummyState)["winners"].__get__
+assert _STATE_FIELDS[-1] == "winners"
 
 
 def _replace(state: KnockRummyState, **changes: Any) -> KnockRummyState:
@@ -296,7 +265,7 @@ def new_game(options: KnockRummyOptions, seed: int) -> KnockRummyState:
     if not isinstance(options, KnockRummyOptions):
         raise GameError("new_game needs KnockRummyOptions")
     events: list[Event] = []
-    return state_of(KrTable.new(options, int(seed), events))
+    return _handing_on(KrTable.new(options, int(seed), events))
 
 
 def _new_gin_game(options: KnockRummyOptions, seed: int) -> KnockRummyState:
@@ -307,14 +276,14 @@ def _new_gin_game(options: KnockRummyOptions, seed: int) -> KnockRummyState:
 
 # --------------------------------------------------------------------------- the core
 #
-# Every rule is the core's (``core.py``): the public API loads a state's core form into a
-# ``KrTable``, lets it play, and keeps the table's fields as the next state's core.
+# Every rule is the core's (``core.py``): the public API plays on a ``KrTable`` and reads
+# a state's fields off the table it left (or a replay of it).
 
 
 class _Cards(tuple[Card, ...]):
     """A sorted hand (or known cards) that carries its 52-bit mask, so that the core gets
-    the mask of an unchanged hand without counting its cards again on every action; it
-    is equal to, and prints as, the plain tuple."""
+    the mask of an unchanged hand without counting its cards again when a table is
+    loaded from a state; it is equal to, and prints as, the plain tuple."""
 
     mask: int
 
@@ -337,49 +306,81 @@ def _mask(cards: Sequence[int]) -> int:
     return m
 
 
-def _core_of(state: KnockRummyState) -> _Core:
-    """The core form of a state (made once for a state built from its fields)."""
-    core = state._core
-    if core is None:
-        core = (
-            state.options,
-            state.seed,
-            state.hand_number,
-            state.dealer,
-            tuple(_mask(h) for h in state.hands),
-            tuple(state.stock),
-            tuple(state.discard_pile),
-            state.phase,
-            state.to_act,
-            state.taken_discard,
-            state.turnovers,
-            state.stock_public,
-            tuple(_mask(k) for k in state.known),
-            tuple(state.totals),
-            tuple(state.log),
-            state.last_result,
-            state.winners,
-            None,
-        )
-        object.__setattr__(state, "_core", core)
-    return core
-
-
 _new_state: Final = object.__new__
 # The ``_core`` slot's own setter: a third of the cost of ``object.__setattr__`` (hot path).
-_set_core: Final[Callable[[KnockRummyState, _Core], None]] = vars(KnockRummyState)["_core"].__set__
+_set_core: Final[Callable[[KnockRummyState, _Node | None], None]] = vars(KnockRummyState)[
+    "_core"
+].__set__
 
 
-def _from_core(core: _Core) -> KnockRummyState:
-    """A state whose fields are filled from ``core`` when read."""
+def _values(t: KrTable) -> tuple[Any, ...]:
+    """A table's fields as a state's, in :data:`_STATE_FIELDS` order."""
+    return (
+        t.opts,
+        t.seed,
+        t.hand_number,
+        t.dealer,
+        tuple(map(_cards, t.hands)),
+        tuple(t.stock),
+        tuple(t.pile),
+        t.phase,
+        t.to_act,
+        t.taken,
+        t.turnovers,
+        t.public,
+        tuple(map(_cards, t.known)),
+        tuple(t.totals),
+        t.log_base + tuple(t.log_new),
+        t.last_result,
+        t.winners,
+    )
+
+
+def _set_fields(state: KnockRummyState, values: tuple[Any, ...]) -> None:
+    for put, value in zip(_SETTERS, values):  # ``winners`` last: the state is filled
+        put(state, value)
+
+
+def _handing_on(t: KrTable) -> KnockRummyState:
+    """A filled state at table ``t`` that hands ``t`` on to its first ``apply``."""
     state: KnockRummyState = _new_state(KnockRummyState)
-    _set_core(state, core)
+    _set_fields(state, _values(t))
+    _set_core(state, [None, None, None, t])
     return state
 
 
-def _load(core: _Core) -> KrTable:
-    """A table playing from ``core``; its log starts empty (``log_base`` is left for the
-    caller: :func:`apply` chains the new events onto the core's log itself)."""
+def _fill(state: KnockRummyState) -> bool:
+    """Fill an unfilled state made by :func:`apply` (see :class:`KnockRummyState`); false
+    for a state that has nothing to fill from."""
+    node = state._core
+    if node is None:
+        return False
+    if len(node) == 4:
+        values = _values(node[3])
+        if len(node) == 4:  # no ``apply`` took the table while it was read
+            _set_fields(state, values)
+            return True
+    # Replay: the actions back to the nearest filled ancestor, on a table loaded there.
+    actions = []
+    at = state
+    while True:
+        try:
+            _FILLED(at)
+            break
+        except AttributeError:
+            node = at._core
+            assert node is not None and node[0] is not None  # a hand's start is filled
+            actions.append(node[1])
+            at = node[0]
+    t = _load(at)
+    for action in reversed(actions):
+        t.play(action, [])  # with events, so the table keeps the hand's log
+    _set_fields(state, _values(t))
+    return True
+
+
+def _load(state: KnockRummyState) -> KrTable:
+    """A new table at a state's fields (which this fills); its log starts as the state's."""
     (
         opts,
         seed,
@@ -395,17 +396,16 @@ def _load(core: _Core) -> KrTable:
         public,
         known,
         totals,
-        _log,
+        log,
         last_result,
         winners,
-        _handed,
-    ) = core
+    ) = _STATE_VALUES(state)
     t: KrTable = _new_state(KrTable)
     t.opts = opts
     t.seed = seed
     t.hand_number = hand_number
     t.dealer = dealer
-    t.hands = list(hands)
+    t.hands = [_mask(h) for h in hands]
     t.stock = list(stock)
     t.pile = list(pile)
     t.phase = phase
@@ -413,59 +413,55 @@ def _load(core: _Core) -> KrTable:
     t.taken = taken
     t.turnovers = turnovers
     t.public = public
-    t.known = list(known)
+    t.known = [_mask(k) for k in known]
     t.totals = list(totals)
     t.last_result = last_result
     t.winners = winners
     t.single_hand = False
     t.hand_scores = None
-    t.log_base = ()
+    t.log_base = tuple(log)
     t.log_new = []
     t.seen = None
     return t
 
 
-def _table(state: KnockRummyState) -> KrTable:
-    core = _core_of(state)
-    t = _load(core)
-    t.log_base = _log_tuple(core[_LOG])
+def _live(state: KnockRummyState) -> KrTable | None:
+    """The table the state holds (at this state), or ``None`` if it holds none; a caller
+    that reads it must check :func:`_still` afterwards (another thread may take it)."""
+    node = state._core
+    if node is None or len(node) != 4:
+        return None
+    t: KrTable = node[3]
     return t
+
+
+def _still(state: KnockRummyState) -> bool:
+    """Whether the state still holds its table (nothing played on it since it was read)."""
+    node = state._core
+    return node is not None and len(node) == 4
 
 
 def table_of(state: KnockRummyState, *, single_hand: bool = False) -> KrTable:
     """The core's mutable table of a state (for the bots' playouts, the learning
     environments and the tests); ``single_hand`` stops it at the end of the hand."""
-    t = _table(state)
+    t = _live(state)
+    if t is not None:
+        t = t.copy()
+        if not _still(state):
+            t = None
+    if t is None:
+        t = _load(state)
     t.single_hand = single_hand
     return t
 
 
 def state_of(table: KrTable) -> KnockRummyState:
-    """The immutable state of a core table (the inverse of :func:`table_of`)."""
-    t = table
-    new = t.log_new
-    return _from_core(
-        (
-            t.opts,
-            t.seed,
-            t.hand_number,
-            t.dealer,
-            tuple(t.hands),
-            tuple(t.stock),
-            tuple(t.pile),
-            t.phase,
-            t.to_act,
-            t.taken,
-            t.turnovers,
-            t.public,
-            tuple(t.known),
-            tuple(t.totals),
-            t.log_base + tuple(new) if new else t.log_base,
-            t.last_result,
-            t.winners,
-            None,
-        )
-    )
+    """The immutable state of a core table (the inverse of :func:`table_of`); the table
+    stays the caller's."""
+    state: KnockRummyState = _new_state(KnockRummyState)
+    _set_fields(state, _values(table))
+    _set_core(state, None)
+    return state
 
 
 # --------------------------------------------------------------------------- legality
@@ -476,14 +472,29 @@ def state_of(table: KrTable) -> KnockRummyState:
 
 def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     """Every action the seat to act may take, in a stable order."""
-    core = state._core
-    if core is None:
-        core = _core_of(state)
-    seat = core[8]
+    node = state._core
+    if node is not None and len(node) == 4:
+        t = node[3]  # the table at this state (hot path: every state of a playout)
+        seat = t.to_act
+        if seat is None:
+            return ()
+        masks = legal_masks(
+            t.opts, t.phase, t.hands[seat], t.taken, len(t.stock), len(t.pile), t.turnovers
+        )
+        if len(node) == 4:  # still at this state: nothing was played on it meanwhile
+            node[2] = masks  # for ``apply`` (the masks of this state whatever happens next)
+            return actions_of(masks)
+    seat = state.to_act
     if seat is None:
         return ()
     return legal_list(
-        core[0], core[7], core[4][seat], core[9], len(core[5]), len(core[6]), core[10]
+        state.options,
+        state.phase,
+        _mask(state.hands[seat]),
+        state.taken_discard,
+        len(state.stock),
+        len(state.discard_pile),
+        state.turnovers,
     )
 
 
@@ -495,20 +506,21 @@ def is_legal(state: KnockRummyState, action: object) -> bool:
 def why_illegal(state: KnockRummyState, action: object) -> str | None:
     """``None`` if the seat to act may play ``action`` now, else the reason it may not
     (the text the player is shown). Cheaper than listing every legal action."""
-    return _why(_core_of(state), action)
-
-
-def _why(core: _Core, action: object) -> str | None:
-    seat = core[8]
+    t = _live(state)
+    if t is not None:
+        why = t.reason(action)
+        if _still(state):
+            return why
+    seat = state.to_act
     return reason(
-        core[0],
-        core[7],
+        state.options,
+        state.phase,
         seat,
-        0 if seat is None else core[4][seat],
-        core[9],
-        len(core[5]),
-        len(core[6]),
-        core[10],
+        0 if seat is None else _mask(state.hands[seat]),
+        state.taken_discard,
+        len(state.stock),
+        len(state.discard_pile),
+        state.turnovers,
         action,
     )
 
@@ -516,128 +528,81 @@ def _why(core: _Core, action: object) -> str | None:
 # --------------------------------------------------------------------------- apply
 
 
-def _next_log(log: _Log | tuple[Event, ...], new: tuple[Event, ...]) -> _Log | tuple[Event, ...]:
-    """The hand's log after an action's events (the same hand)."""
-    return [log, new, None] if new else log
-
-
 def apply(
     state: KnockRummyState, action: KnockRummyAction
 ) -> tuple[KnockRummyState, tuple[Event, ...]]:
     """Play one action; an illegal one raises IllegalActionError (with the reason) and
     changes nothing."""
-    core = state._core
-    if core is None:
-        core = _core_of(state)
-    (
-        opts,
-        seed,
-        hand_number,
-        dealer,
-        hands,
-        stock,
-        pile,
-        phase,
-        seat,
-        taken,
-        turnovers,
-        public,
-        _known,
-        totals,
-        log,
-        last_result,
-        winners,
-        handed,
-    ) = core
-    why = reason(
-        opts,
-        phase,
-        seat,
-        0 if seat is None else hands[seat],
-        taken,
-        len(stock),
-        len(pile),
-        turnovers,
-        action,
-    )  # what ``why_illegal`` asks, spelled out on this hot path
-    if why is not None:
-        raise IllegalActionError(why)
+    node = state._core
+    if node is None:
+        return _apply_loaded(state, action)
     try:
-        t = handed.pop() if handed else _load(core)
-    except IndexError:  # another thread took the table in between
-        t = _load(core)
-    # A handed-on table is at this state (nothing played on it since), its log aside:
-    # the core keeps the log, the table only collects this action's events (``log_base``
-    # stays empty: :func:`_load` empties it and a deal starts it empty).
-    t.log_new = []
+        t = node.pop(3)  # take the table: it moves on with the new state
+    except IndexError:  # taken already (the state is played a second time)
+        return _apply_loaded(state, action)
+    seat = t.to_act
+    kind = type(action)
+    masks = node[2]
+    # The action picked from this state's legal actions is legal by their masks (the core's
+    # ``legal_masks``; a discard's or a draw's bit); anything else asks ``reason``.
+    if masks is not None and (
+        (kind is Discard and type(card := action.card) is Card and masks[1] >> card & 1)  # type: ignore[union-attr]
+        or (
+            kind is Draw
+            and masks[0] & (1 if (src := action.source) == "stock" else 2 if src == "discard" else 0)  # type: ignore[union-attr]
+        )
+    ):
+        pass
+    else:
+        why = reason(
+            t.opts,
+            t.phase,
+            seat,
+            0 if seat is None else t.hands[seat],
+            t.taken,
+            len(t.stock),
+            len(t.pile),
+            t.turnovers,
+            action,
+        )  # what ``KrTable.reason`` asks, spelled out on this hot path
+        if why is not None:
+            node.append(t)  # hand the table back: nothing was played on it
+            raise IllegalActionError(why)
+    hand_number = t.hand_number
     events: list[Event] = []
     # KrTable.play's dispatch, with its two hot moves called directly (one call less).
-    kind = type(action)
     if kind is Discard:
         t._discard(seat, action.card, events)  # type: ignore[union-attr]
     elif kind is Draw:
         t._draw(seat, action.source, events)  # type: ignore[union-attr]
     else:
         t.play(action, events)
-    new = tuple(events)
-    # The next state's core. Whatever the action left alone keeps this core's values:
-    # within a hand (the same hand number, someone to act) the options, seed, dealer,
-    # totals, last result and winners stay; one action changes the stock or the pile by
-    # one card or turns the pile over, so a pile or stock of the same size in the same
-    # turn-over is the same (and so is ``public``). A deal starts the log afresh.
     if t.hand_number == hand_number and t.to_act is not None:
-        if t.turnovers == turnovers:
-            if len(t.pile) != len(pile):
-                pile = tuple(t.pile)  # a discard or a draw from the pile
-            elif len(t.stock) != len(stock):
-                stock = tuple(t.stock)  # a draw from the stock
-        else:
-            stock, pile, turnovers, public = tuple(t.stock), tuple(t.pile), t.turnovers, t.public
-        after_core: _Core = (
-            opts,
-            seed,
-            hand_number,
-            dealer,
-            tuple(t.hands),
-            stock,
-            pile,
-            t.phase,
-            t.to_act,
-            t.taken,
-            turnovers,
-            public,
-            tuple(t.known),
-            totals,
-            [log, new, None] if new else log,  # _next_log, inline
-            last_result,
-            winners,
-            [t],
-        )
-    else:
-        after_core = (
-            opts,
-            seed,
-            t.hand_number,
-            t.dealer,
-            tuple(t.hands),
-            tuple(t.stock),
-            tuple(t.pile),
-            t.phase,
-            t.to_act,
-            t.taken,
-            t.turnovers,
-            t.public,
-            tuple(t.known),
-            tuple(t.totals),
-            _next_log(log, new) if t.hand_number == hand_number else t.log_base + tuple(t.log_new),
-            t.last_result,
-            t.winners,
-            [t],
-        )
-    after: KnockRummyState = _new_state(KnockRummyState)
-    _set_core(after, after_core)
-    return after, new
+        after: KnockRummyState = _new_state(KnockRummyState)
+        _set_core(after, [state, action, None, t])
+    else:  # a new hand (or the end of the game): filled, so no replay goes back past it
+        after = _handing_on(t)
+    return after, tuple(events)
 
+
+def _apply_loaded(
+    state: KnockRummyState, action: KnockRummyAction
+) -> tuple[KnockRummyState, tuple[Event, ...]]:
+    """:func:`apply` from a state that holds no table: on a new table loaded from its
+    fields (a state played a second time, or built from its fields)."""
+    why = why_illegal(state, action)
+    if why is not None:
+        raise IllegalActionError(why)
+    t = _load(state)
+    hand_number = t.hand_number
+    events: list[Event] = []
+    t.play(action, events)
+    if t.hand_number == hand_number and t.to_act is not None:
+        after: KnockRummyState = _new_state(KnockRummyState)
+        _set_core(after, [state, action, None, t])
+    else:
+        after = _handing_on(t)
+    return after, tuple(events)
 
 # --------------------------------------------------------------------------- observation
 
@@ -723,7 +688,12 @@ def observe(state: KnockRummyState, seat: int) -> KnockRummyObservation:
     """What ``seat`` sees; never another hand's unknown cards nor a face-down stock.
     Built by :func:`observe_table` on the state's table, so the observation is written
     once."""
-    return observe_table(_table(state), seat)
+    t = _live(state)
+    if t is not None:
+        seen = observe_table(t, seat)  # reads the table, changes nothing
+        if _still(state):
+            return seen
+    return observe_table(_load(state), seat)
 
 
 def observe_table(table: KrTable, seat: int) -> KnockRummyObservation:
