@@ -213,18 +213,37 @@ class KnockRummyState:
         return [getattr(self, name) for name in _STATE_FIELDS]
 
     def __setstate__(self, values: list[Any]) -> None:
-        for name, value in zip(_STATE_FIELDS, values, strict=True):
-            object.__setattr__(self, name, value)
-        object.__setattr__(self, "_core", None)
+        for put, value in zip(_SETTERS, values, strict=True):
+            put(self, value)
+        _set_core(self, None)
 
-    if not TYPE_CHECKING:  # mypy keeps checking attribute names; this only fills fields
 
-        def __getattr__(self, name: str) -> Any:
-            """A field of a state made by :func:`apply`, read for the first time: every
-            field is filled (only reached while the field's slot is empty)."""
-            if name not in _STATE_INDEX or not _fill(self):
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            return object.__getattribute__(self, name)
+class _Lazy:
+    """A field of :class:`KnockRummyState` that a state made by :func:`apply` fills when
+    first read (every field at once: :func:`_fill`). It wraps the field's slot rather than
+    the class defining ``__getattr__``, which would make every attribute read of a state
+    take CPython's slow generic path (``state._core`` is read on every action)."""
+
+    __slots__ = ("slot",)
+
+    def __init__(self, slot: Any) -> None:
+        self.slot = slot
+
+    def __get__(self, state: KnockRummyState | None, owner: type | None = None) -> Any:
+        if state is None:
+            return self
+        try:
+            return self.slot.__get__(state, owner)
+        except AttributeError:
+            if not _fill(state):
+                raise
+            return self.slot.__get__(state, owner)
+
+    def __set__(self, state: KnockRummyState, value: Any) -> None:
+        self.slot.__set__(state, value)
+
+    def __delete__(self, state: KnockRummyState) -> None:
+        self.slot.__delete__(state)
 
 
 # A state's node: ``[parent, action, legal, table]`` for a state made by ``apply``
@@ -245,6 +264,8 @@ _STATE_INDEX: Final = {name: i for i, name in enumerate(_STATE_FIELDS)}
 _SETTERS: Final = tuple(vars(KnockRummyState)[name].__set__ for name in _STATE_FIELDS)
 _FILLED: Final = vars(KnockRummyState)["winners"].__get__
 assert _STATE_FIELDS[-1] == "winners"
+for _name in _STATE_FIELDS:
+    setattr(KnockRummyState, _name, _Lazy(vars(KnockRummyState)[_name]))
 
 
 def _replace(state: KnockRummyState, **changes: Any) -> KnockRummyState:
