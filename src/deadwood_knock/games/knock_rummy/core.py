@@ -85,6 +85,8 @@ PHASES: Final = (DRAW, DISCARD, OVER)
 _OPTION_KEYS: Final = frozenset({"players", "knock_limit", "high_aces", "target", "gin"})
 _VALUE: Final = CARD_POINTS
 _BIT: Final = tuple(1 << i for i in range(52))
+# Every card's bit cleared (positive: ``mask & ~bit`` makes and uses a negative big int).
+_NOT_BIT: Final = tuple(((1 << 52) - 1) ^ (1 << i) for i in range(52))
 
 
 def deal_size(players: int) -> int:
@@ -398,7 +400,7 @@ def legal_masks(
     if phase != DISCARD:
         return 0, 0, 0, 0
     high = opts.high_aces
-    free = mask if taken is None else mask & ~_BIT[taken]
+    free = mask if taken is None else mask & _NOT_BIT[taken]
     limit = opts.knock_limit
     if limit is None:
         if whole is None:

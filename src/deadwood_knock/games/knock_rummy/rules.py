@@ -64,6 +64,11 @@ from deadwood_knock.games.knock_rummy.core import (
     gin_points,
     gin_settlement,
     knock_rummy_scores,
+    _D0,
+    _D1,
+    _D2,
+    _D3,
+    _DRAW_LISTS,
     actions_of,
     legal_list,
     legal_masks,
@@ -494,17 +499,32 @@ def state_of(table: KrTable) -> KnockRummyState:
 def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     """Every action the seat to act may take, in a stable order."""
     node = state._core
-    if node is not None and len(node) == 4:
+    try:
         t = node[3]  # the table at this state (hot path: every state of a playout)
-        seat = t.to_act
-        if seat is None:
-            return ()
-        masks = legal_masks(
-            t.opts, t.phase, t.hands[seat], t.taken, len(t.stock), len(t.pile), t.turnovers
-        )
-        if len(node) == 4:  # still at this state: nothing was played on it meanwhile
-            node[2] = masks  # for ``apply`` (the masks of this state whatever happens next)
-            return actions_of(masks)
+    except (TypeError, IndexError):  # no node, or the table moved on
+        return _legal_of_fields(state)
+    seat = t.to_act
+    if seat is None:
+        return ()
+    masks = legal_masks(
+        t.opts, t.phase, t.hands[seat], t.taken, len(t.stock), len(t.pile), t.turnovers
+    )
+    if len(node) != 4:  # another thread played on the table while it was read
+        return _legal_of_fields(state)
+    node[2] = masks  # for ``apply`` (the masks of this state, whatever happens next)
+    # actions_of(masks), its two usual cases inline (a call costs as much as each): the
+    # draws, and discards when no knock or rummy is legal.
+    draws, discards, knocks, rummies = masks
+    if draws:
+        return _DRAW_LISTS[draws]
+    if knocks or rummies:
+        return actions_of(masks)
+    m = discards
+    return _D0[m & 0x1FFF] + _D1[m >> 13 & 0x1FFF] + _D2[m >> 26 & 0x1FFF] + _D3[m >> 39]
+
+
+def _legal_of_fields(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
+    """:func:`legal_actions` from the state's fields (a state that holds no table)."""
     seat = state.to_act
     if seat is None:
         return ()
@@ -561,49 +581,46 @@ def apply(
         t = node.pop(3)  # take the table: it moves on with the new state
     except IndexError:  # taken already (the state is played a second time)
         return _apply_loaded(state, action)
-    seat = t.to_act
-    kind = type(action)
+    # An action picked from this state's legal actions is legal by their masks (the core's
+    # ``legal_masks``: a discard's or a draw's bit); anything else asks ``reason``
+    # (:func:`_check`). The two hot moves are called directly (``KrTable.play``'s dispatch).
     masks = node[2]
-    # The action picked from this state's legal actions is legal by their masks (the core's
-    # ``legal_masks``; a discard's or a draw's bit); anything else asks ``reason``.
-    if masks is not None and (
-        (kind is Discard and type(card := action.card) is Card and masks[1] >> card & 1)  # type: ignore[union-attr]
-        or (
-            kind is Draw
-            and masks[0] & (1 if (src := action.source) == "stock" else 2 if src == "discard" else 0)  # type: ignore[union-attr]
-        )
-    ):
-        pass
-    else:
-        why = reason(
-            t.opts,
-            t.phase,
-            seat,
-            0 if seat is None else t.hands[seat],
-            t.taken,
-            len(t.stock),
-            len(t.pile),
-            t.turnovers,
-            action,
-        )  # what ``KrTable.reason`` asks, spelled out on this hot path
-        if why is not None:
-            node.append(t)  # hand the table back: nothing was played on it
-            raise IllegalActionError(why)
-    hand_number = t.hand_number
+    kind = type(action)
     events: list[Event] = []
-    # KrTable.play's dispatch, with its two hot moves called directly (one call less).
+    if kind is Draw:
+        source = action.source  # type: ignore[union-attr]
+        if masks is None or not masks[0] & (
+            1 if source == "stock" else 2 if source == "discard" else 0
+        ):
+            _check(node, t, action)
+        t._draw(t.to_act, source, events)  # type: ignore[arg-type]
+        after: KnockRummyState = _new_state(KnockRummyState)
+        _set_core(after, [state, action, None, t])  # a draw never ends a hand
+        return after, tuple(events)
+    hand_number = t.hand_number
     if kind is Discard:
-        t._discard(seat, action.card, events)  # type: ignore[union-attr]
-    elif kind is Draw:
-        t._draw(seat, action.source, events)  # type: ignore[union-attr]
+        card = action.card  # type: ignore[union-attr]
+        if masks is None or type(card) is not Card or not masks[1] >> card & 1:
+            _check(node, t, action)
+        t._discard(t.to_act, card, events)  # type: ignore[arg-type]
     else:
+        _check(node, t, action)
         t.play(action, events)
     if t.hand_number == hand_number and t.to_act is not None:
-        after: KnockRummyState = _new_state(KnockRummyState)
+        after = _new_state(KnockRummyState)
         _set_core(after, [state, action, None, t])
     else:  # a new hand (or the end of the game): filled, so no replay goes back past it
         after = _handing_on(t)
     return after, tuple(events)
+
+
+def _check(node: _Node, t: KrTable, action: object) -> None:
+    """Raise IllegalActionError if ``action`` is illegal at table ``t`` (taken from
+    ``node``, to which it is handed back then: nothing was played on it)."""
+    why = t.reason(action)
+    if why is not None:
+        node.append(t)
+        raise IllegalActionError(why)
 
 
 def _apply_loaded(
