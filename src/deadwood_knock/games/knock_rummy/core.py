@@ -842,10 +842,15 @@ class KrTable:
         dealer's left, flip one card to start the discard pile."""
         n = self.opts.players
         deck = shuffled(DECK_52, derive_rng(self.seed, hand_number))
+        # One card at a time from the dealer's left, from the top (the deck's end): the
+        # k-th seat from the dealer gets the k-th, (k + n)-th, ... cards from the top.
+        # Taken as slices, each hand's mask summed in C (its bits are distinct).
+        total = deal_size(n) * n
+        dealt = deck[-total:]
+        del deck[-total:]
         hands = [0] * n
-        for _ in range(deal_size(n)):
-            for k in range(1, n + 1):
-                hands[(dealer + k) % n] |= _BIT[deck.pop()]
+        for k in range(1, n + 1):
+            hands[(dealer + k) % n] = sum(map(_BIT.__getitem__, dealt[total - k :: -n]))
         upcard = deck.pop()
         self.hand_number = hand_number
         self.dealer = dealer

@@ -184,8 +184,8 @@ class KnockRummyState:
     random playout copies nothing per action. Each field is filled the first time it is
     read: from the table while the state still holds it, else by replaying the actions
     from the nearest filled ancestor on a fresh table (the core is deterministic, so the
-    replay makes the same table). A state that starts a hand (``new_game``, a deal) is
-    filled at once, so a replay never goes back further than its hand. Reads never
+    replay makes the same table). A state that starts a hand (``new_game``, a deal)
+    keeps a copy of its table, so a replay never goes back further than its hand. Reads never
     change the fields, so the state is immutable; a state built from its fields (the
     constructor, ``dataclasses.replace``, unpickling) loads a table when first played.
     """
@@ -252,8 +252,8 @@ class _Lazy:
 
 
 # A state's node: ``[parent, action, legal, table]`` for a state made by ``apply``
-# (``[parent, action, legal]`` once an ``apply`` took the table), ``[None, None, legal,
-# table]`` for a filled state that hands on a table. ``legal`` is ``None`` until
+# (``[parent, action, legal]`` once an ``apply`` took the table); at the start of a hand
+# (and of the game) ``[None, copy, legal, table]``, ``copy`` a copy of the table there. ``legal`` is ``None`` until
 # :func:`legal_actions` puts the core's legal masks (``legal_masks``) of the state there,
 # so that ``apply`` checks the action the player picked from them without asking
 # ``reason`` (which still words the reason of an illegal one).
@@ -368,10 +368,12 @@ def _set_fields(state: KnockRummyState, values: tuple[Any, ...]) -> None:
 
 
 def _handing_on(t: KrTable) -> KnockRummyState:
-    """A filled state at table ``t`` that hands ``t`` on to its first ``apply``."""
+    """A state at table ``t`` (the start of a hand, or the end of the game) that hands
+    ``t`` on to its first ``apply`` and keeps a copy of it, from which its fields, and
+    those of the hand's later states, are replayed when the table has moved on (a copy
+    costs a tenth of filling the fields, which most states never need)."""
     state: KnockRummyState = _new_state(KnockRummyState)
-    _set_fields(state, _values(t))
-    _set_core(state, [None, None, None, t])
+    _set_core(state, [None, t.copy(), None, t])
     return state
 
 
@@ -386,19 +388,23 @@ def _fill(state: KnockRummyState) -> bool:
         if len(node) == 4:  # no ``apply`` took the table while it was read
             _set_fields(state, values)
             return True
-    # Replay: the actions back to the nearest filled ancestor, on a table loaded there.
+    # Replay: the actions back to the nearest filled ancestor, on a table loaded there,
+    # or to the start of the hand, on a copy of the table kept there.
     actions = []
     at = state
     while True:
         try:
             _FILLED(at)
+            t = _load(at)
             break
         except AttributeError:
             node = at._core
-            assert node is not None and node[0] is not None  # a hand's start is filled
+            assert node is not None
+            if node[0] is None:  # a hand's start: node[1] is the table's copy
+                t = node[1].copy()
+                break
             actions.append(node[1])
             at = node[0]
-    t = _load(at)
     for action in reversed(actions):
         t.play(action, [])  # with events, so the table keeps the hand's log
     _set_fields(state, _values(t))
