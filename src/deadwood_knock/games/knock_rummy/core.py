@@ -699,6 +699,21 @@ def _gin_parts(outcome: str, knocker_count: int, defender_count: int) -> tuple[b
 # every game shares these; they are equal to, and serialise as, freshly built ones.
 
 _SEATS: Final = range(5)
+_EVENT_SLOTS: Final = tuple(vars(Event)[name].__set__ for name in Event.__slots__)
+assert Event.__slots__ == ("kind", "seat", "data", "private_to")
+
+
+def _event(kind: str, seat: int | None, data: Mapping[str, Any], private_to: int | None) -> Event:
+    """``Event(kind, seat, data, private_to=private_to)``, built without the frozen
+    dataclass's ``__init__`` (its four ``object.__setattr__`` calls cost twice the rest):
+    the events of each deal and hand end."""
+    event: Event = object.__new__(Event)
+    put_kind, put_seat, put_data, put_private = _EVENT_SLOTS
+    put_kind(event, kind)
+    put_seat(event, seat)
+    put_data(event, data)
+    put_private(event, private_to)
+    return event
 
 
 def _per_card(
@@ -872,7 +887,7 @@ class KrTable:
             return
         size = deal_size(n)
         dealt = [
-            Event(
+            _event(
                 "deal",
                 None,
                 {
@@ -882,11 +897,11 @@ class KrTable:
                     "upcard": upcard,
                     "stock_size": len(deck),
                 },
+                None,
             )
         ]
         dealt.extend(
-            Event("dealt", seat, {"cards": cards_of_mask(h)}, private_to=seat)
-            for seat, h in enumerate(hands)
+            _event("dealt", seat, {"cards": cards_of_mask(h)}, seat) for seat, h in enumerate(hands)
         )
         self.log_new = dealt
         events.extend(dealt)
@@ -1089,7 +1104,7 @@ class KrTable:
         n = self.opts.players
         result = None
         if events is not None:
-            self._log(events, Event("void", None, {"reason": why}))
+            self._log(events, _event("void", None, {"reason": why}, None))
             result = HandResult(
                 hand_number=self.hand_number,
                 outcome="void",
@@ -1101,7 +1116,7 @@ class KrTable:
                 hands=tuple(cards_of_mask(k) for k in self.known),
                 arrangements=(),
             )
-            self._log(events, Event("hand_result", None, _result_summary(result)))
+            self._log(events, _event("hand_result", None, _result_summary(result), None))
         self._after_hand(result, [0] * n, self.dealer, events)
 
     def _end_by_knock(self, knocker: int, events: list[Event] | None) -> None:
@@ -1192,7 +1207,7 @@ class KrTable:
                     },
                 ),
             )
-            self._log(events, Event("hand_result", None, _result_summary(result)))
+            self._log(events, _event("hand_result", None, _result_summary(result), None))
         n = self.opts.players
         # KR1: with two players the hand's winner deals next; with more the deal passes left.
         dealer = winners[0] if n == 2 else (self.dealer + 1) % n
