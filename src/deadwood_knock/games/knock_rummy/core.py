@@ -233,6 +233,11 @@ _DRAW_PILE_ONLY: Final = (DRAW_PILE,)
 # legal_list's draws by legal_masks' draw bits (1 stock, 2 pile).
 _DRAW_LISTS: Final = ((), _DRAW_STOCK_ONLY, _DRAW_PILE_ONLY, _DRAWS_BOTH)
 _MAX_VALUE: Final = max(_VALUE[:52])
+# legal_masks' answers while drawing (or once over), made once: no tuple per call.
+_BOTH_MASKS: Final = (3, 0, 0, 0)
+_STOCK_MASKS: Final = (1, 0, 0, 0)
+_PILE_MASKS: Final = (2, 0, 0, 0)
+_NO_MASKS: Final = (0, 0, 0, 0)
 
 
 # --------------------------------------------------------------------------- masks
@@ -395,10 +400,10 @@ def legal_masks(
     learning environments' tensors count the hand too); else it is counted here."""
     if phase == DRAW:  # KR3/KR7: the stock (or the pile to turn over), the pile
         if stock or turnovers < MAX_TURNOVERS:
-            return (3 if pile else 1), 0, 0, 0
-        return (2 if pile else 0), 0, 0, 0
+            return _BOTH_MASKS if pile else _STOCK_MASKS
+        return _PILE_MASKS if pile else _NO_MASKS
     if phase != DISCARD:
-        return 0, 0, 0, 0
+        return _NO_MASKS
     high = opts.high_aces
     free = mask if taken is None else mask & _NOT_BIT[taken]
     limit = opts.knock_limit

@@ -256,7 +256,10 @@ def count_above(m: int, high_aces: bool, bound: int) -> int:
     cards out of a suit lowers its deadwood by at most their points, so the runs-only
     deadwood less the points of every such card is a floor of the count."""
     table = _T_HIGH if high_aces else _T_LOW
-    a, b, c, d = m & SUIT_BITS, (m >> 13) & SUIT_BITS, (m >> 26) & SUIT_BITS, m >> 39
+    a = m & SUIT_BITS  # one field a statement: a tuple assignment of four builds a tuple
+    b = (m >> 13) & SUIT_BITS
+    c = (m >> 26) & SUIT_BITS
+    d = m >> 39
     trip = (a & b & (c | d)) | (c & d & (a | b))
     runs_only = table[a] + table[b] + table[c] + table[d]
     if not trip:
