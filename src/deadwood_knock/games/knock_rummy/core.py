@@ -56,6 +56,7 @@ __all__ = [
     "KnockRummyOptions",
     "KrTable",
     "Rummy",
+    "actions_of",
     "best_layoff",
     "cards_of_mask",
     "deal_size",
@@ -64,7 +65,6 @@ __all__ = [
     "gin_points",
     "gin_settlement",
     "knock_rummy_scores",
-    "actions_of",
     "legal_list",
     "legal_masks",
     "reason",
@@ -231,7 +231,7 @@ _DRAWS_BOTH: Final = (DRAW_STOCK, DRAW_PILE)
 _DRAW_STOCK_ONLY: Final = (DRAW_STOCK,)
 _DRAW_PILE_ONLY: Final = (DRAW_PILE,)
 # legal_list's draws by legal_masks' draw bits (1 stock, 2 pile).
-_DRAW_LISTS: Final = ((), _DRAW_STOCK_ONLY, _DRAW_PILE_ONLY, _DRAWS_BOTH)
+DRAW_LISTS: Final = ((), _DRAW_STOCK_ONLY, _DRAW_PILE_ONLY, _DRAWS_BOTH)
 _MAX_VALUE: Final = max(_VALUE[:52])
 # legal_masks' answers while drawing (or once over), made once: no tuple per call.
 _BOTH_MASKS: Final = (3, 0, 0, 0)
@@ -260,7 +260,8 @@ def _build_suit_tables(items: Sequence[Any]) -> tuple[tuple[tuple[Any, ...], ...
 _S0, _S1, _S2, _S3 = _build_suit_tables(CARDS)
 # The legal discards of a hand are four lookups and three concatenations (hot: every
 # ``legal_actions`` while discarding); 7- and 6-bit tables took eight and seven.
-_D0, _D1, _D2, _D3 = _build_suit_tables(DISCARDS)
+DISCARD_TABLES: Final = _build_suit_tables(DISCARDS)
+_D0, _D1, _D2, _D3 = DISCARD_TABLES
 
 
 def cards_of_mask(m: int) -> tuple[Card, ...]:
@@ -304,7 +305,7 @@ def actions_of(masks: tuple[int, int, int, int]) -> tuple[KnockRummyAction, ...]
     """The action values of :func:`legal_masks`' masks, in :func:`legal_list`'s order."""
     draws, discards, knocks, rummies = masks
     if draws:
-        return _DRAW_LISTS[draws]
+        return DRAW_LISTS[draws]
     # _discards_of_mask, inline (the hot case: every discard of a random Gin hand)
     m = discards
     found = _D0[m & 0x1FFF] + _D1[m >> 13 & 0x1FFF] + _D2[m >> 26 & 0x1FFF] + _D3[m >> 39]
@@ -866,11 +867,11 @@ class KrTable:
         # k-th seat from the dealer gets the k-th, (k + n)-th, ... cards from the top.
         # Taken as slices, each hand's mask summed in C (its bits are distinct).
         total = deal_size(n) * n
-        dealt = deck[-total:]
+        top = deck[-total:]
         del deck[-total:]
         hands = [0] * n
         for k in range(1, n + 1):
-            hands[(dealer + k) % n] = sum(map(_BIT.__getitem__, dealt[total - k :: -n]))
+            hands[(dealer + k) % n] = sum(map(_BIT.__getitem__, top[total - k :: -n]))
         upcard = deck.pop()
         self.hand_number = hand_number
         self.dealer = dealer

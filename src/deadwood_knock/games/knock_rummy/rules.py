@@ -21,9 +21,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from itertools import chain
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from deadwood_knock.cards import DECK_52, Card
 from deadwood_knock.games.base import (
@@ -38,6 +37,8 @@ from deadwood_knock.games.base import (
     cards_from_json,
 )
 from deadwood_knock.games.knock_rummy.core import (
+    DISCARD_TABLES,
+    DRAW_LISTS,
     GIN_BONUS,
     GIN_LIMIT,
     GIN_NAME,
@@ -56,6 +57,7 @@ from deadwood_knock.games.knock_rummy.core import (
     KnockRummyOptions,
     KrTable,
     Rummy,
+    actions_of,
     best_layoff,
     cards_of_mask,
     deal_size,
@@ -64,12 +66,6 @@ from deadwood_knock.games.knock_rummy.core import (
     gin_points,
     gin_settlement,
     knock_rummy_scores,
-    _D0,
-    _D1,
-    _D2,
-    _D3,
-    _DRAW_LISTS,
-    actions_of,
     legal_list,
     legal_masks,
     reason,
@@ -253,10 +249,10 @@ class _Lazy:
 
 # A state's node: ``[parent, action, legal, table]`` for a state made by ``apply``
 # (``[parent, action, legal]`` once an ``apply`` took the table); at the start of a hand
-# (and of the game) ``[None, copy, legal, table]``, ``copy`` a copy of the table there. ``legal`` is ``None`` until
-# :func:`legal_actions` puts the core's legal masks (``legal_masks``) of the state there,
-# so that ``apply`` checks the action the player picked from them without asking
-# ``reason`` (which still words the reason of an illegal one).
+# (and of the game) ``[None, copy, legal, table]``, ``copy`` a copy of the table there.
+# ``legal`` is ``None`` until :func:`legal_actions` puts the core's legal masks
+# (``legal_masks``) of the state there, so that ``apply`` checks the action the player
+# picked from them without asking ``reason`` (which still words an illegal one's reason).
 _Node = list[Any]
 
 _STATE_FIELDS: Final = tuple(f.name for f in fields(KnockRummyState) if f.init)
@@ -363,7 +359,7 @@ def _values(t: KrTable) -> tuple[Any, ...]:
 
 
 def _set_fields(state: KnockRummyState, values: tuple[Any, ...]) -> None:
-    for put, value in zip(_SETTERS, values):  # ``winners`` last: the state is filled
+    for put, value in zip(_SETTERS, values, strict=True):  # ``winners`` last: filled
         put(state, value)
 
 
@@ -504,7 +500,7 @@ def state_of(table: KrTable) -> KnockRummyState:
 
 def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     """Every action the seat to act may take, in a stable order."""
-    node = state._core
+    node: Any = state._core  # None (TypeError below) or a node
     try:
         t = node[3]  # the table at this state (hot path: every state of a playout)
     except (TypeError, IndexError):  # no node, or the table moved on
@@ -522,11 +518,15 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     # draws, and discards when no knock or rummy is legal.
     draws, discards, knocks, rummies = masks
     if draws:
-        return _DRAW_LISTS[draws]
+        return DRAW_LISTS[draws]
     if knocks or rummies:
         return actions_of(masks)
     m = discards
     return _D0[m & 0x1FFF] + _D1[m >> 13 & 0x1FFF] + _D2[m >> 26 & 0x1FFF] + _D3[m >> 39]
+
+
+# The core's discard tables, as globals here (read on every ``legal_actions`` while discarding).
+_D0, _D1, _D2, _D3 = DISCARD_TABLES
 
 
 def _legal_of_fields(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
@@ -599,7 +599,7 @@ def apply(
             1 if source == "stock" else 2 if source == "discard" else 0
         ):
             _check(node, t, action)
-        t._draw(t.to_act, source, events)  # type: ignore[arg-type]
+        t._draw(t.to_act, source, events)
         after: KnockRummyState = _new_state(KnockRummyState)
         _set_core(after, [state, action, None, t])  # a draw never ends a hand
         return after, tuple(events)
@@ -608,7 +608,7 @@ def apply(
         card = action.card  # type: ignore[union-attr]
         if masks is None or type(card) is not Card or not masks[1] >> card & 1:
             _check(node, t, action)
-        t._discard(t.to_act, card, events)  # type: ignore[arg-type]
+        t._discard(t.to_act, card, events)
     else:
         _check(node, t, action)
         t.play(action, events)
@@ -647,6 +647,7 @@ def _apply_loaded(
     else:
         after = _handing_on(t)
     return after, tuple(events)
+
 
 # --------------------------------------------------------------------------- observation
 
