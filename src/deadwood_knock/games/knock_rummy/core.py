@@ -7,10 +7,10 @@ over, the void hand, lay-offs, scoring and settlement, the next deal and the end
 
 Three callers run this same code:
 
-* the immutable public API (:mod:`.rules`): ``apply`` plays the action on the table that
-  made the state (or one loaded from the state) and keeps the table's fields as the next
-  state (:func:`.rules.apply`); ``legal_actions`` and ``why_illegal`` call
-  :func:`legal_list` and :func:`reason` on the state's fields;
+* the immutable public API (:mod:`.rules`): ``apply`` plays the action in place on the
+  table the state holds (or one loaded from the state) and hands the table on to the next
+  state, whose fields are read off it or replayed when asked for (:func:`.rules.apply`);
+  ``legal_actions`` and ``why_illegal`` ask :func:`legal_masks` and :func:`reason`;
 * the bots' playouts (``bots/kr_playout.py``), which copy a sampled table and play on it
   without events (``events=None``), stopping at the end of the hand (``single_hand``);
 * the learning environments (``deadwood_knock.rl``), which step one table in place.
