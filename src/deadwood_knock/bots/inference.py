@@ -365,7 +365,7 @@ def marginals(
 #: houses, 12 flushes, 8 straights, 10 better; score 42 to 99, median 60), far above the
 #: best of 12 deals.
 KNOCKER_BANK: Final = 2000
-KNOCKER_BEST_OF: Final = 60
+KNOCKER_BEST_OF: Final = 25
 #: A caller's hand is the best (by hand points) of this many weighted deals: strong-v1
 #: calls a knock with a full house or better almost always, with a flush about half the
 #: time, with a straight or less almost never.
