@@ -62,7 +62,7 @@ GIN_Z = 1.0
 #: calls with ``SELF_CALL_POINTS``.
 RIVAL_KNOCK_ODDS: tuple[tuple[int, float], ...] = ((60, 0.10), (45, 0.05))
 RIVAL_CALL_ODDS: tuple[tuple[int, float], ...] = ((70, 1.0), (60, 0.5))
-SELF_KNOCK_SCORE = 55
+SELF_KNOCK_SCORE = 65
 SELF_CALL_POINTS = 60
 #: Off: the pass-three search (DK_STYLE rivals, HiddenDealer's knocker).
 TABLE_MODEL = True
