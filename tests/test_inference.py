@@ -168,25 +168,22 @@ def _call_position(seed: int) -> tuple[Any, Any]:
         state, _ = game.apply(state, bot.act(game, game.observe(state, seat), legal, rng))
 
 
-def test_pot_dealer_deals_the_knocker_a_made_hand_and_every_card_once() -> None:
-    """strong's Deadwood Knock sampler (``PotDealer``): the knocker's hand allows its knock
-    and is far stronger than the card model's best of 12 deals (a patient knocker shows a
-    made hand); every deal gives each unseen card to exactly one place and keeps the
-    cards known to be in a hand there."""
+def test_pot_dealer_deals_the_knocker_a_made_hand_and_every_card_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """strong's Deadwood Knock sampler (``PotDealer``): the knocker's hand allows its knock;
+    read as a patient knocker's it is far stronger than the card model's best of 12 deals
+    (a patient knocker shows a made hand), read as an eager one's (greedy knocks at its
+    first turn, and these knocks came there) it is not; every deal gives each unseen card
+    to exactly one place and keeps the cards known to be in a hand there."""
+    from deadwood_knock.bots import inference
     from deadwood_knock.bots.dk import hand_value
     from deadwood_knock.bots.inference import HiddenDealer, PotDealer
 
-    checked = 0
-    gains: list[float] = []
-    for seed in range(6):
-        state, view = _call_position(seed)
-        knocker = state.knocker
-        assert knocker is not None and knocker != view.seat
-        rng = random.Random(seed)
-        pot, plain = PotDealer(view), HiddenDealer(view)
-        pot_scores, plain_scores = [], []
+    def mean_knocker_score(view: Any, knocker: int, dealer: Any, rng: random.Random) -> float:
+        total = 0
         for _ in range(60):
-            hands, rest = pot.deal(rng)
+            hands, rest = dealer.deal(rng)
             assert hands[view.seat] == list(view.hand)
             dealt = [c for s, h in enumerate(hands) if s != view.seat for c in h] + rest
             known = [c for s in range(4) if s != view.seat for c in view.known_cards[s]]
@@ -195,12 +192,23 @@ def test_pot_dealer_deals_the_knocker_a_made_hand_and_every_card_once() -> None:
                 assert set(view.known_cards[s]) <= set(hands[s])
             value = hand_value(hands[knocker])
             assert value.knock_count <= 11
-            pot_scores.append(value.score)
-            plain_scores.append(hand_value(plain.deal(rng)[0][knocker]).score)
-        gains.append(sum(pot_scores) / 60 - sum(plain_scores) / 60)
-        assert gains[-1] > 5, (seed, gains)
-        checked += 1
-    assert checked == 6
+            total += value.score
+        return total / 60
+
+    gains: list[float] = []
+    for seed in range(6):
+        state, view = _call_position(seed)
+        knocker = state.knocker
+        assert knocker is not None and knocker != view.seat
+        assert view.turns[knocker] <= inference.EAGER_TURNS
+        rng = random.Random(seed)
+        plain = mean_knocker_score(view, knocker, HiddenDealer(view), rng)
+        eager = mean_knocker_score(view, knocker, PotDealer(view), rng)
+        with monkeypatch.context() as m:
+            m.setattr(inference, "EAGER_TURNS", -1)  # read every knock as a patient one
+            patient = mean_knocker_score(view, knocker, PotDealer(view), rng)
+        assert patient > plain + 5 and patient > eager + 5, (seed, plain, eager, patient)
+        gains.append(patient - plain)
     assert sum(gains) / len(gains) > 7, gains  # measured: 8.3 to 10.4 points a seed
 
 

@@ -366,6 +366,10 @@ def marginals(
 #: best of 12 deals.
 KNOCKER_BANK: Final = 2000
 KNOCKER_BEST_OF: Final = 25
+#: A knock at the knocker's first or second turn is an eager player's (strong-v1 took 1
+#: of its 381 chances there); the counts a knocker with earlier knocks is matched from.
+EAGER_TURNS: Final = 1
+BEST_OF_STEPS: Final = (1, 2, 4, 8, 16, 25, 40)
 #: A caller's hand is the best (by hand points) of this many weighted deals: strong-v1
 #: calls a knock with a full house or better almost always, with a flush about half the
 #: time, with a straight or less almost never.
@@ -423,6 +427,7 @@ class PotDealer(HiddenDealer):
         self.caller_best_of = caller_best_of
         self.rival_best_of = rival_best_of
         self.bank: list[list[Card]] | None = None  # built at the first deal, from its rng
+        self.knocker_best_of = best_of
         self.callers = [
             s
             for s in range(view.players)
@@ -431,6 +436,40 @@ class PotDealer(HiddenDealer):
             and s < len(self.calls)
             and self.calls[s] in (True, "call")
         ]
+
+    def _past_knocks(self) -> list[int]:
+        """The knocker's scores (hand points - deadwood) at its earlier knocks this match,
+        from the shown hands of the round results in the observation."""
+        k = self.knocker
+        out: list[int] = []
+        for r in self.view.raw.get("results") or ():
+            if not isinstance(r, Mapping) or r.get("knocker") != k or r.get("dry"):
+                continue
+            try:
+                out.append(int(r["hand_points"][k]) - int(r["deadwood_points"][k]))
+            except (KeyError, IndexError, TypeError, ValueError):
+                continue
+        return out
+
+    def _knocker_best_of(self, scores: Sequence[int]) -> int:
+        """How many bank draws the knocker's hand is the best of. A knocker that has
+        knocked before this match is read by its knocks: the count whose expected best
+        score is nearest their mean (an eager knocker, such as greedy, knocks with far
+        weaker hands than a patient one). Without that, a knock at its first or second
+        turn is an eager one (1: any hand that allows it), a later one ``best_of``."""
+        past = self._past_knocks()
+        if not past:
+            k = self.knocker
+            turns = self.view.turns[k] if k is not None and k < len(self.view.turns) else 0
+            return 1 if turns <= EAGER_TURNS else self.best_of
+        target = sum(past) / len(past)
+        n = len(scores)
+
+        def expected(m: int) -> float:
+            grid = [(i + 0.5) / 32 for i in range(32)]
+            return sum(scores[min(n - 1, int(n * (1.0 - u ** (1.0 / m))))] for u in grid) / 32
+
+        return min(BEST_OF_STEPS, key=lambda m: abs(expected(m) - target))
 
     def _build_bank(self, rng: random.Random) -> list[list[Card]]:
         """The knocker's possible hands that allow its knock, best score first."""
@@ -452,6 +491,8 @@ class PotDealer(HiddenDealer):
             if r[1] <= KNOCK_LIMIT
         ]
         scored.sort(key=lambda sh: -sh[0])
+        if scored:
+            self.knocker_best_of = self._knocker_best_of([sc for sc, _ in scored])
         return [h for _, h in scored]
 
     def rival_tries(self, s: int) -> int:
@@ -475,7 +516,7 @@ class PotDealer(HiddenDealer):
         if self.bank:
             n = len(self.bank)
             # The best of ``best_of`` draws from the bank: its rank is an order statistic.
-            rank = min(n - 1, int(n * (1.0 - rng.random() ** (1.0 / self.best_of))))
+            rank = min(n - 1, int(n * (1.0 - rng.random() ** (1.0 / self.knocker_best_of))))
             assert self.knocker is not None
             hands[self.knocker] = list(self.bank[rank])
             left = [c for c in left if c not in set(hands[self.knocker])]
