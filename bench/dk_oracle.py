@@ -102,6 +102,7 @@ def judge(path: str, bot_name: str, iterations: int, setup: str) -> dict[str, li
     bot = get_bot(bot_name)
     chosen: dict[str, list[float]] = {"call": [], "knock": []}
     gains: dict[str, list[float]] = {"call": [], "knock": []}
+    took_count = {"call": 0, "knock": 0}
     for i, d in enumerate(data):
         state, seat = d["state"], d["seat"]
         legal = game.legal_actions(state)
@@ -111,14 +112,14 @@ def judge(path: str, bot_name: str, iterations: int, setup: str) -> dict[str, li
         a = bot.act(game, obs, legal, random.Random(i), Budget(iterations=iterations))
         t, other = ("call", "fold") if d["t"] == "call" else ("knock", "wait")
         took = a.kind == t
+        took_count[t] += took
         chosen[t].append(d["v"][t] if took else d["v"][other])
         gains[t].append(d["v"][t] - d["v"][other] if took else 0.0)
     for t, g in gains.items():
         if len(g) > 1:
             se = statistics.stdev(g) / len(g) ** 0.5
-            n_took = sum(1 for x in g if x != 0.0)
             print(
-                f"{bot_name} {setup!r}: {t} {len(g)} positions, took {n_took}; "
+                f"{bot_name} {setup!r}: {t} {len(g)} positions, took {took_count[t]}; "
                 f"gain over never-{t} {statistics.mean(g):+.2f} (se {se:.2f})"
             )
     return chosen
