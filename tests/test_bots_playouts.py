@@ -135,3 +135,42 @@ def test_meld_aware_discard_keeps_a_pair_over_a_lone_card() -> None:
     assert plain.pile[-1] in parse_cards("Kc Kd")  # the plain policy breaks the pair
     kr_playout.meld_move(t, 10)
     assert t.pile[-1] in parse_cards("Qs Jh")
+
+
+def test_table_style_rivals_knock_and_call_by_their_odds_and_the_seat_by_its_lines() -> None:
+    # strong's playout rivals (dk_playout.Style knock_odds / call_odds) knock only with a
+    # made hand and call only by hand points; the searching seat (``me``) keeps the plain
+    # thresholds; an empty table of odds is strong-v1's style, untouched.
+    from deadwood_knock.bots.search import table_style
+
+    game = get_game("deadwood-knock")
+    knocked = {"rival": 0, "me": 0}
+    chances = {"rival": 0, "me": 0}
+    weak_knocks = 0
+    for seed in range(40):
+        state = game.new_game(game.options_from_json({"players": 4, "rounds": 1}), seed)
+        position = dk_playout.dealt(state)
+        style = table_style(seed % 4)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if position.phase != "play":
+                break
+            seat = position.to_act
+            assert seat is not None
+            score, knock = dk_playout.quick(position.hands[seat])[:2]
+            who = "me" if seat == style.me else "rival"
+            before = position.phase
+            dk_playout.policy_move(position, rng, style)
+            did = before == "play" and position.knocker == seat
+            if knock <= 11:
+                chances[who] += 1
+                knocked[who] += did
+                if who == "me":
+                    wanted = score >= style.knock_score or knock <= style.knock_count
+                    assert did == wanted, (seed, score, knock)
+                elif did and score < style.knock_odds[-1][0]:
+                    weak_knocks += 1
+    assert weak_knocks == 0
+    assert chances["rival"] > 50 and chances["me"] > 10
+    assert knocked["rival"] < chances["rival"]  # by odds, not at every chance
+    assert dk_playout.DEFAULT_STYLE.knock_odds == () and dk_playout.DEFAULT_STYLE.me == -1

@@ -12,6 +12,12 @@ halving, the Gin anchor. Deadwood Knock's pot decisions are part of that search:
 playouts settle the pot on the inferred hands, so the call's value is the chance of
 winning the pot (priced in points) on those hands; a knock is valued by its expected
 round score against every way of playing on. Hand Focus ranks moves with this bot.
+
+In Deadwood Knock (``TABLE_MODEL``) the playouts and the deal model the table as
+strong-v1 was measured to play it: rivals knock with a made hand only now and then and
+call with a flush or better (``RIVAL_KNOCK_ODDS``, ``RIVAL_CALL_ODDS``), and the hidden
+hands come from ``inference.PotDealer`` (a knocker's made hand, callers' strong hands,
+rivals' hands as good as a patient player's after its turns).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from typing import Any
 from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
-from deadwood_knock.bots.inference import HiddenDealer
+from deadwood_knock.bots.inference import HiddenDealer, PotDealer
 from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.games.base import Action, Game
@@ -55,11 +61,42 @@ GIN_WIDTH = 6
 GIN_Z = 1.0
 
 
+#: The rivals as strong-v1 plays (measured: docs/bots.md, "Deadwood Knock, fourth pass"):
+#: a made hand knocks only now and then (scores 45-59: 5% of its chances, 60 or more:
+#: 10%), a knock is called with a full house or better, a flush half the time. The
+#: searching seat itself knocks in its playouts with a score of ``SELF_KNOCK_SCORE`` (or a
+#: knock count below zero: only jokers and an ace in its deadwood) and calls with
+#: ``SELF_CALL_POINTS``.
+RIVAL_KNOCK_ODDS: tuple[tuple[int, float], ...] = ((60, 0.10), (45, 0.05))
+RIVAL_CALL_ODDS: tuple[tuple[int, float], ...] = ((70, 1.0), (60, 0.5))
+SELF_KNOCK_SCORE = 65
+SELF_CALL_POINTS = 60
+#: Off: the pass-three search (DK_STYLE rivals, HiddenDealer's knocker).
+TABLE_MODEL = True
+
+
+def table_style(seat: int) -> Style:
+    return Style(
+        knock_count=-1,
+        knock_score=SELF_KNOCK_SCORE,
+        call_points=SELF_CALL_POINTS,
+        knock_odds=RIVAL_KNOCK_ODDS,
+        call_odds=RIVAL_CALL_ODDS,
+        me=seat,
+    )
+
+
 class InferredSimSearch(SimSearch):
     """Deadwood Knock playouts on positions whose hidden hands come from the model."""
 
-    def __init__(self, view: TableView, style: Style = DK_STYLE) -> None:
-        super().__init__(view, HiddenDealer(view).deal, style)
+    def __init__(self, view: TableView, style: Style | None = None) -> None:
+        if TABLE_MODEL:
+            dealer: HiddenDealer = PotDealer(view)
+            style = style or table_style(view.seat)
+        else:
+            dealer = HiddenDealer(view)
+            style = style or DK_STYLE
+        super().__init__(view, dealer.deal, style)
 
 
 #: The rummy games whose playouts use the meld-aware discard (``kr_playout.meld_move``:
