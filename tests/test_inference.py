@@ -240,3 +240,25 @@ def test_pot_dealer_beats_uniform_dealing() -> None:
     pot = _pairs("deadwood-knock", 4, 30, False, _pot_marginals)
     uniform = _pairs("deadwood-knock", 4, 30, True)
     assert _brier(pot) < _brier(uniform)
+
+
+@pytest.mark.parametrize("table_model", [False, True])
+def test_strong_values_a_call_on_either_deadwood_knock_model(
+    table_model: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``search.TABLE_MODEL`` is off in play but kept for research (bench/dk_oracle.py):
+    both models search a real call decision, value every legal answer and pick one."""
+    from deadwood_knock.bots import search
+
+    monkeypatch.setattr(search, "TABLE_MODEL", table_model)
+    state, _view = _call_position(21)
+    game = get_game("deadwood-knock")
+    seat = game.to_act(state)
+    assert seat is not None
+    obs, legal = game.observe(state, seat), game.legal_actions(state)
+    strong = get_bot("strong")
+    assert isinstance(strong, SearchBot)
+    values = strong.evaluate(game, obs, legal, random.Random(3), Budget(iterations=30))
+    assert {v.action for v in values} == set(legal)
+    assert all(v.samples > 0 for v in values)
+    assert strong.act(game, obs, legal, random.Random(3)) in legal

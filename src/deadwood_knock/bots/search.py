@@ -13,8 +13,9 @@ playouts settle the pot on the inferred hands, so the call's value is the chance
 winning the pot (priced in points) on those hands; a knock is valued by its expected
 round score against every way of playing on. Hand Focus ranks moves with this bot.
 
-In Deadwood Knock (``TABLE_MODEL``) the playouts and the deal model the table as
-strong-v1 was measured to play it: rivals knock with a made hand only now and then and
+In Deadwood Knock the playouts and the deal can model the table as strong-v1 was
+measured to play it (``TABLE_MODEL``, off: measured no better against strong-v1 and
+weaker against the personalities, docs/bots.md, "Deadwood Knock, fourth pass"): rivals knock with a made hand only now and then and
 call with a flush or better (``RIVAL_KNOCK_ODDS``, ``RIVAL_CALL_ODDS``), and the hidden
 hands come from ``inference.PotDealer`` (a knocker's made hand, callers' strong hands,
 rivals' hands as good as a patient player's after its turns).
@@ -71,8 +72,12 @@ RIVAL_KNOCK_ODDS: tuple[tuple[int, float], ...] = ((60, 0.10), (45, 0.05))
 RIVAL_CALL_ODDS: tuple[tuple[int, float], ...] = ((70, 1.0), (60, 0.5))
 SELF_KNOCK_SCORE = 65
 SELF_CALL_POINTS = 60
-#: Off: the pass-three search (DK_STYLE rivals, HiddenDealer's knocker).
-TABLE_MODEL = True
+#: Off (the default): the pass-three search (DK_STYLE rivals, HiddenDealer's knocker).
+#: On, ``strong`` was -1.35 a round (-5.66, +2.95) against three strong-v1 and lost most
+#: of its edge over the legend and sharp, who knock early and call loosely as new players
+#: do; Hand Focus's call sentence prices the pot on the card model, so off keeps the
+#: ranking and the sentence on one model. Kept for research: ``bench/dk_oracle.py``.
+TABLE_MODEL = False
 
 
 def table_style(seat: int) -> Style:
