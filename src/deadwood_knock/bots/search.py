@@ -75,8 +75,7 @@ SELF_CALL_POINTS = 60
 #: Off (the default): the pass-three search (DK_STYLE rivals, HiddenDealer's knocker).
 #: On, ``strong`` was -1.35 a round (-5.66, +2.95) against three strong-v1 and lost most
 #: of its edge over the legend and sharp, who knock early and call loosely as new players
-#: do; Hand Focus's call sentence prices the pot on the card model, so off keeps the
-#: ranking and the sentence on one model. Kept for research: ``bench/dk_oracle.py``.
+#: do. Kept for research: ``bench/dk_oracle.py judge --set "search.TABLE_MODEL=True"``.
 TABLE_MODEL = False
 
 
