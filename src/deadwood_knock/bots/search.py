@@ -15,10 +15,11 @@ round score against every way of playing on. Hand Focus ranks moves with this bo
 
 In Deadwood Knock the playouts and the deal can model the table as strong-v1 was
 measured to play it (``TABLE_MODEL``, off: measured no better against strong-v1 and
-weaker against the personalities, docs/bots.md, "Deadwood Knock, fourth pass"): rivals knock with a made hand only now and then and
-call with a flush or better (``RIVAL_KNOCK_ODDS``, ``RIVAL_CALL_ODDS``), and the hidden
-hands come from ``inference.PotDealer`` (a knocker's made hand, callers' strong hands,
-rivals' hands as good as a patient player's after its turns).
+weaker against the personalities, docs/bots.md, "Deadwood Knock, fourth pass"): rivals
+knock with a made hand only now and then and call with a flush or better
+(``RIVAL_KNOCK_ODDS``, ``RIVAL_CALL_ODDS``), and the hidden hands come from
+``inference.PotDealer`` (a knocker's made hand, callers' strong hands, rivals' hands as
+good as a patient player's after its turns).
 """
 
 from __future__ import annotations
