@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Final, Literal
 
-from deadwood_knock.cards import CARDS, DECK_52, Card, shuffled
-from deadwood_knock.games.base import Event, GameError, JSONDict, derive_rng
+from deadwood_knock.cards import CARDS, DECK_52, Card, shuffled_by_key
+from deadwood_knock.games.base import Event, GameError, JSONDict, derive_key
 from deadwood_knock.games.knock_rummy.melds import (
     Arrangement,
     arrange,
@@ -862,7 +862,8 @@ class KrTable:
         """KR1: shuffle (from the seed and hand number), deal one card at a time from the
         dealer's left, flip one card to start the discard pile."""
         n = self.opts.players
-        deck = shuffled(DECK_52, derive_rng(self.seed, hand_number))
+        # ``shuffled(DECK_52, derive_rng(self.seed, hand_number))``, cheaper.
+        deck = shuffled_by_key(DECK_52, derive_key(self.seed, hand_number))
         # One card at a time from the dealer's left, from the top (the deck's end): the
         # k-th seat from the dealer gets the k-th, (k + n)-th, ... cards from the top.
         # Taken as slices, each hand's mask summed in C (its bits are distinct).

@@ -124,6 +124,39 @@ __all__ += [
 
 def gin_options_from_json(data: Mapping[str, Any]) -> KnockRummyOptions:
     """Options for the Gin preset: ``gin`` is implied (and may not be false)."""
+    return _cached_options(_parse_gin_options, data)
+
+
+def _cached_options(
+    parse: Callable[[Mapping[str, Any]], KnockRummyOptions], data: Mapping[str, Any]
+) -> KnockRummyOptions:
+    """``parse(data)``, kept per parser and JSON object: parsing and checking the options
+    cost about a hundredth of a random Gin hand, and a bench or a server parses the same
+    few objects again and again. The key holds each value's type with it, so ``True`` and
+    ``1`` (equal, and equally hashed) are told apart; an object with an unhashable value,
+    or not a plain dict, is parsed every time; errors are never kept. The options are
+    immutable, so equal JSON may share them."""
+    if type(data) is not dict:
+        return parse(data)
+    try:
+        key = (parse, tuple(data.items()), tuple(map(type, data.values())))
+        return _OPTIONS[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable value: no key
+        return parse(data)
+    options = parse(data)
+    if len(_OPTIONS) >= _OPTIONS_KEPT:
+        _OPTIONS.clear()
+    _OPTIONS[key] = options
+    return options
+
+
+_OPTIONS: Final[dict[tuple[Any, ...], KnockRummyOptions]] = {}
+_OPTIONS_KEPT: Final = 256
+
+
+def _parse_gin_options(data: Mapping[str, Any]) -> KnockRummyOptions:
     if not isinstance(data, Mapping):
         raise GameError("options must be an object")
     if data.get("gin", True) is not True:
@@ -982,6 +1015,10 @@ def _kr_position_from_json(data: Mapping[str, Any]) -> KnockRummyState:
 
 
 def _kr_options_from_json(data: Mapping[str, Any]) -> KnockRummyOptions:
+    return _cached_options(_parse_kr_options, data)
+
+
+def _parse_kr_options(data: Mapping[str, Any]) -> KnockRummyOptions:
     options = KnockRummyOptions.from_json(data)
     if options.gin:
         raise GameError("use the gin game for gin options")
