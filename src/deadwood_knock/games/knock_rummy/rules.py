@@ -37,7 +37,9 @@ from deadwood_knock.games.base import (
     cards_from_json,
 )
 from deadwood_knock.games.knock_rummy.core import (
+    DISCARD,
     DISCARD_TABLES,
+    DRAW,
     DRAW_LISTS,
     GIN_BONUS,
     GIN_LIMIT,
@@ -61,13 +63,14 @@ from deadwood_knock.games.knock_rummy.core import (
     best_layoff,
     cards_of_mask,
     deal_size,
+    discard_masks,
+    draw_masks,
     gin_layoffs_allowed,
     gin_outcome,
     gin_points,
     gin_settlement,
     knock_rummy_scores,
     legal_list,
-    legal_masks,
     reason,
 )
 from deadwood_knock.games.knock_rummy.melds import Arrangement, arrange
@@ -538,23 +541,26 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
         t = node[3]  # the table at this state (hot path: every state of a playout)
     except (TypeError, IndexError):  # no node, or the table moved on
         return _legal_of_fields(state)
-    seat = t.to_act
-    if seat is None:
+    # legal_masks by phase (its halves called directly: fewer arguments), and
+    # actions_of(masks) with its two usual cases inline (a call costs as much as each):
+    # the draws, and discards when no knock or rummy is legal.
+    phase = t.phase
+    if phase == DRAW:
+        masks = draw_masks(len(t.stock), len(t.pile), t.turnovers)
+        if len(node) != 4:  # another thread played on the table while it was read
+            return _legal_of_fields(state)
+        node[2] = masks  # for ``apply`` (the masks of this state, whatever happens next)
+        return DRAW_LISTS[masks[0]]
+    seat = t.to_act  # a table's seat is None only once the game is over
+    if phase != DISCARD or seat is None:
         return ()
-    masks = legal_masks(
-        t.opts, t.phase, t.hands[seat], t.taken, len(t.stock), len(t.pile), t.turnovers
-    )
-    if len(node) != 4:  # another thread played on the table while it was read
+    masks = discard_masks(t.opts, t.hands[seat], t.taken)
+    if len(node) != 4:
         return _legal_of_fields(state)
-    node[2] = masks  # for ``apply`` (the masks of this state, whatever happens next)
-    # actions_of(masks), its two usual cases inline (a call costs as much as each): the
-    # draws, and discards when no knock or rummy is legal.
-    draws, discards, knocks, rummies = masks
-    if draws:
-        return DRAW_LISTS[draws]
-    if knocks or rummies:
+    node[2] = masks
+    if masks[2] or masks[3]:
         return actions_of(masks)
-    m = discards
+    m = masks[1]
     return _D0[m & 0x1FFF] + _D1[m >> 13 & 0x1FFF] + _D2[m >> 26 & 0x1FFF] + _D3[m >> 39]
 
 
