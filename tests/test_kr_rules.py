@@ -640,6 +640,29 @@ def test_kr_options_reject_bad_values(data: dict[str, Any]) -> None:
         GAME.options_from_json(data)
 
 
+def test_options_kept_per_json_object_tell_equal_values_of_other_types_apart() -> None:
+    """Parsed options are kept per JSON object (a bench or a server parses the same few
+    again and again); ``True`` and ``1`` are equal and hash alike, yet only one is valid."""
+    for game in (GAME, GIN_GAME):
+        first = game.options_from_json({"players": 2, "high_aces": True})
+        again = game.options_from_json({"players": 2, "high_aces": True})
+        assert again == first and again.high_aces is True
+        with pytest.raises(GameError, match="true or false"):
+            game.options_from_json({"players": 2, "high_aces": 1})
+        with pytest.raises(GameError, match="whole number"):
+            game.options_from_json({"players": 2, "target": 100.0})
+        with pytest.raises(GameError):  # an unhashable value is parsed (and refused) too
+            game.options_from_json({"players": 2, "target": [100]})
+    # The same JSON, kept by one game, is still checked by the other.
+    assert GIN_GAME.options_from_json({"players": 2}).gin
+    assert not GAME.options_from_json({"players": 2}).gin
+    with pytest.raises(GameError, match="gin game"):
+        GAME.options_from_json({"players": 2, "gin": True})
+    assert GIN_GAME.options_from_json({"players": 2, "gin": True}).gin
+    for n in range(300):  # more objects than are kept: each still parses right
+        assert GAME.options_from_json({"players": 2, "target": 1 + n}).target == 1 + n
+
+
 def test_kr_options_round_trip() -> None:
     opts = KnockRummyOptions(players=4, knock_limit=7, high_aces=True, target=50)
     assert GAME.options_from_json(opts.to_json()) == opts
