@@ -217,7 +217,8 @@ class KnockRummyState:
     read: from the table while the state still holds it, else by replaying the actions
     from the nearest filled ancestor on a fresh table (the core is deterministic, so the
     replay makes the same table). A state that starts a hand (``new_game``, a deal)
-    keeps a copy of its table, so a replay never goes back further than its hand. Reads never
+    keeps what deals that table again (:func:`_handing_on`), so a replay never goes back
+    further than its hand. Reads never
     change the fields, so the state is immutable; a state built from its fields (the
     constructor, ``dataclasses.replace``, unpickling) loads a table when first played.
     """
@@ -401,12 +402,36 @@ def _set_fields(state: KnockRummyState, values: tuple[Any, ...]) -> None:
 
 def _handing_on(t: KrTable) -> KnockRummyState:
     """A state at table ``t`` (the start of a hand, or the end of the game) that hands
-    ``t`` on to its first ``apply`` and keeps a copy of it, from which its fields, and
-    those of the hand's later states, are replayed when the table has moved on (a copy
-    costs a tenth of filling the fields, which most states never need)."""
+    ``t`` on to its first ``apply`` and keeps what makes the same table again, from which
+    its fields, and those of the hand's later states, are replayed when the table has
+    moved on: at a deal, the deal's inputs (the deal is the seed's: dealt again, it gives
+    the same cards and equal events), at the end of the game a copy. Keeping the inputs
+    costs a fraction of a copy, which costs a tenth of filling the fields; most states
+    are never read."""
     state: KnockRummyState = _new_state(KnockRummyState)
-    _set_core(state, [None, t.copy(), None, t])
+    if t.to_act is None:  # the game is over: keep a copy
+        _set_core(state, [None, t.copy(), None, t])
+    else:  # a hand just dealt: keep the deal's inputs, dealt again on a replay
+        keep = (t.opts, t.seed, t.hand_number, t.dealer, tuple(t.totals), t.last_result, t.winners)
+        _set_core(state, [None, keep, None, t])
     return state
+
+
+def _start_table(keep: Any) -> KrTable:
+    """A new table at a hand's start from what :func:`_handing_on` kept there."""
+    if type(keep) is KrTable:
+        return keep.copy()
+    opts, seed, hand_number, dealer, totals, last_result, winners = keep
+    t: KrTable = _new_state(KrTable)
+    t.opts = opts
+    t.seed = seed
+    t.totals = list(totals)
+    t.last_result = last_result
+    t.winners = winners
+    t.single_hand = False
+    t.seen = None
+    t._deal(hand_number, dealer, [])  # the same cards and deal events, from the seed
+    return t
 
 
 def _fill(state: KnockRummyState) -> bool:
@@ -421,7 +446,7 @@ def _fill(state: KnockRummyState) -> bool:
             _set_fields(state, values)
             return True
     # Replay: the actions back to the nearest filled ancestor, on a table loaded there,
-    # or to the start of the hand, on a copy of the table kept there.
+    # or to the start of the hand, on the table dealt again (or copied) from what it kept.
     actions = []
     at = state
     while True:
@@ -432,8 +457,8 @@ def _fill(state: KnockRummyState) -> bool:
         except AttributeError:
             node = at._core
             assert node is not None
-            if node[0] is None:  # a hand's start: node[1] is the table's copy
-                t = node[1].copy()
+            if node[0] is None:  # a hand's start: node[1] is what it kept
+                t = _start_table(node[1])
                 break
             actions.append(node[1])
             at = node[0]
