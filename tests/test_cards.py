@@ -17,6 +17,7 @@ from deadwood_knock.cards import (
     parse_card,
     parse_cards,
     shuffled,
+    shuffled_by_key,
 )
 
 
@@ -104,6 +105,17 @@ def test_shuffle_uses_the_rng_passed_in() -> None:
     b = shuffled(DECK_54, random.Random(7))
     c = shuffled(DECK_54, random.Random(8))
     assert a == b and a != c and sorted(a) == list(DECK_54)
+
+
+def test_shuffled_by_key_deals_as_a_seeded_random() -> None:
+    """A deal shuffles with ``shuffled_by_key``: the same cards as ``random.Random(key)``
+    would give, for any deck size and seeds up to 64 bits."""
+    for size in (0, 1, 2, 3, 32, 52, 54):
+        deck = list(CARDS[:size])
+        for key in [*range(200), 2**32 - 1, 2**32, 2**63 + 12345, 2**64 - 1]:
+            expected = list(deck)
+            random.Random(key).shuffle(expected)
+            assert shuffled_by_key(deck, key) == expected
 
 
 def test_shuffled_is_random_shuffle() -> None:

@@ -640,6 +640,60 @@ def test_kr_options_reject_bad_values(data: dict[str, Any]) -> None:
         GAME.options_from_json(data)
 
 
+def test_options_kept_per_json_object_tell_equal_values_of_other_types_apart() -> None:
+    """Parsed options are kept per JSON object (a bench or a server parses the same few
+    again and again); ``True`` and ``1`` are equal and hash alike, yet only one is valid."""
+    for game in (GAME, GIN_GAME):
+        first = game.options_from_json({"players": 2, "high_aces": True})
+        again = game.options_from_json({"players": 2, "high_aces": True})
+        assert again == first and again.high_aces is True
+        with pytest.raises(GameError, match="true or false"):
+            game.options_from_json({"players": 2, "high_aces": 1})
+        with pytest.raises(GameError, match="whole number"):
+            game.options_from_json({"players": 2, "target": 100.0})
+        with pytest.raises(GameError):  # an unhashable value is parsed (and refused) too
+            game.options_from_json({"players": 2, "target": [100]})
+    # The same JSON, kept by one game, is still checked by the other.
+    assert GIN_GAME.options_from_json({"players": 2}).gin
+    assert not GAME.options_from_json({"players": 2}).gin
+    with pytest.raises(GameError, match="gin game"):
+        GAME.options_from_json({"players": 2, "gin": True})
+    assert GIN_GAME.options_from_json({"players": 2, "gin": True}).gin
+    for n in range(300):  # more objects than are kept: each still parses right
+        assert GAME.options_from_json({"players": 2, "target": 1 + n}).target == 1 + n
+
+
+def _hand_starts(game: Any, data: dict[str, Any], seed: int, read_at_once: bool) -> list[Any]:
+    """The states that start each hand of a random game (at most four hands); with
+    ``read_at_once`` every state is read before it is played on."""
+    state = game.new_game(game.options_from_json(data), seed)
+    rng = random.Random(seed)
+    starts = [state]
+    while len(starts) < 4:
+        if read_at_once:
+            repr(state)
+        legal = game.legal_actions(state)  # (``is_over`` would read the state at once)
+        if not legal:
+            break
+        state, events = game.apply(state, legal[rng.randrange(len(legal))])
+        if any(e.kind in ("deal", "game_over") for e in events):
+            starts.append(state)
+    return starts
+
+
+def test_hand_starts_read_late_are_dealt_again_the_same() -> None:
+    """A state that starts a hand keeps the deal's inputs, not a copy of its table: read
+    late (after its table moved on) it is dealt again, and equals the state read at once."""
+    for game, data in ((GIN_GAME, {}), (GAME, {"players": 3, "target": 30})):
+        for seed in range(3):
+            late = _hand_starts(game, data, seed, read_at_once=False)
+            at_once = _hand_starts(game, data, seed, read_at_once=True)
+            assert len(late) >= 2  # a hand dealt after new_game's
+            assert [repr(s) for s in late] == [repr(s) for s in at_once]
+            assert [s.log for s in late] == [s.log for s in at_once]
+            assert [game.legal_actions(s) for s in late] == [game.legal_actions(s) for s in at_once]
+
+
 def test_kr_options_round_trip() -> None:
     opts = KnockRummyOptions(players=4, knock_limit=7, high_aces=True, target=50)
     assert GAME.options_from_json(opts.to_json()) == opts

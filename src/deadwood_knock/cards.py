@@ -20,6 +20,7 @@ indexes lists directly and hashes for free.
 from __future__ import annotations
 
 import random
+from _random import Random as _BareRandom
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -36,6 +37,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "shuffled",
+    "shuffled_by_key",
 ]
 
 RANKS: Final = "A23456789TJQK"
@@ -215,6 +217,24 @@ def shuffled(deck: Sequence[Card], rng: random.Random) -> list[Card]:
     if steps is None:
         steps = _SHUFFLE_STEPS[len(cards)] = _shuffle_steps(len(cards))
     for i, k in steps:  # _randbelow(i + 1): k bits, drawn again while over i
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def shuffled_by_key(deck: Sequence[Card], key: int) -> list[Card]:
+    """``shuffled(deck, random.Random(key))`` for a generator that shuffles nothing else (a
+    deal's): the same cards. The base C generator (``_random.Random``) seeds from ``key``
+    exactly as ``random.Random(key)`` does, without its Python-level ``__init__`` and
+    ``seed`` (two calls and their checks per deal)."""
+    cards = list(deck)
+    getrandbits = _BareRandom(key).getrandbits
+    steps = _SHUFFLE_STEPS.get(len(cards))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(cards)] = _shuffle_steps(len(cards))
+    for i, k in steps:  # as in ``shuffled``
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)

@@ -60,6 +60,7 @@ __all__ = [
     "RuleFacts",
     "card_from_json",
     "cards_from_json",
+    "derive_key",
     "derive_rng",
     "replay",
 ]
@@ -365,7 +366,13 @@ def derive_rng(seed: int, *path: int) -> random.Random:
     Each shuffle (round ``r``'s deal, its reshuffle...) gets its own stream, so a
     state needs to carry only the seed, not a mutable RNG, and stays immutable.
     """
+    return random.Random(derive_key(seed, *path))
+
+
+def derive_key(seed: int, *path: int) -> int:
+    """The seed of :func:`derive_rng`'s generator (``cards.shuffled_by_key`` shuffles with
+    it directly)."""
     key = seed & 0xFFFFFFFFFFFFFFFF
     for part in path:
         key = (key * 0x9E3779B97F4A7C15 + part + 1) & 0xFFFFFFFFFFFFFFFF
-    return random.Random(key)
+    return key

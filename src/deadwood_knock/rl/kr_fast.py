@@ -27,6 +27,7 @@ import numpy as np
 from deadwood_knock.cards import Card
 from deadwood_knock.games.knock_rummy.core import (
     DISCARDS,
+    DRAW,
     DRAW_PILE,
     DRAW_STOCK,
     KNOCKS,
@@ -34,6 +35,8 @@ from deadwood_knock.games.knock_rummy.core import (
     RUMMIES,
     RUMMY_NO_DISCARD,
     cards_of_mask,
+    discard_masks,
+    draw_masks,
     legal_list,
     legal_masks,
 )
@@ -465,17 +468,15 @@ class KrTensors:
                     count = got
                     melded = used << 52 | m0[fa] | m1[fb] | m2[fc] | m3[fd]
         if legal is None:  # legal_bits, inline, with the count
-            if core.to_act == seat:
-                draws, discards, knocks, rummies = legal_masks(
-                    core.opts,
-                    core.phase,
-                    hand,
-                    core.taken,
-                    len(core.stock),
-                    len(core.pile),
-                    core.turnovers,
-                    count,
-                )
+            if core.to_act == seat:  # legal_masks by phase: its halves, called directly
+                if core.phase == DRAW:
+                    draws, discards, knocks, rummies = draw_masks(
+                        len(core.stock), len(core.pile), core.turnovers
+                    )
+                else:  # the seat to act is drawing or discarding
+                    draws, discards, knocks, rummies = discard_masks(
+                        core.opts, hand, core.taken, count
+                    )
                 legal = draws | discards << _AT_DISCARD | knocks << _AT_KNOCK | rummies << _AT_RUMMY
             else:
                 legal = 0

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Final, Literal
 
-from deadwood_knock.cards import CARDS, DECK_52, Card, shuffled
-from deadwood_knock.games.base import Event, GameError, JSONDict, derive_rng
+from deadwood_knock.cards import CARDS, DECK_52, Card, shuffled_by_key
+from deadwood_knock.games.base import Event, GameError, JSONDict, derive_key
 from deadwood_knock.games.knock_rummy.melds import (
     Arrangement,
     arrange,
@@ -60,6 +60,8 @@ __all__ = [
     "best_layoff",
     "cards_of_mask",
     "deal_size",
+    "discard_masks",
+    "draw_masks",
     "gin_layoffs_allowed",
     "gin_outcome",
     "gin_points",
@@ -398,13 +400,28 @@ def legal_masks(
     The one enumeration of the legal actions: :func:`legal_list` builds its action values
     from these masks; building none makes this several times cheaper. ``whole``: the
     hand's count (``count_mask(mask, opts.high_aces)``), if the caller has it already (the
-    learning environments' tensors count the hand too); else it is counted here."""
-    if phase == DRAW:  # KR3/KR7: the stock (or the pile to turn over), the pile
-        if stock or turnovers < MAX_TURNOVERS:
-            return _BOTH_MASKS if pile else _STOCK_MASKS
-        return _PILE_MASKS if pile else _NO_MASKS
+    learning environments' tensors count the hand too); else it is counted here. The
+    public API (``rules.legal_actions``) and the learning environments call its two
+    halves, :func:`draw_masks` and :func:`discard_masks`, directly by phase."""
+    if phase == DRAW:
+        return draw_masks(stock, pile, turnovers)
     if phase != DISCARD:
         return _NO_MASKS
+    return discard_masks(opts, mask, taken, whole)
+
+
+def draw_masks(stock: int, pile: int, turnovers: int) -> tuple[int, int, int, int]:
+    """:func:`legal_masks` while drawing (KR3/KR7): the stock (or the pile to turn over),
+    the pile."""
+    if stock or turnovers < MAX_TURNOVERS:
+        return _BOTH_MASKS if pile else _STOCK_MASKS
+    return _PILE_MASKS if pile else _NO_MASKS
+
+
+def discard_masks(
+    opts: KnockRummyOptions, mask: int, taken: int | None, whole: int | None = None
+) -> tuple[int, int, int, int]:
+    """:func:`legal_masks` while discarding (its arguments of that phase)."""
     high = opts.high_aces
     free = mask if taken is None else mask & _NOT_BIT[taken]
     limit = opts.knock_limit
@@ -862,7 +879,8 @@ class KrTable:
         """KR1: shuffle (from the seed and hand number), deal one card at a time from the
         dealer's left, flip one card to start the discard pile."""
         n = self.opts.players
-        deck = shuffled(DECK_52, derive_rng(self.seed, hand_number))
+        # ``shuffled(DECK_52, derive_rng(self.seed, hand_number))``, cheaper.
+        deck = shuffled_by_key(DECK_52, derive_key(self.seed, hand_number))
         # One card at a time from the dealer's left, from the top (the deck's end): the
         # k-th seat from the dealer gets the k-th, (k + n)-th, ... cards from the top.
         # Taken as slices, each hand's mask summed in C (its bits are distinct).

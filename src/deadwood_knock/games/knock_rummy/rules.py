@@ -37,7 +37,9 @@ from deadwood_knock.games.base import (
     cards_from_json,
 )
 from deadwood_knock.games.knock_rummy.core import (
+    DISCARD,
     DISCARD_TABLES,
+    DRAW,
     DRAW_LISTS,
     GIN_BONUS,
     GIN_LIMIT,
@@ -61,13 +63,14 @@ from deadwood_knock.games.knock_rummy.core import (
     best_layoff,
     cards_of_mask,
     deal_size,
+    discard_masks,
+    draw_masks,
     gin_layoffs_allowed,
     gin_outcome,
     gin_points,
     gin_settlement,
     knock_rummy_scores,
     legal_list,
-    legal_masks,
     reason,
 )
 from deadwood_knock.games.knock_rummy.melds import Arrangement, arrange
@@ -124,6 +127,39 @@ __all__ += [
 
 def gin_options_from_json(data: Mapping[str, Any]) -> KnockRummyOptions:
     """Options for the Gin preset: ``gin`` is implied (and may not be false)."""
+    return _cached_options(_parse_gin_options, data)
+
+
+def _cached_options(
+    parse: Callable[[Mapping[str, Any]], KnockRummyOptions], data: Mapping[str, Any]
+) -> KnockRummyOptions:
+    """``parse(data)``, kept per parser and JSON object: parsing and checking the options
+    cost about a hundredth of a random Gin hand, and a bench or a server parses the same
+    few objects again and again. The key holds each value's type with it, so ``True`` and
+    ``1`` (equal, and equally hashed) are told apart; an object with an unhashable value,
+    or not a plain dict, is parsed every time; errors are never kept. The options are
+    immutable, so equal JSON may share them."""
+    if type(data) is not dict:
+        return parse(data)
+    try:
+        key = (parse, tuple(data.items()), tuple(map(type, data.values())))
+        return _OPTIONS[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable value: no key
+        return parse(data)
+    options = parse(data)
+    if len(_OPTIONS) >= _OPTIONS_KEPT:
+        _OPTIONS.clear()
+    _OPTIONS[key] = options
+    return options
+
+
+_OPTIONS: Final[dict[tuple[Any, ...], KnockRummyOptions]] = {}
+_OPTIONS_KEPT: Final = 256
+
+
+def _parse_gin_options(data: Mapping[str, Any]) -> KnockRummyOptions:
     if not isinstance(data, Mapping):
         raise GameError("options must be an object")
     if data.get("gin", True) is not True:
@@ -181,7 +217,8 @@ class KnockRummyState:
     read: from the table while the state still holds it, else by replaying the actions
     from the nearest filled ancestor on a fresh table (the core is deterministic, so the
     replay makes the same table). A state that starts a hand (``new_game``, a deal)
-    keeps a copy of its table, so a replay never goes back further than its hand. Reads never
+    keeps what deals that table again (:func:`_handing_on`), so a replay never goes back
+    further than its hand. Reads never
     change the fields, so the state is immutable; a state built from its fields (the
     constructor, ``dataclasses.replace``, unpickling) loads a table when first played.
     """
@@ -365,12 +402,36 @@ def _set_fields(state: KnockRummyState, values: tuple[Any, ...]) -> None:
 
 def _handing_on(t: KrTable) -> KnockRummyState:
     """A state at table ``t`` (the start of a hand, or the end of the game) that hands
-    ``t`` on to its first ``apply`` and keeps a copy of it, from which its fields, and
-    those of the hand's later states, are replayed when the table has moved on (a copy
-    costs a tenth of filling the fields, which most states never need)."""
+    ``t`` on to its first ``apply`` and keeps what makes the same table again, from which
+    its fields, and those of the hand's later states, are replayed when the table has
+    moved on: at a deal, the deal's inputs (the deal is the seed's: dealt again, it gives
+    the same cards and equal events), at the end of the game a copy. Keeping the inputs
+    costs a fraction of a copy, which costs a tenth of filling the fields; most states
+    are never read."""
     state: KnockRummyState = _new_state(KnockRummyState)
-    _set_core(state, [None, t.copy(), None, t])
+    if t.to_act is None:  # the game is over: keep a copy
+        _set_core(state, [None, t.copy(), None, t])
+    else:  # a hand just dealt: keep the deal's inputs, dealt again on a replay
+        keep = (t.opts, t.seed, t.hand_number, t.dealer, tuple(t.totals), t.last_result, t.winners)
+        _set_core(state, [None, keep, None, t])
     return state
+
+
+def _start_table(keep: Any) -> KrTable:
+    """A new table at a hand's start from what :func:`_handing_on` kept there."""
+    if type(keep) is KrTable:
+        return keep.copy()
+    opts, seed, hand_number, dealer, totals, last_result, winners = keep
+    t: KrTable = _new_state(KrTable)
+    t.opts = opts
+    t.seed = seed
+    t.totals = list(totals)
+    t.last_result = last_result
+    t.winners = winners
+    t.single_hand = False
+    t.seen = None
+    t._deal(hand_number, dealer, [])  # the same cards and deal events, from the seed
+    return t
 
 
 def _fill(state: KnockRummyState) -> bool:
@@ -385,7 +446,7 @@ def _fill(state: KnockRummyState) -> bool:
             _set_fields(state, values)
             return True
     # Replay: the actions back to the nearest filled ancestor, on a table loaded there,
-    # or to the start of the hand, on a copy of the table kept there.
+    # or to the start of the hand, on the table dealt again (or copied) from what it kept.
     actions = []
     at = state
     while True:
@@ -396,8 +457,8 @@ def _fill(state: KnockRummyState) -> bool:
         except AttributeError:
             node = at._core
             assert node is not None
-            if node[0] is None:  # a hand's start: node[1] is the table's copy
-                t = node[1].copy()
+            if node[0] is None:  # a hand's start: node[1] is what it kept
+                t = _start_table(node[1])
                 break
             actions.append(node[1])
             at = node[0]
@@ -505,23 +566,26 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
         t = node[3]  # the table at this state (hot path: every state of a playout)
     except (TypeError, IndexError):  # no node, or the table moved on
         return _legal_of_fields(state)
-    seat = t.to_act
-    if seat is None:
+    # legal_masks by phase (its halves called directly: fewer arguments), and
+    # actions_of(masks) with its two usual cases inline (a call costs as much as each):
+    # the draws, and discards when no knock or rummy is legal.
+    phase = t.phase
+    if phase == DRAW:
+        masks = draw_masks(len(t.stock), len(t.pile), t.turnovers)
+        if len(node) != 4:  # another thread played on the table while it was read
+            return _legal_of_fields(state)
+        node[2] = masks  # for ``apply`` (the masks of this state, whatever happens next)
+        return DRAW_LISTS[masks[0]]
+    seat = t.to_act  # a table's seat is None only once the game is over
+    if phase != DISCARD or seat is None:
         return ()
-    masks = legal_masks(
-        t.opts, t.phase, t.hands[seat], t.taken, len(t.stock), len(t.pile), t.turnovers
-    )
-    if len(node) != 4:  # another thread played on the table while it was read
+    masks = discard_masks(t.opts, t.hands[seat], t.taken)
+    if len(node) != 4:
         return _legal_of_fields(state)
-    node[2] = masks  # for ``apply`` (the masks of this state, whatever happens next)
-    # actions_of(masks), its two usual cases inline (a call costs as much as each): the
-    # draws, and discards when no knock or rummy is legal.
-    draws, discards, knocks, rummies = masks
-    if draws:
-        return DRAW_LISTS[draws]
-    if knocks or rummies:
+    node[2] = masks
+    if masks[2] or masks[3]:
         return actions_of(masks)
-    m = discards
+    m = masks[1]
     return _D0[m & 0x1FFF] + _D1[m >> 13 & 0x1FFF] + _D2[m >> 26 & 0x1FFF] + _D3[m >> 39]
 
 
@@ -982,6 +1046,10 @@ def _kr_position_from_json(data: Mapping[str, Any]) -> KnockRummyState:
 
 
 def _kr_options_from_json(data: Mapping[str, Any]) -> KnockRummyOptions:
+    return _cached_options(_parse_kr_options, data)
+
+
+def _parse_kr_options(data: Mapping[str, Any]) -> KnockRummyOptions:
     options = KnockRummyOptions.from_json(data)
     if options.gin:
         raise GameError("use the gin game for gin options")
