@@ -136,26 +136,3 @@ def test_strong_weighs_six_gin_candidates_and_strong_v1_four() -> None:
     old = get_bot("strong-v1").evaluate(game, obs, legal, random.Random(5), budget, cull=False)
     assert [av.samples for av in new] == [4] * 6
     assert [av.samples for av in old] == [4] * 4
-
-
-def test_strong_races_gin_candidates_and_strong_v1_halves_them() -> None:
-    """strong drops a Gin candidate only when the paired samples put it clearly behind the
-    leader (never the anchor, index 0); strong-v1 keeps the better half by mean."""
-    from deadwood_knock.bots.search import GIN_RACE_MIN, SearchBot
-    from deadwood_knock.bots.strong import StrongBot
-
-    n = GIN_RACE_MIN
-    noise = [(-1.0) ** k * (k % 5) for k in range(n)]  # the same card luck in every row
-    lead = [10.0 + x for x in noise]
-    close = [v - (0.5 if k % 2 else -0.3) for k, v in enumerate(lead)]  # level, noisy
-    behind = [v - 3.0 - 0.1 * (k % 3) for k, v in enumerate(lead)]  # always 3 behind
-    values = [behind, lead, close, behind]
-    sums = [sum(v) for v in values]
-    visits = [n] * 4
-    assert SearchBot()._cull([0, 1, 2, 3], sums, visits, values, True) == [0, 1, 2]
-    # Too few samples for a standard error: everything stays.
-    short = [v[: n - 1] for v in values]
-    got = SearchBot()._cull([0, 1, 2, 3], [sum(v) for v in short], [n - 1] * 4, short, True)
-    assert got == [0, 1, 2, 3]
-    # strong-v1: the better half by mean, the anchor put back in place of the last.
-    assert sorted(StrongBot()._cull([0, 1, 2, 3], sums, visits, values, True)) == [0, 1]

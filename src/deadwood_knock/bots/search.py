@@ -17,7 +17,6 @@ round score against every way of playing on. Hand Focus ranks moves with this bo
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.bots import kr_playout
@@ -54,15 +53,6 @@ INFERRED_RUMMY: frozenset[str] = frozenset({"gin"})
 #: knocking at 10 early) did not help and were left out.
 GIN_WIDTH = 6
 GIN_Z = 1.0
-
-#: Gin: a candidate is dropped only when the paired playouts put it ``GIN_RACE_Z``
-#: standard errors behind the leader (strong-v1 halves the field by mean at 4, 8, 16, ...
-#: samples, and after 4 samples that is close to a coin toss). ``None``: strong-v1's
-#: halving. ``RACE_KR``: Knock Rummy races too.
-GIN_RACE_Z: float | None = 2.0
-RACE_KR = False
-#: Samples before the first racing cut (a standard error from fewer is unreliable).
-GIN_RACE_MIN = 16
 
 
 class InferredSimSearch(SimSearch):
@@ -136,31 +126,6 @@ class SearchBot(StrongBot):
 
     def _rummy_width(self, gin: bool) -> int:
         return GIN_WIDTH if gin else super()._rummy_width(gin)
-
-    def _cull(
-        self,
-        active: list[int],
-        sums: Sequence[float],
-        visits: Sequence[int],
-        values: Sequence[list[float]],
-        gin: bool,
-    ) -> list[int]:
-        if GIN_RACE_Z is None or not (gin or RACE_KR):
-            return super()._cull(active, sums, visits, values, gin)
-        lead = max(active, key=lambda i: sums[i] / visits[i])
-        keep = []
-        for i in active:
-            n = min(len(values[i]), len(values[lead]))
-            if i == lead or (gin and i == 0) or n < GIN_RACE_MIN:  # Gin's anchor: always
-                keep.append(i)
-                continue
-            a, b = values[i], values[lead]
-            diffs = [a[k] - b[k] for k in range(n)]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean + GIN_RACE_Z * (var / n) ** 0.5 >= 0.0:
-                keep.append(i)
-        return keep
 
     def _search(self, game: Game[Any, Any, O], observation: O, view: TableView) -> Search:
         if game.facts.poker_split:

@@ -312,7 +312,11 @@ class StrongBot:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             if cull and it >= next_cut and len(active) > 2:
-                active = self._cull(active, sums, visits, values, gin)
+                active.sort(key=lambda i: -(sums[i] / visits[i]))
+                cut = active[: max(2, (len(active) + 1) // 2)]
+                if gin and 0 not in cut:  # the anchor (first kept) is always measured
+                    cut[-1] = 0
+                active = cut
                 next_cut *= 2
         out = [
             ActionValue(
@@ -338,21 +342,6 @@ class StrongBot:
         return ranked_out
 
     # --- pieces --------------------------------------------------------------------------
-
-    def _cull(
-        self,
-        active: list[int],
-        sums: Sequence[float],
-        visits: Sequence[int],
-        values: Sequence[list[float]],
-        gin: bool,
-    ) -> list[int]:
-        """Successive halving: keep the better half of the active candidates by mean."""
-        active.sort(key=lambda i: -(sums[i] / visits[i]))
-        cut = active[: max(2, (len(active) + 1) // 2)]
-        if gin and 0 not in cut:  # the anchor (first kept) is always measured
-            cut[-1] = 0
-        return cut
 
     def _rummy_width(self, gin: bool) -> int:
         """How many candidates the Knock Rummy / Gin search keeps (before the turn-ending
