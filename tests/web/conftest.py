@@ -155,15 +155,20 @@ FAILED = pytest.StashKey[bool]()
 def new_page(browser: Any, console: Console, request: pytest.FixtureRequest) -> Iterator[Any]:
     """``new_page(viewport=PHONE)``: a fresh context (own storage) and page; opponents'
     moves are shown without pauses unless ``pace_ms`` says otherwise (``None``: the
-    player's own setting)."""
+    player's own setting). ``service_workers="block"`` for a test that holds requests
+    with ``page.route``: once the service worker controls the page, its requests pass
+    through the worker and the page's routes no longer see them."""
     contexts: list[Any] = []
 
     def make(
         viewport: dict[str, int] = PHONE,
         reduced_motion: str = "reduce",
         pace_ms: int | None = 0,
+        service_workers: str = "allow",
     ) -> Any:
-        ctx = browser.new_context(viewport=viewport, reduced_motion=reduced_motion)
+        ctx = browser.new_context(
+            viewport=viewport, reduced_motion=reduced_motion, service_workers=service_workers
+        )
         if pace_ms is not None:
             # The table plays opponents' moves back at a readable pace; tests that are not
             # about pace play them at once (the client's `dk.paceMs` override).

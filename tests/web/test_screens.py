@@ -413,7 +413,8 @@ def test_trail_offers_no_table_until_the_map_is_in(
 ) -> None:
     """The map arrives above the quick tables: a table offered before it would jump away
     under the finger, so nothing is offered until it (and the unfinished list) is in."""
-    page = new_page(PHONE)
+    # No service worker: with one in control, /api/trail can pass by the page's route.
+    page = new_page(PHONE, service_workers="block")
     sign_in(page, server_url, "Doc")
     held: list[Any] = []
     page.route(re.compile(r".*/api/trail$"), lambda route: held.append(route))
