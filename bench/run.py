@@ -298,7 +298,7 @@ def _api_hands(bench: Bench, log: Callable[[str], None]) -> list[Row]:
         os_per_action = f" vs OpenSpiel's {ours.fmt(os_rate * actions['OpenSpiel'])}"
     for key, what, target, rules in (
         ("kr", "Knock Rummy 2p random hands, public engine API", 10.0, "knock any time"),
-        ("gin", "Gin preset 2p random hands, public engine API", None, "standard gin, as the peer"),
+        ("gin", "Gin preset 2p random hands, public engine API", 10.0, "standard gin, as the peer"),
     ):
         rows.append(
             Row(
