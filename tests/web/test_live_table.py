@@ -305,7 +305,8 @@ FORGE = """
 def test_costly_knock_asks_once_and_the_question_can_be_turned_off(
     server_url: str, new_page: Any, console: Console
 ) -> None:
-    page = new_page(PHONE)
+    # No service worker: with one in control, requests can pass by page.route.
+    page = new_page(PHONE, service_workers="block")
     start_quick_table(page, server_url, "Deadwood Knock")
     my_dk_turn(page)
     # A control that cannot be used now is not on screen at all.

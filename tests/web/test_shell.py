@@ -82,7 +82,8 @@ def test_settings_survive_a_reload(server_url: str, new_page: Any, console: Cons
 def test_update_prompt_when_server_version_changes(
     server_url: str, new_page: Any, console: Console
 ):
-    page = new_page(PHONE)
+    # No service worker: with one in control, requests can pass by page.route.
+    page = new_page(PHONE, service_workers="block")
     sign_in(page, server_url)
     real = json.loads(page.evaluate("fetch('/api/health').then(r => r.text())"))
     # From now on the server reports a newer version, as after a deploy.
