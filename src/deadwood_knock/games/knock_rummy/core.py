@@ -997,7 +997,9 @@ class KrTable:
     # in one method each rather than through helpers: a call costs as much as the move
     # itself, and the public API, the playouts and the learning environments all run them.
 
-    def _discard(self, seat: int, c: Card, events: list[Event] | None) -> None:
+    def _discard(self, seat: int, c: Card, events: list[Event] | None) -> bool:
+        """The plain discard; true if it voided the hand (the next hand is dealt, or the
+        game is over), so the public API's ``apply`` needs no other check."""
         bit = _BIT[c]
         self.hands[seat] ^= bit
         known = self.known
@@ -1019,9 +1021,10 @@ class KrTable:
             why = self.void_reason()
             if why is not None:
                 self._void(why, events)
-                return
+                return True
         self.phase = DRAW
         self.to_act = (seat + 1) % self.opts.players
+        return False
 
     def _draw(self, seat: int, source: str, events: list[Event] | None) -> None:
         if source == "discard":

@@ -256,10 +256,14 @@ def count_above(m: int, high_aces: bool, bound: int) -> int:
     cards out of a suit lowers its deadwood by at most their points, so the runs-only
     deadwood less the points of every such card is a floor of the count."""
     table = _T_HIGH if high_aces else _T_LOW
-    a = m & SUIT_BITS  # one field a statement: a tuple assignment of four builds a tuple
-    b = (m >> 13) & SUIT_BITS
-    c = (m >> 26) & SUIT_BITS
-    d = m >> 39
+    # One field a statement (a tuple assignment of four builds a tuple), cut from the
+    # mask's 26-bit halves: shifts and ands of a one-digit int take CPython's fast paths.
+    lo = m & 0x3FFFFFF
+    hi = m >> 26
+    a = lo & 0x1FFF
+    b = lo >> 13
+    c = hi & 0x1FFF
+    d = hi >> 13
     trip = (a & b & (c | d)) | (c & d & (a | b))
     runs_only = table[a] + table[b] + table[c] + table[d]
     if not trip:

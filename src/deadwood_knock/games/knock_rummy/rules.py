@@ -586,7 +586,9 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     if masks[2] or masks[3]:
         return actions_of(masks)
     m = masks[1]
-    return _D0[m & 0x1FFF] + _D1[m >> 13 & 0x1FFF] + _D2[m >> 26 & 0x1FFF] + _D3[m >> 39]
+    lo = m & 0x3FFFFFF  # the 26-bit halves: one-digit ints take CPython's fast paths
+    hi = m >> 26
+    return _D0[lo & 0x1FFF] + _D1[lo >> 13] + _D2[hi & 0x1FFF] + _D3[hi >> 13]
 
 
 # The core's discard tables, as globals here (read on every ``legal_actions`` while discarding).
@@ -667,15 +669,18 @@ def apply(
         after: KnockRummyState = _new_state(KnockRummyState)
         _set_core(after, [state, action, None, t])  # a draw never ends a hand
         return after, tuple(events)
-    hand_number = t.hand_number
     if kind is Discard:
         card = action.card  # type: ignore[union-attr]
         if masks is None or type(card) is not Card or not masks[1] >> card & 1:
             _check(node, t, action)
-        t._discard(t.to_act, card, events)
-    else:
-        _check(node, t, action)
-        t.play(action, events)
+        if t._discard(t.to_act, card, events):  # voided: a new hand, or the game's end
+            return _handing_on(t), tuple(events)
+        after = _new_state(KnockRummyState)
+        _set_core(after, [state, action, None, t])
+        return after, tuple(events)
+    hand_number = t.hand_number
+    _check(node, t, action)
+    t.play(action, events)
     if t.hand_number == hand_number and t.to_act is not None:
         after = _new_state(KnockRummyState)
         _set_core(after, [state, action, None, t])
