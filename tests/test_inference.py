@@ -216,19 +216,9 @@ def _pot_marginals(
     view: Any, rng: random.Random, samples: int, uniform: bool
 ) -> dict[int, dict[Any, float]]:
     """As ``inference.marginals``, with the search's Deadwood Knock sampler."""
-    from deadwood_knock.bots.inference import PotDealer
+    from deadwood_knock.bots.inference import PotDealer, dealt_marginals
 
-    dealer = PotDealer(view)
-    counts: dict[int, dict[Any, float]] = {
-        s: dict.fromkeys(dealer.unseen, 0.0) for s in dealer.weights
-    }
-    for _ in range(samples):
-        hands, _rest = dealer.deal(rng)
-        for s, table in counts.items():
-            for c in hands[s]:
-                if c in table:
-                    table[c] += 1.0 / samples
-    return counts
+    return dealt_marginals(PotDealer(view), rng, samples)
 
 
 def test_pot_dealer_beats_uniform_dealing() -> None:

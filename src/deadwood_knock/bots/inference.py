@@ -344,7 +344,14 @@ def marginals(
     shrink: float = SHRINK,
 ) -> dict[int, dict[Card, float]]:
     """The sampled probability that each other seat holds each unseen card."""
-    dealer = HiddenDealer(view, uniform, keep_best, shrink)
+    return dealt_marginals(HiddenDealer(view, uniform, keep_best, shrink), rng, samples)
+
+
+def dealt_marginals(
+    dealer: HiddenDealer, rng: random.Random, samples: int
+) -> dict[int, dict[Card, float]]:
+    """The share of ``samples`` deals of ``dealer`` in which each other seat holds each
+    unseen card."""
     counts: dict[int, dict[Card, float]] = {
         s: dict.fromkeys(dealer.unseen, 0.0) for s in dealer.weights
     }
