@@ -419,6 +419,9 @@ def test_trail_offers_no_table_until_the_map_is_in(
     held: list[Any] = []
     page.route(re.compile(r".*/api/trail$"), lambda route: held.append(route))
     page.goto(server_url + "/#/profile")
+    # The profile must render before going back: two quick hash changes can be drawn as
+    # one, leaving the trail mounted (no new request for the map to hold).
+    page.get_by_role("heading", name="Profile & Settings").wait_for()
     page.goto(server_url + "/#/trail")
     for _ in range(150):
         if held:

@@ -207,8 +207,10 @@ function useTableTalk({ v, obs, me, players, characters, hooks }) {
  * @param {string} matchId
  * @param {number} version
  * @param {boolean} myTurn
+ * @param {boolean} paused no new request (the leave dialog is open: a hint asked for now
+ *   could reach the server after a forfeit, which refuses hints for a finished match)
  */
-function useHint(matchId, version, myTurn) {
+function useHint(matchId, version, myTurn, paused) {
   const [hint, setHint] = useState(/** @type {any} */ (null));
   const hintFor = useRef("");
   useEffect(() => {
@@ -216,6 +218,7 @@ function useHint(matchId, version, myTurn) {
       hintFor.current = ""; // the turn has passed: an answer still on its way is stale
       return;
     }
+    if (paused) return;
     const key = `${matchId}:${version}`;
     if (hintFor.current === key) return;
     hintFor.current = key;
@@ -224,7 +227,7 @@ function useHint(matchId, version, myTurn) {
         if (hintFor.current === key && h && h.hint && h.version === version) setHint(h);
       })
       .catch(() => {}); // no hint (offline, or the search failed): the panel says less
-  }, [version, myTurn]);
+  }, [version, myTurn, paused]);
   return hint && myTurn && hint.version === version ? hint.hint : null;
 }
 
@@ -373,7 +376,7 @@ export function TableScreen({ matchId, characters }) {
 
   const myTurn = !!v && !v.over && obs.to_act === me && v.legal.length > 0;
   const version = view ? view.version : -1;
-  const advice = useHint(matchId, version, myTurn);
+  const advice = useHint(matchId, version, myTurn, leaving);
   const recorded = useRecordedResult(matchId, v, obs, view, version);
 
   // A selection that left the hand (played, or a new round) is dropped.
