@@ -186,17 +186,31 @@ def policy_move(t: KrTable, knock_at: int) -> None:
         # The stock, unless the rules say it is spent (then the pile's top).
         t.play(DRAW_STOCK if t.reason(DRAW_STOCK) is None else DRAW_PILE)
         return
+    best = _end_or_knock(t, hand, ha, gin, knock_at)
+    if best is not None:
+        t.play(DISCARDS[best[1]])
+
+
+def _end_or_knock(
+    t: KrTable, hand: int, ha: bool, gin: bool, knock_at: int
+) -> tuple[int, int] | None:
+    """The discard step's moves that end the hand (rummy, a knock at ``knock_at`` or the
+    table's limit), played; else ``(count left, card)`` of the lowest-count discard, for
+    the caller's policy to throw (that card or another)."""
     if not gin and count_mask(hand, ha) == 0:
         t.play(RUMMY_NO_DISCARD)
-        return
+        return None
     left, card = _best_discard(hand, ha, t.taken)
     if left == 0 and not gin:
         t.play(RUMMIES[card])
-        return
+        return None
     limit = t.opts.knock_limit
     if limit is None or knock_at < limit:
         limit = knock_at
-    t.play(KNOCKS[card] if left <= limit else DISCARDS[card])
+    if left <= limit:
+        t.play(KNOCKS[card])
+        return None
+    return left, card
 
 
 def _links(high_aces: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -248,20 +262,11 @@ def meld_move(t: KrTable, knock_at: int) -> None:
     hand = t.hands[seat]
     ha = t.opts.high_aces
     gin = t.opts.gin
-    if not gin and count_mask(hand, ha) == 0:
-        t.play(RUMMY_NO_DISCARD)
+    best = _end_or_knock(t, hand, ha, gin, knock_at)
+    if best is None:
         return
+    left, card = best
     banned = t.taken
-    left, card = _best_discard(hand, ha, banned)
-    if left == 0 and not gin:
-        t.play(RUMMIES[card])
-        return
-    limit = t.opts.knock_limit
-    if limit is None or knock_at < limit:
-        limit = knock_at
-    if left <= limit:
-        t.play(KNOCKS[card])
-        return
     near, far = _LINKS[ha]
     stock = len(t.stock)
     scale = 1.0 if stock >= LINK_STOCK else stock / LINK_STOCK
