@@ -29,9 +29,7 @@ SAMPLES = 200
 BOTS = ("greedy", "legend", "sharp", "regular", "high_roller", "tenderfoot")
 
 
-def _pairs(
-    game_name: str, players: int, games: int, uniform: bool, sampler: Any = marginals
-) -> list[tuple[float, int]]:
+def _pairs(game_name: str, players: int, games: int, uniform: bool) -> list[tuple[float, int]]:
     """(predicted probability, held) for every (decision, opponent, unseen card)."""
     game = get_game(game_name)
     opts: dict[str, Any] = {"players": players}
@@ -50,7 +48,7 @@ def _pairs(
             legal = game.legal_actions(state)
             if step >= 4 and step % 5 == 0:
                 view = view_of(obs, game_name)
-                probs = sampler(view, random.Random(g * 1000 + step), SAMPLES, uniform)
+                probs = marginals(view, random.Random(g * 1000 + step), SAMPLES, uniform)
                 for s, table in probs.items():
                     held = set(state.hands[s])
                     for c, p in table.items():
@@ -152,9 +150,9 @@ def test_strong_repeats_itself_for_a_seed_with_an_iteration_budget(
     assert max(v.samples for v in runs[0]) == 40
 
 
-def _call_position(seed: int) -> tuple[Any, Any]:
+def _call_position(seed: int) -> Any:
     """The first call decision of a seeded 4-player round between greedy players (greedy
-    knocks as soon as it may): (state, the seat's view)."""
+    knocks as soon as it may)."""
     game = get_game("deadwood-knock")
     state = game.new_game(game.options_from_json({"players": 4, "rounds": 1}), seed)
     rng = random.Random(seed)
@@ -164,84 +162,14 @@ def _call_position(seed: int) -> tuple[Any, Any]:
         assert seat is not None
         legal = game.legal_actions(state)
         if any(a.kind == "call" for a in legal):
-            return state, view_of(game.observe(state, seat), game.name)
+            return state
         state, _ = game.apply(state, bot.act(game, game.observe(state, seat), legal, rng))
 
 
-def test_pot_dealer_deals_the_knocker_a_made_hand_and_every_card_once(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """strong's Deadwood Knock sampler (``PotDealer``): the knocker's hand allows its knock;
-    read as a patient knocker's it is far stronger than the card model's best of 12 deals
-    (a patient knocker shows a made hand), read as an eager one's (greedy knocks at its
-    first turn, and these knocks came there) it is not; every deal gives each unseen card
-    to exactly one place and keeps the cards known to be in a hand there."""
-    from deadwood_knock.bots import inference
-    from deadwood_knock.bots.dk import hand_value
-    from deadwood_knock.bots.inference import HiddenDealer, PotDealer
-
-    def mean_knocker_score(view: Any, knocker: int, dealer: Any, rng: random.Random) -> float:
-        total = 0
-        for _ in range(60):
-            hands, rest = dealer.deal(rng)
-            assert hands[view.seat] == list(view.hand)
-            dealt = [c for s, h in enumerate(hands) if s != view.seat for c in h] + rest
-            known = [c for s in range(4) if s != view.seat for c in view.known_cards[s]]
-            assert sorted(dealt) == sorted([*view.unseen(), *known])
-            for s in range(4):
-                assert set(view.known_cards[s]) <= set(hands[s])
-            value = hand_value(hands[knocker])
-            assert value.knock_count <= 11
-            total += value.score
-        return total / 60
-
-    gains: list[float] = []
-    for seed in range(6):
-        state, view = _call_position(seed)
-        knocker = state.knocker
-        assert knocker is not None and knocker != view.seat
-        assert view.turns[knocker] <= inference.EAGER_TURNS
-        rng = random.Random(seed)
-        plain = mean_knocker_score(view, knocker, HiddenDealer(view), rng)
-        eager = mean_knocker_score(view, knocker, PotDealer(view), rng)
-        with monkeypatch.context() as m:
-            m.setattr(inference, "EAGER_TURNS", -1)  # read every knock as a patient one
-            patient = mean_knocker_score(view, knocker, PotDealer(view), rng)
-        assert patient > plain + 5 and patient > eager + 5, (seed, plain, eager, patient)
-        gains.append(patient - plain)
-    assert sum(gains) / len(gains) > 7, gains  # measured: 8.3 to 10.4 points a seed
-
-
-def _pot_marginals(
-    view: Any, rng: random.Random, samples: int, uniform: bool
-) -> dict[int, dict[Any, float]]:
-    """As ``inference.marginals``, with the search's Deadwood Knock sampler."""
-    from deadwood_knock.bots.inference import PotDealer, dealt_marginals
-
-    return dealt_marginals(PotDealer(view), rng, samples)
-
-
-def test_pot_dealer_beats_uniform_dealing() -> None:
-    """The search's Deadwood Knock sampler (``PotDealer``) beats uniform dealing's Brier
-    score on the personality games of the calibration test. Its rivals' hands are the
-    best of up to 16 deals, tuned to strong-v1's patient table, sharper than these
-    players' hands, so it is not held to the calibration bins here (docs/bots.md,
-    "Deadwood Knock, fourth pass")."""
-    pot = _pairs("deadwood-knock", 4, 30, False, _pot_marginals)
-    uniform = _pairs("deadwood-knock", 4, 30, True)
-    assert _brier(pot) < _brier(uniform)
-
-
-@pytest.mark.parametrize("table_model", [False, True])
-def test_strong_values_a_call_on_either_deadwood_knock_model(
-    table_model: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``search.TABLE_MODEL`` is off in play but kept for research (bench/dk_oracle.py):
-    both models search a real call decision, value every legal answer and pick one."""
-    from deadwood_knock.bots import search
-
-    monkeypatch.setattr(search, "TABLE_MODEL", table_model)
-    state, _view = _call_position(21)
+def test_strong_values_a_deadwood_knock_call() -> None:
+    """strong searches a real call decision on the model's deals (the knocker's hand
+    allows its knock): it values every legal answer and picks one."""
+    state = _call_position(21)
     game = get_game("deadwood-knock")
     seat = game.to_act(state)
     assert seat is not None

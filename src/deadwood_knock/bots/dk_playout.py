@@ -190,30 +190,14 @@ def _answers(raw: Mapping[str, Any], n: int) -> list[str | None]:
 
 @dataclass(frozen=True, slots=True)
 class Style:
-    """How the simulated players play: knock and call thresholds.
-
-    ``knock_odds`` and ``call_odds``, when given, replace the thresholds for every seat
-    but ``me``: ``((min score, chance), ...)`` highest first, the chance that a seat whose
-    hand reaches that score knocks at a turn (calls, by hand points); a table of patient
-    players (strong-v1) knocks with a made hand only now and then, and calls only with a
-    flush or better. ``me`` (the searching seat) keeps the thresholds."""
+    """How the simulated players play: knock and call thresholds."""
 
     knock_count: int = 6  # always knock at or below this knock count
     knock_score: int = 20  # or when the hand scores at least this (and may knock)
     call_points: int = 30  # call with at least these hand points
-    knock_odds: tuple[tuple[int, float], ...] = ()
-    call_odds: tuple[tuple[int, float], ...] = ()
-    me: int = -1
 
 
 DEFAULT_STYLE: Final = Style()
-
-
-def _odds(table: tuple[tuple[int, float], ...], value: int) -> float:
-    for least, chance in table:
-        if value >= least:
-            return chance
-    return 0.0
 
 
 def policy_move(core: Core, rng: random.Random, style: Style = DEFAULT_STYLE) -> None:
@@ -223,23 +207,16 @@ def policy_move(core: Core, rng: random.Random, style: Style = DEFAULT_STYLE) ->
     hand = core.hands[seat]
     score, knock, points, _dw, _code = quick(hand)
     phase = core.phase
-    rival = seat != style.me
     if phase == "call":
-        if style.call_odds and rival:
-            chance = _odds(style.call_odds, points)
-            core.step(CALL if chance >= 1.0 or rng.random() < chance else FOLD)
-        else:
-            core.step(CALL if points >= style.call_points else FOLD)
+        core.step(CALL if points >= style.call_points else FOLD)
         return
-    if phase == "play" and knock <= KNOCK_LIMIT:
-        if style.knock_odds and rival:
-            chance = _odds(style.knock_odds, score)
-            if chance > 0.0 and rng.random() < chance:
-                core.step(KNOCK)
-                return
-        elif knock <= style.knock_count or score >= style.knock_score:
-            core.step(KNOCK)
-            return
+    if (
+        phase == "play"
+        and knock <= KNOCK_LIMIT
+        and (knock <= style.knock_count or score >= style.knock_score)
+    ):
+        core.step(KNOCK)
+        return
     top = core.discard[-1] if core.discard else None
     if top is not None:
         best_i, best_v = -1, score

@@ -12,14 +12,6 @@ halving, the Gin anchor. Deadwood Knock's pot decisions are part of that search:
 playouts settle the pot on the inferred hands, so the call's value is the chance of
 winning the pot (priced in points) on those hands; a knock is valued by its expected
 round score against every way of playing on. Hand Focus ranks moves with this bot.
-
-In Deadwood Knock the playouts and the deal can model the table as strong-v1 was
-measured to play it (``TABLE_MODEL``, off: measured no better against strong-v1 and
-weaker against the personalities, docs/bots.md, "Deadwood Knock, fourth pass"): rivals
-knock with a made hand only now and then and call with a flush or better
-(``RIVAL_KNOCK_ODDS``, ``RIVAL_CALL_ODDS``), and the hidden hands come from
-``inference.PotDealer`` (a knocker's made hand, callers' strong hands, rivals' hands as
-good as a patient player's after its turns).
 """
 
 from __future__ import annotations
@@ -30,7 +22,7 @@ from typing import Any
 from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
-from deadwood_knock.bots.inference import HiddenDealer, PotDealer
+from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.games.base import Action, Game
@@ -45,7 +37,11 @@ DEFAULT_BUDGET = Budget(seconds=0.15, iterations=600)
 KR_BUDGET = Budget(seconds=0.18, iterations=600)
 
 #: Rivals in the Deadwood Knock playouts: patient knockers (the characters wait for a
-#: made hand), callers with two pair.
+#: made hand), callers with two pair. A model of strong-v1's own table (rivals knocking
+#: with a made hand now and then, calling with a flush or better, a knocker dealt a made
+#: hand) chose better knocks and calls on the real deals but was no better in the arena,
+#: and weaker against the legend and sharp, so it was taken out (docs/bots.md, Deadwood
+#: Knock, fourth and fifth passes).
 DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 
 #: The rummy games whose search deals by the inference model. Knock Rummy is not one:
@@ -63,45 +59,11 @@ GIN_WIDTH = 6
 GIN_Z = 1.0
 
 
-#: The rivals as strong-v1 plays (measured: docs/bots.md, "Deadwood Knock, fourth pass"):
-#: a made hand knocks only now and then (scores 45-59: 5% of its chances, 60 or more:
-#: 10%), a knock is called with a full house or better, a flush half the time. The
-#: searching seat itself knocks in its playouts with a score of ``SELF_KNOCK_SCORE`` (or a
-#: knock count below zero: only jokers and an ace in its deadwood) and calls with
-#: ``SELF_CALL_POINTS``.
-RIVAL_KNOCK_ODDS: tuple[tuple[int, float], ...] = ((60, 0.10), (45, 0.05))
-RIVAL_CALL_ODDS: tuple[tuple[int, float], ...] = ((70, 1.0), (60, 0.5))
-SELF_KNOCK_SCORE = 65
-SELF_CALL_POINTS = 60
-#: Off (the default): the pass-three search (DK_STYLE rivals, HiddenDealer's knocker).
-#: On, ``strong`` was -1.35 a round (-5.66, +2.95) against three strong-v1 and lost most
-#: of its edge over the legend and sharp, who knock early and call loosely as new players
-#: do. Kept for research: ``bench/dk_oracle.py judge --set "search.TABLE_MODEL=True"``.
-TABLE_MODEL = False
-
-
-def table_style(seat: int) -> Style:
-    return Style(
-        knock_count=-1,
-        knock_score=SELF_KNOCK_SCORE,
-        call_points=SELF_CALL_POINTS,
-        knock_odds=RIVAL_KNOCK_ODDS,
-        call_odds=RIVAL_CALL_ODDS,
-        me=seat,
-    )
-
-
 class InferredSimSearch(SimSearch):
     """Deadwood Knock playouts on positions whose hidden hands come from the model."""
 
-    def __init__(self, view: TableView, style: Style | None = None) -> None:
-        if TABLE_MODEL:
-            dealer: HiddenDealer = PotDealer(view)
-            style = style or table_style(view.seat)
-        else:
-            dealer = HiddenDealer(view)
-            style = style or DK_STYLE
-        super().__init__(view, dealer.deal, style)
+    def __init__(self, view: TableView, style: Style = DK_STYLE) -> None:
+        super().__init__(view, HiddenDealer(view).deal, style)
 
 
 #: The rummy games whose playouts use the meld-aware discard (``kr_playout.meld_move``:
