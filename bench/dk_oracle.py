@@ -12,7 +12,7 @@ standard error. Comparing two bots position by position gives a paired differenc
 
     .venv/bin/python bench/dk_oracle.py collect --seeds 5001:5012 --out positions.pkl
     .venv/bin/python bench/dk_oracle.py judge positions.pkl --bot strong --iterations 100 \
-        [--set "search.SELF_KNOCK_SCORE=65"] [--out choices.json]
+        [--set "inference.KNOCKER_TRIES = 25"] [--out choices.json]
 
 A position's values come from one continuation policy (strong-v1 at 40 iterations), so
 they are a yardstick for one decision, not the whole match.
