@@ -11,7 +11,7 @@ from deadwood_knock.bots.strong import gin_choice
 from deadwood_knock.bots.view import view_of
 from deadwood_knock.cards import CARDS, parse_cards
 from deadwood_knock.games import get_game
-from deadwood_knock.games.knock_rummy.core import KrTable
+from deadwood_knock.games.knock_rummy.core import DISCARD, DRAW_PILE, OVER, KrTable
 from deadwood_knock.games.knock_rummy.rules import position_from_json, table_of
 
 
@@ -136,3 +136,25 @@ def test_strong_weighs_six_gin_candidates_and_strong_v1_four() -> None:
     old = get_bot("strong-v1").evaluate(game, obs, legal, random.Random(5), budget, cull=False)
     assert [av.samples for av in new] == [4] * 6
     assert [av.samples for av in old] == [4] * 4
+
+
+def test_gin_playout_knock_count_is_a_switch(monkeypatch: Any) -> None:
+    """strong's Gin playouts knock as soon as the rules allow (10) unless
+    ``search.GIN_PLAYOUT_KNOCK`` says a lower count; a seat at 9 after its discard knocks
+    at 10 and plays on at 8 (throwing the king either way)."""
+    from deadwood_knock.bots import search
+
+    game, state = _gin_position("2c 3c 4c 5h 6h 7h Js Jd Jc 9d Kd", "8s", "discard")
+    view = view_of(game.observe(state, 0), "gin")
+    assert search.GIN_PLAYOUT_KNOCK is None
+    assert search.MeldKrSearch(view, "gin").knock_at == 10
+    monkeypatch.setattr(search, "GIN_PLAYOUT_KNOCK", 8)
+    assert search.MeldKrSearch(view, "gin").knock_at == 8
+    assert search.MeldKrSearch(view, "knock-rummy").knock_at == 10  # Gin's switch alone
+    for knock_at, knocks in ((10, True), (8, False)):
+        sim = _sim("2c 3c 4c 5h 6h 7h Js Jd Jc Kd", "9d", gin=True)
+        sim.play(DRAW_PILE)  # 11 cards: three melds, 9d and Kd
+        assert sim.phase == DISCARD
+        kr_playout.meld_move(sim, knock_at)
+        assert (sim.phase == OVER) is knocks
+        assert sim.pile[-1] == parse_cards("Kd")[0]

@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from deadwood_knock.bots import Budget, SearchBot, get_bot
-from deadwood_knock.bots.inference import evidence_of, marginals
+from deadwood_knock.bots import Budget, SearchBot, get_bot, search
+from deadwood_knock.bots.inference import HiddenDealer, evidence_of, marginals
+from deadwood_knock.bots.kr import count, options_of
 from deadwood_knock.bots.view import view_of
 from deadwood_knock.games import get_game
 
@@ -252,3 +253,65 @@ def test_strong_values_a_call_on_either_deadwood_knock_model(
     assert {v.action for v in values} == set(legal)
     assert all(v.samples > 0 for v in values)
     assert strong.act(game, obs, legal, random.Random(3)) in legal
+
+
+def _gin_view(seed: int, steps: int) -> Any:
+    """The view of the seat to act after ``steps`` moves of two greedy Gin players."""
+    game = get_game("gin")
+    state = game.new_game(game.options_from_json({"players": 2}), seed)
+    rng = random.Random(seed)
+    bot = get_bot("greedy")
+    for _ in range(steps):
+        seat = game.to_act(state)
+        assert seat is not None
+        legal = game.legal_actions(state)
+        state, events = game.apply(state, bot.act(game, game.observe(state, seat), legal, rng))
+        assert not any(e.kind in ("hand_result", "hand_void") for e in events)
+    seat = game.to_act(state)
+    assert seat is not None
+    return view_of(game.observe(state, seat), "gin")
+
+
+def test_gin_dealer_deals_a_rival_that_has_played_a_better_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """strong's Gin dealer (switched on: off in play, where it is the card model's): the
+    rival's hand is the best (lowest count) of 1 + t deals for
+    t <= 2 turns played, then of 1 + min(2t, GIN_RIVAL_CAP), drawn from a bank of the card
+    model's deals; each deal places every unseen card once and repeats for a seed; after
+    some turns its rival hands count less than the card model's best of 1 + min(t, 3)."""
+    view = _gin_view(31, 16)
+    rival = 1 - view.seat
+    turns = view.turns[rival]
+    assert turns >= 4
+    assert search.GIN_RIVAL_CAP is None  # off in play: the card model's deals
+    off = search.GinDealer(view)
+    assert off.tries(rival) == HiddenDealer(view).tries(rival) == 4
+    hands, _rest = off.deal(random.Random(3))
+    assert hands == HiddenDealer(view).deal(random.Random(3))[0] and not off.bank
+    monkeypatch.setattr(search, "GIN_RIVAL_CAP", 9)
+    dealer = search.GinDealer(view)
+    assert dealer.tries(rival) == 1 + min(2 * turns, 9)
+    unseen = set(view.unseen())
+    known = list(view.known_cards[rival])
+    high_aces = options_of(view.raw)[0]
+    ours, model = [], []
+    model_dealer = HiddenDealer(view)
+    rng, model_rng = random.Random(3), random.Random(3)
+    for _ in range(300):
+        hands, rest = dealer.deal(rng)
+        assert hands[view.seat] == list(view.hand)
+        assert all(c in hands[rival] for c in known)
+        hidden = [c for c in hands[rival] if c not in known]
+        assert len(hands[rival]) == view.hand_sizes[rival]
+        assert sorted(hidden + rest) == sorted(unseen)
+        ours.append(count(hands[rival], high_aces))
+        model.append(count(model_dealer.deal(model_rng)[0][rival], high_aces))
+    assert len(dealer.bank) == search.GIN_BANK
+    assert sum(ours) / len(ours) < sum(model) / len(model) - 2.0
+    again = search.GinDealer(view)
+    rng2 = random.Random(3)
+    assert [count(again.deal(rng2)[0][rival], high_aces) for _ in range(300)] == ours
+    # Before the rival's third turn the schedule is the card model's.
+    early = _gin_view(31, 4)
+    assert search.GinDealer(early).tries(1 - early.seat) == 1 + early.turns[1 - early.seat]

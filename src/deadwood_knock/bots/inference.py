@@ -385,9 +385,7 @@ CALLER_BEST_OF: Final = 16
 RIVAL_BEST_OF: Final = 16
 
 
-def _fast_pick(
-    pool: Sequence[Card], cum: Sequence[float], k: int, rng: random.Random
-) -> list[Card]:
+def fast_pick(pool: Sequence[Card], cum: Sequence[float], k: int, rng: random.Random) -> list[Card]:
     """``k`` distinct cards, each draw in proportion to weight among those left: drawing
     with replacement and skipping repeats is the same successive sampling as
     :func:`_weighted_pick`, at a fraction of its cost."""
@@ -405,7 +403,7 @@ def _fast_pick(
     return out
 
 
-def _cumulative(weights: Sequence[float]) -> list[float]:
+def cumulative(weights: Sequence[float]) -> list[float]:
     acc, out = 0.0, []
     for w in weights:
         acc += w
@@ -490,8 +488,8 @@ class PotDealer(HiddenDealer):
         if len(known) + need < 8 or need > len(self.unseen):
             return []
         w = self.weights[k]
-        cum = _cumulative([w[c] for c in self.unseen])
-        hands = [known + _fast_pick(self.unseen, cum, need, rng) for _ in range(self.bank_size)]
+        cum = cumulative([w[c] for c in self.unseen])
+        hands = [known + fast_pick(self.unseen, cum, need, rng) for _ in range(self.bank_size)]
         scored = [
             (r[0], h)
             for r, h in zip(evaluate_batch([sorted(h) for h in hands]), hands, strict=True)
@@ -530,9 +528,9 @@ class PotDealer(HiddenDealer):
         for s in self.callers:
             known = list(v.known_cards[s]) if s < len(v.known_cards) else []
             w = self.weights[s]
-            cum = _cumulative([w[c] for c in left])
+            cum = cumulative([w[c] for c in left])
             need = self.need(s)
-            picks = [_fast_pick(left, cum, need, rng) for _ in range(self.caller_best_of)]
+            picks = [fast_pick(left, cum, need, rng) for _ in range(self.caller_best_of)]
             best = 0
             if len(known) + need == 8:  # a whole hand: at least 6 cards are not jokers
                 points = [r[2] for r in evaluate_batch([sorted(known + p) for p in picks])]
@@ -545,9 +543,9 @@ class PotDealer(HiddenDealer):
                 continue
             known = list(v.known_cards[s]) if s < len(v.known_cards) else []
             w = self.weights[s]
-            cum = _cumulative([w[c] for c in left])
+            cum = cumulative([w[c] for c in left])
             need = self.need(s)
-            picks = [_fast_pick(left, cum, need, rng) for _ in range(self.rival_tries(s))]
+            picks = [fast_pick(left, cum, need, rng) for _ in range(self.rival_tries(s))]
             best = 0
             if len(picks) > 1 and len(known) + need == 8:
                 scores = evaluate_batch([sorted(known + p) for p in picks])
