@@ -150,7 +150,6 @@ def test_gin_playout_knock_count_is_a_switch(monkeypatch: Any) -> None:
     assert search.MeldKrSearch(view, "gin").knock_at == 10
     monkeypatch.setattr(search, "GIN_PLAYOUT_KNOCK", 8)
     assert search.MeldKrSearch(view, "gin").knock_at == 8
-    assert search.MeldKrSearch(view, "knock-rummy").knock_at == 10  # Gin's switch alone
     for knock_at, knocks in ((10, True), (8, False)):
         sim = _sim("2c 3c 4c 5h 6h 7h Js Jd Jc Kd", "9d", gin=True)
         sim.play(DRAW_PILE)  # 11 cards: three melds, 9d and Kd

@@ -31,6 +31,7 @@ from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer, PotDealer, cumulative, fast_pick
+from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.cards import Card
@@ -126,7 +127,7 @@ class MeldKrSearch(KrSimSearch):
     def __init__(self, view: TableView, game: str) -> None:
         super().__init__(view)
         self.move = kr_playout.meld_move if game in MELD_PLAYOUTS else None
-        if game == "gin" and GIN_PLAYOUT_KNOCK is not None:
+        if GIN_PLAYOUT_KNOCK is not None and options_of(view.raw)[2]:
             self.knock_at = GIN_PLAYOUT_KNOCK
 
     def sample(self, rng: random.Random) -> KrTable:
@@ -148,11 +149,11 @@ class MeldKrSearch(KrSimSearch):
 
 #: Gin: how many weighted deals a hidden hand is the best of (by count), by the turns
 #: its holder has played: 1 + t for t <= 2, then 1 + min(2t, GIN_RIVAL_CAP). The card
-#: model's own schedule (1 + min(t, 3)) deals hands far weaker than strong-v1's real ones
-#: from the third turn on (dealt mean count 33.8 where strong-v1 held 25.8 at its turns
-#: 5-7); a cap of 9 matches them. ``None`` (in play): the model's schedule. With the cap
-#: at 9 ``strong`` was no better against strong-v1 (+3.1 and +1.0 a hand on seeds where
-#: it scored +4.1 and +4.6 without) and it overrates weaker players' hands
+#: model's own schedule (1 + min(t, 3)) deals hands far weaker than the search bots' real
+#: ones at turns 3-7 (dealt mean count 33.8 where they held 25.8 at turns 5-7, strong
+#: against strong-v1); a cap of 9 matches them. ``None`` (in play): the model's schedule.
+#: With the cap at 9 ``strong`` was no better against strong-v1 (+3.1 and +1.0 a hand on
+#: seeds where it scored +4.1 and +4.6 without) and it overrates weaker players' hands
 #: (docs/bots.md, fifth pass): kept for research.
 GIN_RIVAL_CAP: int | None = None
 
@@ -209,7 +210,7 @@ class InferredKrSearch(MeldKrSearch):
 
     def __init__(self, view: TableView, game: str, table: KrTable) -> None:
         super().__init__(view, game)
-        self.dealer = GinDealer(view) if game == "gin" else HiddenDealer(view)
+        self.dealer = GinDealer(view) if options_of(view.raw)[2] else HiddenDealer(view)
         self.table = table
 
     def sample(self, rng: random.Random) -> KrTable:
