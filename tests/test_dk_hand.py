@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from deadwood_knock.cards import CARDS, Card, parse_cards
 from deadwood_knock.games.deadwood_knock.hand import (
-    HandResult,
+    HandEvaluation,
     IllegalSplitError,
     best_five_strength,
     evaluate,
@@ -129,7 +129,7 @@ def ref_evaluate(hand: Sequence[int]) -> dict[str, object]:
     }
 
 
-def check_against_reference(hand: Sequence[Card]) -> HandResult:
+def check_against_reference(hand: Sequence[Card]) -> HandEvaluation:
     got = evaluate(hand)
     want = ref_evaluate(hand)
     assert got.score == want["score"], (hand, got, want)

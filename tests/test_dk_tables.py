@@ -25,7 +25,7 @@ def test_shipped_table_is_loaded_at_import() -> None:
     assert all(k in hand._TABLE for k in some)
 
 
-def _as_row(r: hand.HandResult) -> tuple[int, int, int, int, tuple[int, ...]]:
+def _as_row(r: hand.HandEvaluation) -> tuple[int, int, int, int, tuple[int, ...]]:
     return (r.score, r.knock_count, r.hand_points, r.deadwood_points, r.strength)
 
 

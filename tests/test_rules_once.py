@@ -2,9 +2,7 @@
 
 Card points, the poker categories' words and points, legality and the knock limit each
 have one definition; nothing outside ``games/`` asks a game for its name (fronts read
-``Game.facts``). The server and the web client are being restructured by other work
-(issue 16's server and web parts); their files are allow-listed below, each with its
-follow-up, and the allow-list may only shrink.
+``Game.facts``). The allow-list below is empty and may only stay so.
 """
 
 from __future__ import annotations
@@ -20,9 +18,10 @@ from deadwood_knock.games.points import CARD_POINTS, RANK_VALUE, card_value
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "deadwood_knock"
 GAMES = PACKAGE / "games"
 
-# Follow-up (issue 16, server part): server/ reads Game.facts and replay() from games.base.
-# (The web client reads the rule tables from /api/games: tests/test_clients_copy_no_rules.py.)
-ALLOWED_ELSEWHERE = (PACKAGE / "server",)
+# Nothing is allow-listed any more: the server reads Game.facts (the deal's word, the
+# table options a game has) and the web client reads the rule tables from /api/games
+# (tests/test_clients_copy_no_rules.py).
+ALLOWED_ELSEWHERE: tuple[Path, ...] = ()
 
 NAME_TEST = re.compile(
     r"""(==|!=|===|!==)\s*["'](deadwood-knock|knock-rummy|gin)["']"""

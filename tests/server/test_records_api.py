@@ -41,6 +41,8 @@ def test_continue_lists_unfinished_matches_in_words(
     assert at_table["text"].startswith("Continue at ")
     assert first.name in at_table["text"] and "round 1 of" in at_table["text"]
     assert "figure:" not in str(listed) and "-" not in at_table["against"]
+    # Each game names its deal in its own word (the engine's unit): Gin plays hands.
+    assert by_id[quick]["round_label"] == "hand 1" and by_id[quick]["text"].endswith(", hand 1")
     # A replay of an unfinished match would give its deal away.
     early = client.get(f"/api/replays/{quick}", headers=headers)
     assert early.status_code == 409 and early.json()["code"] == "match_unfinished"

@@ -152,3 +152,20 @@ def test_games_catalogue_serves_every_games_rule_facts(client: TestClient) -> No
     answer = documented["paths"]["/api/games"]["get"]["responses"]
     assert "304" in answer and "200" in answer
     assert "knock_limit" in documented["components"]["schemas"]["GameFacts"]["properties"]
+
+
+def test_the_profile_sets_sleight_of_hand_where_the_game_has_it(client: TestClient) -> None:
+    headers = new_player(client, "Doc")
+    client.patch("/api/players/me", json={"sleight_of_hand": True}, headers=headers)
+
+    def table_option(match_id: str) -> object:
+        view = client.get(f"/api/matches/{match_id}", headers=headers).json()
+        return view["observation"]["options"].get("sleight_of_hand")
+
+    # Deadwood Knock has the table option: the profile fills it, the request overrides it.
+    assert table_option(create_match(client, headers, "deadwood-knock")) is True
+    plain = create_match(client, headers, "deadwood-knock", options={"sleight_of_hand": False})
+    assert table_option(plain) is False
+    # Gin has no such option, and the profile setting does not make its options invalid.
+    gin = create_match(client, headers, "gin")
+    assert table_option(gin) is None

@@ -39,7 +39,7 @@ from deadwood_knock.games.base import Action, Game
 from deadwood_knock.games.deadwood_knock.core import Draw as DkDraw
 
 if TYPE_CHECKING:
-    from deadwood_knock.games.deadwood_knock.hand import HandResult
+    from deadwood_knock.games.deadwood_knock.hand import HandEvaluation
 
 __all__ = [
     "DEFAULT_HINT_BUDGET",
@@ -416,7 +416,7 @@ def explain_claims(game_name: str, view: TableView, action: Action) -> list[Clai
 # Deadwood Knock ---------------------------------------------------------------------------
 
 
-def _evaluate(cards: Sequence[Card]) -> HandResult:
+def _evaluate(cards: Sequence[Card]) -> HandEvaluation:
     from deadwood_knock.games.deadwood_knock.hand import evaluate
 
     return evaluate(cards)

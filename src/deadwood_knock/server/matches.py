@@ -109,11 +109,13 @@ class MatchService:
             raise invalid(
                 "bad_options", f"options.players is {merged['players']} but {players} are seated"
             )
-        if "sleight_of_hand" not in options and game_name == "deadwood-knock":
-            # The table option comes from the profile unless the request sets it.
-            merged["sleight_of_hand"] = player.sleight_of_hand
         try:
             parsed = game.options_from_json(merged)
+            if "sleight_of_hand" not in options and hasattr(parsed, "sleight_of_hand"):
+                # A game with the Sleight of Hand table option takes it from the
+                # profile unless the request sets it.
+                merged["sleight_of_hand"] = player.sleight_of_hand
+                parsed = game.options_from_json(merged)
             canonical = dict(parsed.to_json()) if hasattr(parsed, "to_json") else merged
             seed = secrets.randbits(63)
             state = game.new_game(parsed, seed)

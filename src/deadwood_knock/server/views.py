@@ -83,12 +83,13 @@ def _build_view(live: LiveMatch, seat: int) -> MatchView:
         else []
     )
     round_no, rounds = obs.get("round"), obs.get("rounds")
+    unit = game.facts.unit  # what one deal is called: "round 4 of 10", "hand 3"
     if round_no is None:
         label = None
     elif rounds:
-        label = f"round {round_no} of {rounds}"
+        label = f"{unit} {round_no} of {rounds}"
     else:
-        label = f"round {round_no}"
+        label = f"{unit} {round_no}"
     return {
         "match_id": live.id,
         "game": live.game_name,

@@ -8,7 +8,7 @@ rules, bots and benchmarks share.
 
 from deadwood_knock.games.deadwood_knock.core import Core
 from deadwood_knock.games.deadwood_knock.hand import (
-    HandResult,
+    HandEvaluation,
     IllegalSplitError,
     best_five_strength,
     evaluate,
@@ -52,7 +52,7 @@ __all__ = [
     "DeadwoodKnockState",
     "Draw",
     "Fold",
-    "HandResult",
+    "HandEvaluation",
     "IllegalSplitError",
     "Knock",
     "Reveal",

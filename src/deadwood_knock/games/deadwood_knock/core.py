@@ -937,7 +937,7 @@ def pot_result(
     knocker: int | None, calls: Sequence[str | None], strengths: Sequence[Sequence[int]]
 ) -> list[int]:
     """Each seat's pot result (DK6) from the seats' best-five strengths
-    (``HandResult.strength``); bots price pots with it."""
+    (``HandEvaluation.strength``); bots price pots with it."""
     return list(settle_pot(knocker, calls, [tuple(x) for x in strengths]).result)
 
 

@@ -46,7 +46,7 @@ __all__ = [
     "CATEGORIES",
     "HAND_POINTS",
     "KNOCK_LIMIT",
-    "HandResult",
+    "HandEvaluation",
     "IllegalSplitError",
     "best_five_strength",
     "card_value",
@@ -514,7 +514,7 @@ _load_shipped()
 
 
 @dataclass(frozen=True, slots=True)
-class HandResult:
+class HandEvaluation:
     """One split of a hand and what it scores. ``knock_count`` / ``can_knock`` are over
     all legal splits, whatever split this result describes."""
 
@@ -671,9 +671,9 @@ def _result(
     hp: int,
     deadwood_points: int,
     code: int,
-) -> HandResult:
+) -> HandEvaluation:
     deadwood, category = shown(cards, poker, code)
-    return HandResult(
+    return HandEvaluation(
         category=category,
         hand_points=hp,
         poker_hand=tuple(CARDS[c] for c in poker),
@@ -687,7 +687,7 @@ def _result(
 
 
 def scoring_split(cards: Sequence[Card]) -> tuple[_Row, tuple[Card, ...]]:
-    """The scoring split without validation or a :class:`HandResult`: its
+    """The scoring split without validation or a :class:`HandEvaluation`: its
     ``evaluate_batch`` row and its poker hand (sorted by index). The showdown's path."""
     s = sum(map(_CODE.__getitem__, cards))
     tkey = s & _KEY_MASK
@@ -728,7 +728,7 @@ def showdown_split(hand: Sequence[Card]) -> tuple[_Row, tuple[Card, ...], tuple[
     return row, poker, tuple(c for c in hand if c not in in_hand), CATEGORIES[row[4] >> 20]
 
 
-def evaluate(cards: Sequence[Card]) -> HandResult:
+def evaluate(cards: Sequence[Card]) -> HandEvaluation:
     """The scoring split of a hand of 5..9 cards (jokers allowed) and its knock count.
 
     With fewer than 5 non-joker cards there is no legal poker hand: the poker hand is
@@ -842,7 +842,7 @@ def legal_splits(cards: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
     return tuple(tuple(CARDS[c] for c in poker) for _, _, poker in found)
 
 
-def split_result(cards: Sequence[Card], poker_hand: Sequence[Card]) -> HandResult:
+def split_result(cards: Sequence[Card], poker_hand: Sequence[Card]) -> HandEvaluation:
     """The result of a player-chosen split; raises :class:`IllegalSplitError` if the
     poker hand is not legal for this hand (DK3)."""
     _check(cards)

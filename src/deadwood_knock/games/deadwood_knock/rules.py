@@ -70,7 +70,7 @@ from deadwood_knock.games.deadwood_knock.hand import (
     CATEGORY_WORDS,
     HAND_POINTS,
     KNOCK_LIMIT,
-    HandResult,
+    HandEvaluation,
     evaluate,
     legal_splits,
 )
@@ -230,7 +230,7 @@ class DeadwoodKnockObservation:
     to_act: int | None
     phase: str
     hand: tuple[Card, ...]
-    evaluation: HandResult
+    evaluation: HandEvaluation
     discard_pile: tuple[Card, ...]
     stock_size: int
     covers: tuple[Card, ...]

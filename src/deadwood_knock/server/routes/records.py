@@ -107,8 +107,6 @@ async def unfinished(svc: Svc, me: Me) -> dict[str, Any]:
         view = seat_view(live, seat)
         place = where(content, live, seat)
         label = view.get("round_label")
-        if live.game_name != "deadwood-knock" and view.get("round") is not None:
-            label = f"hand {view['round']}"
         text = f"Continue {place['place']}" + (f", {label}" if label else "")
         out.append(
             {
