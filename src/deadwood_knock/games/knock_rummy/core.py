@@ -1029,13 +1029,14 @@ class KrTable:
         if events is not None:
             event = _EV_DISCARD[seat][c]
             self.log_new.append(event)
-            if events is not TABLE_LOG:
+            if events is TABLE_LOG:
+                logged = _EVS_DISCARD[seat][c]
+            else:
                 events.append(event)
             seen = self.seen
             if seen is not None:  # _see, inline: a discard is public
                 for log in seen:
                     log.append(event)
-            logged = _EVS_DISCARD[seat][c]
         # Both ways a hand goes void leave at most GIN_VOID_STOCK stock cards, so the
         # rule (``void_reason``) is asked only then.
         if len(self.stock) <= GIN_VOID_STOCK:
@@ -1060,13 +1061,13 @@ class KrTable:
             if events is not None:
                 event = _EV_DRAW_PILE[seat][c]
                 self.log_new.append(event)
-                if events is not TABLE_LOG:
-                    events.append(event)
                 seen = self.seen
                 if seen is not None:  # _see, inline: a draw from the pile is public
                     for log in seen:
                         log.append(event)
-                return _EVS_DRAW_PILE[seat][c]
+                if events is TABLE_LOG:
+                    return _EVS_DRAW_PILE[seat][c]
+                events.append(event)
             return ()
         turned: tuple[Event, ...] = ()
         if not self.stock:
