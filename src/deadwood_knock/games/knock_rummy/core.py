@@ -48,6 +48,7 @@ __all__ = [
     "KNOCK_PENALTY",
     "OVER",
     "RUMMY_BONUS",
+    "TABLE_LOG",
     "Discard",
     "Draw",
     "HandResult",
@@ -753,6 +754,19 @@ _EV_DRAW_STOCK_SEEN: Final = tuple(_per_card("draw", p, {"source": "stock"}) for
 _EV_DRAW_STOCK: Final = tuple(Event("draw", p, {"source": "stock"}) for p in _SEATS)
 _EV_DRAW_CARD: Final = tuple(_per_card("draw_card", p, {}, private=True) for p in _SEATS)
 _EV_DISCARD: Final = tuple(_per_card("discard", p, {}) for p in _SEATS)
+# The same events as the tuples the hot moves return (each move's events as the public
+# API's ``apply`` returns them): a lookup, where building a tuple per action cost more.
+_EVS_DRAW_PILE: Final = tuple(tuple((e,) for e in seat) for seat in _EV_DRAW_PILE)
+_EVS_DRAW_STOCK_SEEN: Final = tuple(tuple((e,) for e in seat) for seat in _EV_DRAW_STOCK_SEEN)
+_EVS_DRAW_STOCK: Final = tuple(
+    tuple((_EV_DRAW_STOCK[p], e) for e in _EV_DRAW_CARD[p]) for p in _SEATS
+)
+_EVS_DISCARD: Final = tuple(tuple((e,) for e in seat) for seat in _EV_DISCARD)
+
+#: Passed as a hot move's ``events`` (:meth:`KrTable._draw`, :meth:`KrTable._discard`):
+#: log the move in the hand's log and return its events, appending them to no list (the
+#: public API's ``apply``, which returns them as a tuple). Nothing is ever appended to it.
+TABLE_LOG: Final[list[Event]] = []
 
 
 # --------------------------------------------------------------------------- the table
@@ -997,9 +1011,13 @@ class KrTable:
     # in one method each rather than through helpers: a call costs as much as the move
     # itself, and the public API, the playouts and the learning environments all run them.
 
-    def _discard(self, seat: int, c: Card, events: list[Event] | None) -> bool:
-        """The plain discard; true if it voided the hand (the next hand is dealt, or the
-        game is over), so the public API's ``apply`` needs no other check."""
+    def _discard(
+        self, seat: int, c: Card, events: list[Event] | None
+    ) -> tuple[Event, ...] | list[Event]:
+        """The plain discard. While the hand goes on, returns its events as a tuple (``()``
+        without ``events``); once it voided the hand (the next hand is dealt, or the game
+        is over), the list of the events (``events`` itself, a new list for
+        :data:`TABLE_LOG`), so that the public API's ``apply`` needs no other check."""
         bit = _BIT[c]
         self.hands[seat] ^= bit
         known = self.known
@@ -1007,10 +1025,14 @@ class KrTable:
             known[seat] ^= bit
         self.pile.append(c)
         self.taken = None
+        logged: tuple[Event, ...] = ()
         if events is not None:
             event = _EV_DISCARD[seat][c]
-            events.append(event)
             self.log_new.append(event)
+            if events is TABLE_LOG:
+                logged = _EVS_DISCARD[seat][c]
+            else:
+                events.append(event)
             seen = self.seen
             if seen is not None:  # _see, inline: a discard is public
                 for log in seen:
@@ -1020,13 +1042,15 @@ class KrTable:
         if len(self.stock) <= GIN_VOID_STOCK:
             why = self.void_reason()
             if why is not None:
-                self._void(why, events)
-                return True
+                out = [*logged] if events is TABLE_LOG else [] if events is None else events
+                self._void(why, None if events is None else out)
+                return out
         self.phase = DRAW
         self.to_act = (seat + 1) % self.opts.players
-        return False
+        return logged
 
-    def _draw(self, seat: int, source: str, events: list[Event] | None) -> None:
+    def _draw(self, seat: int, source: str, events: list[Event] | None) -> tuple[Event, ...]:
+        """A draw; returns its events as a tuple (``()`` without ``events``)."""
         if source == "discard":
             c = self.pile.pop()
             bit = _BIT[c]
@@ -1036,40 +1060,55 @@ class KrTable:
             self.phase = DISCARD
             if events is not None:
                 event = _EV_DRAW_PILE[seat][c]
-                events.append(event)
                 self.log_new.append(event)
                 seen = self.seen
                 if seen is not None:  # _see, inline: a draw from the pile is public
                     for log in seen:
                         log.append(event)
-            return
+                if events is TABLE_LOG:
+                    return _EVS_DRAW_PILE[seat][c]
+                events.append(event)
+            return ()
+        turned: tuple[Event, ...] = ()
         if not self.stock:
-            self._turn_over(seat, events)
+            if events is TABLE_LOG:
+                out: list[Event] = []
+                self._turn_over(seat, out)
+                turned = tuple(out)
+            else:
+                self._turn_over(seat, events)
         c = self.stock.pop()
         bit = _BIT[c]
         self.hands[seat] |= bit
         self.taken = None
         self.phase = DISCARD
+        if events is None:
+            if self.public:
+                self.known[seat] |= bit
+            return ()
         if self.public:
             self.known[seat] |= bit
-            if events is not None:
-                self._log(events, _EV_DRAW_STOCK_SEEN[seat][c])
-        elif events is not None:
-            event = _EV_DRAW_STOCK[seat]
-            card_event = _EV_DRAW_CARD[seat][c]
+            logged = _EVS_DRAW_STOCK_SEEN[seat][c]
+            self._log(events, logged[0])
+            return turned + logged
+        pair = _EVS_DRAW_STOCK[seat][c]
+        event, card_event = pair
+        log = self.log_new
+        log.append(event)
+        log.append(card_event)
+        if events is not TABLE_LOG:
             events.append(event)
             events.append(card_event)
-            log = self.log_new
-            log.append(event)
-            log.append(card_event)
-            seen = self.seen
-            if seen is not None:  # _see, inline: the draw is public, its card private
-                for log in seen:
-                    log.append(event)
-                seen[seat].append(card_event)
+        seen = self.seen
+        if seen is not None:  # _see, inline: the draw is public, its card private
+            for log in seen:
+                log.append(event)
+            seen[seat].append(card_event)
+        return turned + pair if turned else pair
 
     def _log(self, events: list[Event], event: Event) -> None:
-        events.append(event)
+        if events is not TABLE_LOG:
+            events.append(event)
         self.log_new.append(event)
         if self.seen is not None:
             self._see(event)

@@ -51,6 +51,7 @@ from deadwood_knock.games.knock_rummy.core import (
     MAX_TURNOVERS,
     PHASES,
     RUMMY_BONUS,
+    TABLE_LOG,
     Discard,
     Draw,
     HandResult,
@@ -658,26 +659,28 @@ def apply(
     # (:func:`_check`). The two hot moves are called directly (``KrTable.play``'s dispatch).
     masks = node[2]
     kind = type(action)
-    events: list[Event] = []
     if kind is Draw:
         source = action.source  # type: ignore[union-attr]
         if masks is None or not masks[0] & (
             1 if source == "stock" else 2 if source == "discard" else 0
         ):
             _check(node, t, action)
-        t._draw(t.to_act, source, events)
+        # TABLE_LOG: the core logs the move and returns its events as a (shared) tuple.
+        logged = t._draw(t.to_act, source, TABLE_LOG)
         after: KnockRummyState = _new_state(KnockRummyState)
         _set_core(after, [state, action, None, t])  # a draw never ends a hand
-        return after, tuple(events)
+        return after, logged
     if kind is Discard:
         card = action.card  # type: ignore[union-attr]
         if masks is None or type(card) is not Card or not masks[1] >> card & 1:
             _check(node, t, action)
-        if t._discard(t.to_act, card, events):  # voided: a new hand, or the game's end
-            return _handing_on(t), tuple(events)
+        done = t._discard(t.to_act, card, TABLE_LOG)
+        if type(done) is not tuple:  # voided: a new hand, or the game's end
+            return _handing_on(t), tuple(done)
         after = _new_state(KnockRummyState)
         _set_core(after, [state, action, None, t])
-        return after, tuple(events)
+        return after, done
+    events: list[Event] = []
     hand_number = t.hand_number
     _check(node, t, action)
     t.play(action, events)
