@@ -25,6 +25,7 @@ from deadwood_knock.games.knock_rummy.core import (
     OVER,
     RUMMIES,
     RUMMY_NO_DISCARD,
+    TABLE_LOG,
     KnockRummyOptions,
     KrTable,
 )
@@ -114,6 +115,9 @@ def _play(seed: int, gin: bool) -> int:
 def test_core_table_and_public_api_agree_on_random_games(gin: bool) -> None:
     steps = sum(_play(seed, gin) for seed in range(GAMES))
     assert steps > GAMES * (20 if gin else 3)
+    # The public API's apply hands the hot moves the shared TABLE_LOG sentinel, so a
+    # move that appended to it (a turn-over, a void) would leak events across games.
+    assert TABLE_LOG == []
 
 
 def test_a_copied_table_is_independent() -> None:
