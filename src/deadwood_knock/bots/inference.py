@@ -342,15 +342,9 @@ def marginals(
     keep_best: int = KEEP_BEST,
     shrink: float = SHRINK,
 ) -> dict[int, dict[Card, float]]:
-    """The sampled probability that each other seat holds each unseen card."""
-    return dealt_marginals(HiddenDealer(view, uniform, keep_best, shrink), rng, samples)
-
-
-def dealt_marginals(
-    dealer: HiddenDealer, rng: random.Random, samples: int
-) -> dict[int, dict[Card, float]]:
-    """The share of ``samples`` deals of ``dealer`` in which each other seat holds each
-    unseen card."""
+    """The sampled probability that each other seat holds each unseen card: the share of
+    ``samples`` deals in which it holds it."""
+    dealer = HiddenDealer(view, uniform, keep_best, shrink)
     counts: dict[int, dict[Card, float]] = {
         s: dict.fromkeys(dealer.unseen, 0.0) for s in dealer.weights
     }
