@@ -135,29 +135,3 @@ def test_meld_aware_discard_keeps_a_pair_over_a_lone_card() -> None:
     assert plain.pile[-1] in parse_cards("Kc Kd")  # the plain policy breaks the pair
     kr_playout.meld_move(t, 10)
     assert t.pile[-1] in parse_cards("Qs Jh")
-
-
-def test_meld_aware_discard_breaks_a_dead_pair_at_gin() -> None:
-    # The same hand, but the other two kings are in the pile: the pair can never meld,
-    # so the Gin playout throws a king (as the plain policy does), not Qs or Jh.
-    from deadwood_knock.cards import CARDS, parse_cards
-    from deadwood_knock.games.knock_rummy.core import KnockRummyOptions, KrTable
-    from deadwood_knock.games.knock_rummy.melds import hand_mask
-
-    t = KrTable.new(KnockRummyOptions(players=2, target=100_000, gin=True), 3, single_hand=True)
-    hand = parse_cards("As 2s 3s 4h 4d 4c Kc Kd Qs Jh 9d")
-    dead = parse_cards("Kh Ks")
-    unseen = [c for c in CARDS[:52] if c not in hand and c not in dead]
-    t.hands = [hand_mask(hand), hand_mask(unseen[:10])]
-    t.stock = unseen[10:40]
-    t.pile = [*unseen[40:], *dead]
-    t.phase = "discard"
-    t.to_act = 0
-    t.taken = None
-    live = t.copy()
-    live.pile = unseen[40:]
-    live.stock = [*unseen[10:40], *dead][2:]
-    kr_playout.meld_move(live, 10)
-    assert live.pile[-1] in parse_cards("Qs Jh")  # the kings can still meld: kept
-    kr_playout.meld_move(t, 10)
-    assert t.pile[-1] in parse_cards("Kc Kd")
