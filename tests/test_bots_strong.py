@@ -136,26 +136,3 @@ def test_strong_weighs_six_gin_candidates_and_strong_v1_four() -> None:
     old = get_bot("strong-v1").evaluate(game, obs, legal, random.Random(5), budget, cull=False)
     assert [av.samples for av in new] == [4] * 6
     assert [av.samples for av in old] == [4] * 4
-
-
-def test_strong_knocks_at_gin_by_the_playouts_values() -> None:
-    """Knock or play on is the higher mean of the two (measured on the same samples), even
-    where the anchor margin would keep the anchor's choice; two discards still keep it."""
-    from deadwood_knock.bots.search import _knock_by_value
-    from deadwood_knock.bots.strong import ActionValue
-    from deadwood_knock.games.knock_rummy.core import DISCARDS, KNOCKS
-
-    knock, d1, d2 = KNOCKS[parse_cards("3d")[0]], DISCARDS[parse_cards("Kd")[0]], DISCARDS[5]
-
-    def av(a: Any, v: float, n: int = 40) -> ActionValue[Any]:
-        return ActionValue(a, v, n, 0.0)
-
-    # The anchor knocks; playing on is a little ahead: play on.
-    got = _knock_by_value([av(knock, 3.0), av(d1, 3.2), av(d2, 5.0, 10)])
-    assert got[0].action == d1
-    # The anchor plays on; the knock is a little ahead: knock.
-    got = _knock_by_value([av(d1, 3.0), av(knock, 3.1), av(d2, 2.0)])
-    assert got[0].action == knock
-    # Ahead of the knock, the first move stays, and so does everything with few samples.
-    assert _knock_by_value([av(d1, 3.0), av(knock, 2.9)])[0].action == d1
-    assert _knock_by_value([av(knock, 1.0, 2), av(d1, 3.0, 2)])[0].action == knock

@@ -17,14 +17,13 @@ round score against every way of playing on. Hand Focus ranks moves with this bo
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.bots import kr_playout
-from deadwood_knock.bots.base import A, Budget, O
+from deadwood_knock.bots.base import Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
-from deadwood_knock.bots.strong import ActionValue, KrSimSearch, Search, SimSearch, StrongBot
+from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.games.base import Action, Game
 from deadwood_knock.games.knock_rummy.core import KrTable
@@ -58,9 +57,6 @@ INFERRED_RUMMY: frozenset[str] = frozenset({"gin"})
 #: knocking at 10 early) did not help and were left out.
 GIN_WIDTH = 6
 GIN_Z = 1.0
-#: Gin: when a knock survives the search, knock or play on by the playouts' values alone
-#: (no anchor margin either way).
-GIN_KNOCK_EV = True
 
 
 class InferredSimSearch(SimSearch):
@@ -125,27 +121,6 @@ class InferredKrSearch(MeldKrSearch):
         return position
 
 
-def _knock_by_value(ranked: list[ActionValue[A]]) -> list[ActionValue[A]]:
-    """Gin: knock or play on by the playouts' values alone. Among the actions measured on
-    every sample, the best knock against the best other move: the higher mean wins; the
-    anchor margin still decides between two non-knocks. Below four samples the ranking
-    stands (too little evidence to move off the anchor)."""
-    top = ranked[0].samples
-    full = [av for av in ranked if av.samples == top]
-    knocks = [av for av in full if av.action.kind == "knock"]
-    others = [av for av in full if av.action.kind != "knock"]
-    if top < 4 or not knocks or not others:
-        return ranked
-    k = max(knocks, key=lambda av: av.value)
-    first = ranked[0]
-    if first.action.kind == "knock":
-        d = max(others, key=lambda av: av.value)
-        pick = first if first.value >= d.value else d
-    else:
-        pick = k if k.value > first.value else first
-    return [pick, *(av for av in ranked if av is not pick)]
-
-
 class SearchBot(StrongBot):
     """``strong``: see the module docstring."""
 
@@ -155,20 +130,6 @@ class SearchBot(StrongBot):
 
     def _rummy_width(self, gin: bool) -> int:
         return GIN_WIDTH if gin else super()._rummy_width(gin)
-
-    def evaluate(
-        self,
-        game: Game[Any, A, O],
-        observation: O,
-        legal: Sequence[A],
-        rng: random.Random,
-        budget: Budget | None = None,
-        cull: bool = True,
-    ) -> list[ActionValue[A]]:
-        ranked = super().evaluate(game, observation, legal, rng, budget, cull)
-        if game.name != "gin" or not GIN_KNOCK_EV or len(ranked) < 2:
-            return ranked
-        return _knock_by_value(ranked)
 
     def _search(self, game: Game[Any, Any, O], observation: O, view: TableView) -> Search:
         if game.facts.poker_split:
