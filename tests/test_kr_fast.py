@@ -99,6 +99,48 @@ def test_kr_states_stay_immutable_when_played_on_twice_and_pickled() -> None:
             assert rules.legal_actions(dataclasses.replace(later)) == rules.legal_actions(later)
 
 
+def test_kr_states_refuse_assignment_however_they_were_made() -> None:
+    """States are immutable whether dealt, made by ``apply`` (a blank state filled
+    lazily), rebuilt by ``replace`` or unpickled: assigning or deleting a field raises
+    as a frozen dataclass does, before and after the fields were read, and nothing
+    changes. The constructor keeps the dataclass's parameters and errors."""
+    import dataclasses
+    import pickle
+
+    import pytest
+
+    from deadwood_knock.games.knock_rummy import rules
+
+    dealt = rules.new_game(rules.KnockRummyOptions(gin=True), 8)
+    played, _ = rules.apply(dealt, rules.legal_actions(dealt)[0])
+    unread, _ = rules.apply(played, rules.legal_actions(played)[0])
+    states = [
+        dealt,
+        played,
+        unread,
+        dataclasses.replace(played),
+        pickle.loads(pickle.dumps(played)),
+    ]
+    for i, state in enumerate(states):
+        if i != 2:  # ``unread`` is tried before any of its fields is filled
+            before = rules.position_to_json(state)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            state.phase = "draw"  # type: ignore[misc]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            del state.hands  # type: ignore[misc]
+        # A frozen slotted dataclass raised TypeError here (CPython's super() quirk).
+        with pytest.raises((AttributeError, TypeError)):
+            state.colour = "red"  # type: ignore[attr-defined]
+        if i != 2:
+            assert rules.position_to_json(state) == before
+    assert rules.legal_actions(unread) == rules.legal_actions(dataclasses.replace(unread))
+    assert rules.KnockRummyState(*(getattr(played, n) for n in rules._STATE_FIELDS)) == played
+    with pytest.raises(TypeError, match="phase"):
+        rules.KnockRummyState(played.options, 1, 1, 0, (), (), ())  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="colour"):
+        dataclasses.replace(played, colour="red")
+
+
 def test_count_above_is_the_count_or_proof_it_is_over_the_bound() -> None:
     from deadwood_knock.games.knock_rummy.melds import count_above
 
