@@ -6,7 +6,8 @@ strong-v1's, see ``INFERRED_RUMMY``): the hidden cards are dealt by the inferenc
 model (``bots/inference.py``: what each opponent threw, let go past and took, and in
 Deadwood Knock the knock and the calls) instead of uniformly with a best-of-a-few
 stand-in for "players keep their better cards". Its Gin playouts throw with the
-meld-aware policy (``kr_playout.meld_move``, ``MELD_PLAYOUTS``). Everything else is the
+meld-aware policy (``kr_playout.meld_move``, ``MELD_PLAYOUTS``). In Knock Rummy it decides
+the knock by its value (``SearchBot._rummy_choice``). Everything else is the
 same search: paired playouts of every kept action on each sampled position, successive
 halving, the Gin anchor. Deadwood Knock's pot decisions are part of that search: at a call, the
 playouts settle the pot on the inferred hands, so the call's value is the chance of
@@ -56,6 +57,8 @@ DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 #: there the model's hands (best of at most four weighted deals) are weaker than
 #: strong-v1's (best of up to 31 uniform deals), the search expected the rival to knock
 #: later and lost 9.5 points a hand to strong-v1 (docs/bots.md), so it keeps strong-v1's.
+#: The model's weights with a schedule fitted to strong-v1's real hands (best of
+#: 1 + min(2t, 9) deals) did no better than strong-v1's sampler (sixth pass).
 INFERRED_RUMMY: frozenset[str] = frozenset({"gin"})
 
 #: Gin: six candidates (strong-v1: four) and the anchor left when the paired playouts put
@@ -141,8 +144,8 @@ class SearchBot(StrongBot):
     # standard error ahead. strong weighs its best knock (the lowest count left) on every
     # sample against the play-on candidates, picks the play-on move as strong-v1 would
     # among those, and knocks when the knock's settlement on the dealt hands beats that
-    # move's playouts, paired sample by sample (+3.5 and +3.4 a hand against strong-v1,
-    # docs/bots.md, sixth pass).
+    # move's playouts, paired sample by sample (+3.5, +3.4 and +1.4 a hand against
+    # strong-v1 on three seeds, docs/bots.md, sixth pass).
 
     def _candidates(
         self, game: Game[Any, Any, O], ranked: Sequence[tuple[A, float]], width: int, gin: bool
