@@ -136,3 +136,58 @@ def test_strong_weighs_six_gin_candidates_and_strong_v1_four() -> None:
     old = get_bot("strong-v1").evaluate(game, obs, legal, random.Random(5), budget, cull=False)
     assert [av.samples for av in new] == [4] * 6
     assert [av.samples for av in old] == [4] * 4
+
+
+def _kr_position(hand: str, top: str) -> tuple[Any, Any]:
+    """A fresh heads-up Knock Rummy deal, seat 0 to discard with ``hand`` (11 cards)."""
+    game = get_game("knock-rummy")
+    state = game.new_game(game.options_from_json({"players": 2}), 1)
+    mine, pile = list(parse_cards(hand)), list(parse_cards(top))
+    rest = [c for c in CARDS[:52] if c not in mine and c not in pile]
+    state = dataclasses.replace(
+        state,
+        hands=(tuple(sorted(mine)), tuple(sorted(rest[:10]))),
+        stock=tuple(rest[10:]),
+        discard_pile=tuple(pile),
+        phase="discard",
+        to_act=0,
+        taken_discard=None,
+    )
+    return game, state
+
+
+def test_strong_decides_a_knock_rummy_knock_by_its_value_against_playing_on() -> None:
+    """strong weighs its best knock on every sample (never culled) against the play-on
+    moves, and knocks exactly when the knock's paired mean beats the move it would
+    otherwise play; strong-v1 keeps its own rule (here: more than one knock weighed)."""
+    knocked = []
+    for hand in (
+        "7h 8h 9h 4s 4d 4c Js Qs 2c 3d 5s",  # count 5 left: knocks
+        "7h 8h 9h 4s 4d Js Qs Kd 2c 3d 9s",  # 42 at the first turn: knocks too
+        "Ks Qd Jc Th 9s 8d 7c 6h Kd Qc 5s",  # 83: plays on
+    ):
+        game, state = _kr_position(hand, "5h")
+        legal = game.legal_actions(state)
+        obs = game.observe(state, 0)
+        ranked = get_bot("strong").evaluate(
+            game, obs, legal, random.Random(7), Budget(iterations=32)
+        )
+        knocks = [av for av in ranked if av.action.kind == "knock"]
+        assert knocks and all(av.samples == 32 for av in knocks)
+        best = max(knocks, key=lambda av: av.value)
+        play_on = next(av for av in ranked if av.action.kind != "knock")
+        n = min(len(best.draws), len(play_on.draws))
+        gain = sum(best.draws[k] - play_on.draws[k] for k in range(n)) / n
+        assert (ranked[0] is best) == (gain > 0)
+        knocked.append(ranked[0] is best)
+        assert len(knocks) == 1 and len(ranked) == 5  # four play-on moves and the knock
+    assert knocked == [True, True, False]
+    game, state = _kr_position("7h 8h 9h 4s 4d 4c Js Qs 2c 3d 5s", "5h")
+    old = get_bot("strong-v1").evaluate(
+        game,
+        game.observe(state, 0),
+        game.legal_actions(state),
+        random.Random(7),
+        Budget(iterations=8),
+    )
+    assert sum(av.action.kind == "knock" for av in old) == 2

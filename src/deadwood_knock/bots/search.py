@@ -6,7 +6,8 @@ strong-v1's, see ``INFERRED_RUMMY``): the hidden cards are dealt by the inferenc
 model (``bots/inference.py``: what each opponent threw, let go past and took, and in
 Deadwood Knock the knock and the calls) instead of uniformly with a best-of-a-few
 stand-in for "players keep their better cards". Its Gin playouts throw with the
-meld-aware policy (``kr_playout.meld_move``, ``MELD_PLAYOUTS``). Everything else is the
+meld-aware policy (``kr_playout.meld_move``, ``MELD_PLAYOUTS``). In Knock Rummy it decides
+the knock by its value (``SearchBot._rummy_choice``). Everything else is the
 same search: paired playouts of every kept action on each sampled position, successive
 halving, the Gin anchor. Deadwood Knock's pot decisions are part of that search: at a call, the
 playouts settle the pot on the inferred hands, so the call's value is the chance of
@@ -17,13 +18,21 @@ round score against every way of playing on. Hand Focus ranks moves with this bo
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.bots import kr_playout
-from deadwood_knock.bots.base import Budget, O
+from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
-from deadwood_knock.bots.strong import KrSimSearch, Search, SimSearch, StrongBot
+from deadwood_knock.bots.strong import (
+    ActionValue,
+    KrSimSearch,
+    Search,
+    SimSearch,
+    StrongBot,
+    keep_anchor_unless_beaten,
+)
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.games.base import Action, Game
 from deadwood_knock.games.knock_rummy.core import KrTable
@@ -48,6 +57,8 @@ DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 #: there the model's hands (best of at most four weighted deals) are weaker than
 #: strong-v1's (best of up to 31 uniform deals), the search expected the rival to knock
 #: later and lost 9.5 points a hand to strong-v1 (docs/bots.md), so it keeps strong-v1's.
+#: The model's weights with a schedule fitted to strong-v1's real hands (best of
+#: 1 + min(2t, 9) deals) did no better than strong-v1's sampler (sixth pass).
 INFERRED_RUMMY: frozenset[str] = frozenset({"gin"})
 
 #: Gin: six candidates (strong-v1: four) and the anchor left when the paired playouts put
@@ -127,6 +138,53 @@ class SearchBot(StrongBot):
     name = "strong"
     gin_anchor_z = GIN_Z
     budgets = (DEFAULT_BUDGET, KR_BUDGET)
+
+    # Knock Rummy: the knock by its value. strong-v1 favours a knock at a count of 10 or
+    # less (its anchor) and otherwise knocks only when the playouts put the knock a
+    # standard error ahead. strong weighs its best knock (the lowest count left) on every
+    # sample against the play-on candidates, picks the play-on move as strong-v1 would
+    # among those, and knocks when the knock's settlement on the dealt hands beats that
+    # move's playouts, paired sample by sample (+3.5, +3.4 and +1.4 a hand against
+    # strong-v1 on three seeds, docs/bots.md, sixth pass).
+
+    def _candidates(
+        self, game: Game[Any, Any, O], ranked: Sequence[tuple[A, float]], width: int, gin: bool
+    ) -> list[tuple[A, float]]:
+        if gin or game.facts.poker_split:
+            return super()._candidates(game, ranked, width, gin)
+        play_on = [(a, pr) for a, pr in ranked if a.kind != "knock"][:width]
+        knock = next(((a, pr) for a, pr in ranked if a.kind == "knock"), None)
+        return play_on if knock is None else [*play_on, knock]
+
+    def _protected(
+        self, game: Game[Any, Any, O], keep: Sequence[tuple[A, float]], gin: bool
+    ) -> list[int]:
+        if gin or game.facts.poker_split:
+            return super()._protected(game, keep, gin)
+        return [i for i, (a, _) in enumerate(keep) if a.kind == "knock"]
+
+    def _rummy_choice(
+        self,
+        ranked: list[ActionValue[A]],
+        keep: Sequence[tuple[A, float]],
+        values: Sequence[list[float]],
+        gin: bool,
+    ) -> list[ActionValue[A]]:
+        knock = next((i for i, (a, _) in enumerate(keep) if a.kind == "knock"), None)
+        if gin or knock is None or len(keep) == 1:
+            return super()._rummy_choice(ranked, keep, values, gin)
+        others = [i for i in range(len(keep)) if i != knock]
+        knock_av = next(av for av in ranked if av.action is keep[knock][0])
+        play_on = keep_anchor_unless_beaten(
+            [av for av in ranked if av is not knock_av],
+            [keep[i] for i in others],
+            [values[i] for i in others],
+            self.anchor_z,
+        )
+        chosen = next(i for i in others if keep[i][0] is play_on[0].action)
+        n = min(len(values[knock]), len(values[chosen]))
+        gain = sum(values[knock][k] - values[chosen][k] for k in range(n))
+        return [knock_av, *play_on] if n and gain > 0 else [*play_on, knock_av]
 
     def _rummy_width(self, gin: bool) -> int:
         return GIN_WIDTH if gin else super()._rummy_width(gin)

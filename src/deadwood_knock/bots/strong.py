@@ -279,20 +279,14 @@ class StrongBot:
         ranked = sorted(priors, key=lambda ap: -ap[1])
         # Knock Rummy playouts are longer, so fewer candidates get more samples each.
         width = self.width if game.facts.poker_split else self._rummy_width(gin)
-        keep = ranked[:width]
-        # Always weigh the best of each turn-ending choice, however the heuristic rates it.
-        kept_kinds = {_kind(a) for a, _ in keep}
-        for a, pr in ranked[width:]:
-            k = _kind(a)
-            if k in ("knock", "stand", "call", "fold") and k not in kept_kinds:
-                keep.append((a, pr))
-                kept_kinds.add(k)
+        keep = self._candidates(game, ranked, width, gin)
         if len(keep) == 1:
             return [ActionValue(keep[0][0], keep[0][1], 0, keep[0][1])]
         sums = [0.0] * len(keep)
         visits = [0] * len(keep)
         values: list[list[float]] = [[] for _ in keep]
         active = list(range(len(keep)))
+        protected = self._protected(game, keep, gin)
         search = self._search(game, observation, view)
         deadline = None if budget.seconds is None else started + budget.seconds
         limit = budget.iterations
@@ -314,8 +308,9 @@ class StrongBot:
             if cull and it >= next_cut and len(active) > 2:
                 active.sort(key=lambda i: -(sums[i] / visits[i]))
                 cut = active[: max(2, (len(active) + 1) // 2)]
-                if gin and 0 not in cut:  # the anchor (first kept) is always measured
-                    cut[-1] = 0
+                for p in protected:  # measured to the end (the Gin anchor: first kept)
+                    if p not in cut:
+                        cut[-1 - protected.index(p)] = p
                 active = cut
                 next_cut *= 2
         out = [
@@ -337,9 +332,39 @@ class StrongBot:
         rest = sorted((av for av in out if av.samples != top_visits), key=lambda av: -av.value)
         ranked_out = survivors + rest
         if not game.facts.poker_split:
-            z = self.gin_anchor_z if gin else self.anchor_z
-            ranked_out = _keep_anchor_unless_beaten(ranked_out, keep, values, z)
+            ranked_out = self._rummy_choice(ranked_out, keep, values, gin)
         return ranked_out
+
+    def _candidates(
+        self, game: Game[Any, Any, O], ranked: Sequence[tuple[A, float]], width: int, gin: bool
+    ) -> list[tuple[A, float]]:
+        """The actions the search weighs, from the best prior down: the first ``width``,
+        and the best of each turn-ending choice, however the heuristic rates it."""
+        keep = list(ranked[:width])
+        kept_kinds = {_kind(a) for a, _ in keep}
+        for a, pr in ranked[width:]:
+            k = _kind(a)
+            if k in ("knock", "stand", "call", "fold") and k not in kept_kinds:
+                keep.append((a, pr))
+                kept_kinds.add(k)
+        return keep
+
+    def _protected(
+        self, game: Game[Any, Any, O], keep: Sequence[tuple[A, float]], gin: bool
+    ) -> list[int]:
+        """The kept candidates (by index) the halving never drops: the Gin anchor."""
+        return [0] if gin else []
+
+    def _rummy_choice(
+        self,
+        ranked: list[ActionValue[A]],
+        keep: Sequence[tuple[A, float]],
+        values: Sequence[list[float]],
+        gin: bool,
+    ) -> list[ActionValue[A]]:
+        """Knock Rummy / Gin: the heuristic's favourite unless the playouts beat it."""
+        z = self.gin_anchor_z if gin else self.anchor_z
+        return keep_anchor_unless_beaten(ranked, keep, values, z)
 
     # --- pieces --------------------------------------------------------------------------
 
@@ -485,7 +510,7 @@ def playout_knock_at(gin: bool) -> int:
     return GIN_LIMIT if gin else KR_PLAYOUT_KNOCK
 
 
-def _keep_anchor_unless_beaten(
+def keep_anchor_unless_beaten(
     ranked: list[ActionValue[A]],
     keep: Sequence[tuple[A, float]],
     values: Sequence[list[float]],
