@@ -331,49 +331,12 @@ _set_core: Final[Callable[[KnockRummyState, _Node | None], None]] = vars(KnockRu
 ].__set__
 
 
-def _init(
-    state: KnockRummyState,
-    options: KnockRummyOptions,
-    seed: int,
-    hand_number: int,
-    dealer: int,
-    hands: tuple[tuple[Card, ...], ...],
-    stock: tuple[Card, ...],
-    discard_pile: tuple[Card, ...],
-    phase: str,
-    to_act: int | None,
-    taken_discard: Card | None,
-    turnovers: int,
-    stock_public: bool,
-    known: tuple[tuple[Card, ...], ...],
-    totals: tuple[int, ...],
-    log: tuple[Event, ...] = (),
-    last_result: HandResult | None = None,
-    winners: tuple[int, ...] = (),
-) -> None:
-    """The dataclass's ``__init__`` (the same parameters), through the slots' setters."""
-    _set_fields(
-        state,
-        (
-            options,
-            seed,
-            hand_number,
-            dealer,
-            hands,
-            stock,
-            discard_pile,
-            phase,
-            to_act,
-            taken_discard,
-            turnovers,
-            stock_public,
-            known,
-            totals,
-            log,
-            last_result,
-            winners,
-        ),
-    )
+def _init(state: KnockRummyState, *args: Any, **kwargs: Any) -> None:
+    """The dataclass's ``__init__``: its parameters (bound by its own signature, so a
+    field added to the class needs nothing here) set through the slots' setters."""
+    bound = _INIT_SIGNATURE.bind(*args, **kwargs)
+    bound.apply_defaults()
+    _set_fields(state, tuple(bound.arguments.values()))
     _set_core(state, None)
 
 
@@ -387,8 +350,8 @@ _init.__qualname__ = "KnockRummyState.__init__"  # so its TypeErrors read as the
 # ``object.__new__`` and the slot's setter (about 9% of a random Gin action).
 _signature = inspect.signature(KnockRummyState.__init__)
 # The dataclass's signature, less ``self`` (else ``inspect`` shows the metaclass's).
-_parameters = list(_signature.parameters.values())[1:]
-KnockRummyState.__signature__ = _signature.replace(parameters=_parameters)  # type: ignore[attr-defined]
+_INIT_SIGNATURE: Final = _signature.replace(parameters=list(_signature.parameters.values())[1:])
+KnockRummyState.__signature__ = _INIT_SIGNATURE  # type: ignore[attr-defined]
 for _name in ("__init__", "__setattr__", "__delattr__"):
     delattr(KnockRummyState, _name)
 #: A blank state (no field, no node) of :class:`KnockRummyState`, made in C.
@@ -403,7 +366,10 @@ def _replace(state: KnockRummyState, **changes: Any) -> KnockRummyState:
     values = list(_STATE_VALUES(state))
     for name, value in changes.items():
         values[_STATE_INDEX[name]] = value
-    return KnockRummyState(*values)
+    made: KnockRummyState = _blank()
+    _set_fields(made, values)
+    _set_core(made, None)
+    return made
 
 
 def _sorted(cards: Sequence[Card]) -> tuple[Card, ...]:
