@@ -237,7 +237,9 @@ _DRAW_PILE_ONLY: Final = (DRAW_PILE,)
 DRAW_LISTS: Final = ((), _DRAW_STOCK_ONLY, _DRAW_PILE_ONLY, _DRAWS_BOTH)
 _MAX_VALUE: Final = max(_VALUE[:52])
 # legal_masks' answers while drawing (or once over), made once: no tuple per call.
-_BOTH_MASKS: Final = (3, 0, 0, 0)
+#: Both draws legal: :func:`draw_masks` whenever stock and pile both hold cards.
+BOTH_DRAWS_MASKS: Final = (3, 0, 0, 0)
+_BOTH_MASKS: Final = BOTH_DRAWS_MASKS
 _STOCK_MASKS: Final = (1, 0, 0, 0)
 _PILE_MASKS: Final = (2, 0, 0, 0)
 _NO_MASKS: Final = (0, 0, 0, 0)

@@ -38,6 +38,9 @@ from deadwood_knock.games.base import (
     cards_from_json,
 )
 from deadwood_knock.games.knock_rummy.core import (
+    _MAX_VALUE,
+    _NOT_BIT,
+    BOTH_DRAWS_MASKS,
     DISCARD,
     DISCARD_TABLES,
     DRAW,
@@ -75,7 +78,13 @@ from deadwood_knock.games.knock_rummy.core import (
     legal_list,
     reason,
 )
-from deadwood_knock.games.knock_rummy.melds import Arrangement, arrange
+from deadwood_knock.games.knock_rummy.melds import (
+    _FIELD_POINTS,
+    _T_HIGH,
+    _T_LOW,
+    Arrangement,
+    arrange,
+)
 from deadwood_knock.games.points import CARD_POINTS
 
 __all__ = [
@@ -625,7 +634,12 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     # the draws, and discards when no knock or rummy is legal.
     phase = t.phase
     if phase == DRAW:
-        masks = draw_masks(len(t.stock), len(t.pile), t.turnovers)
+        # Stock and pile both hold cards (nearly every draw): both draws, ``draw_masks``'
+        # first answer without its call.
+        if t.stock and t.pile:
+            masks = BOTH_DRAWS_MASKS
+        else:
+            masks = draw_masks(len(t.stock), len(t.pile), t.turnovers)
         if len(node) != 4:  # another thread played on the table while it was read
             return _legal_of_fields(state)
         node[2] = masks  # for ``apply`` (the masks of this state, whatever happens next)
@@ -633,7 +647,42 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     seat = t.to_act  # a table's seat is None only once the game is over
     if phase != DISCARD or seat is None:
         return ()
-    masks = discard_masks(t.opts, t.hands[seat], t.taken)
+    opts = t.opts
+    limit = opts.knock_limit
+    mask = t.hands[seat]
+    if limit is not None:
+        # ``discard_masks``' first shortcut with ``count_above``'s floor, inline (the hot
+        # case: nearly every discard of a random Gin hand; the two calls cost more than
+        # the sums): no card's discard leaves a count within the limit, so no knock and
+        # no rummy, and every card but the one just taken from the pile may be discarded.
+        # ``tests/test_kr_legal_masks.py`` checks this against ``legal_masks``.
+        lo = mask & 0x3FFFFFF  # the 26-bit halves: one-digit ints take fast paths
+        hi = mask >> 26
+        fa = lo & 0x1FFF
+        fb = lo >> 13
+        fc = hi & 0x1FFF
+        fd = hi >> 13
+        table = _T_HIGH if opts.high_aces else _T_LOW
+        floor = table[fa] + table[fb] + table[fc] + table[fd]
+        trip = (fa & fb & (fc | fd)) | (fc & fd & (fa | fb))
+        if trip:
+            points = _FIELD_POINTS
+            floor -= points[fa & trip] + points[fb & trip] + points[fc & trip] + points[fd & trip]
+        if floor - _MAX_VALUE > limit:
+            taken = t.taken
+            if taken is not None:
+                mask &= _NOT_BIT[taken]
+                lo = mask & 0x3FFFFFF
+                hi = mask >> 26
+                fa = lo & 0x1FFF
+                fb = lo >> 13
+                fc = hi & 0x1FFF
+                fd = hi >> 13
+            if len(node) != 4:
+                return _legal_of_fields(state)
+            node[2] = (0, mask, 0, 0)
+            return _D0[fa] + _D1[fb] + _D2[fc] + _D3[fd]
+    masks = discard_masks(opts, mask, t.taken)
     if len(node) != 4:
         return _legal_of_fields(state)
     node[2] = masks
@@ -714,7 +763,10 @@ def apply(
     kind = type(action)
     if kind is Draw:
         source = action.source  # type: ignore[union-attr]
-        if masks is None or not masks[0] & (
+        if masks is BOTH_DRAWS_MASKS:  # both draws legal (nearly every draw): a named one
+            if source != "stock" and source != "discard":
+                _check(node, t, action)
+        elif masks is None or not masks[0] & (
             1 if source == "stock" else 2 if source == "discard" else 0
         ):
             _check(node, t, action)
