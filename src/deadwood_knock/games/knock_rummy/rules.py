@@ -637,9 +637,11 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
         # Stock and pile both hold cards (nearly every draw): both draws, ``draw_masks``'
         # first answer without its call.
         if t.stock and t.pile:
-            masks = BOTH_DRAWS_MASKS
-        else:
-            masks = draw_masks(len(t.stock), len(t.pile), t.turnovers)
+            if len(node) != 4:  # another thread played on the table while it was read
+                return _legal_of_fields(state)
+            node[2] = BOTH_DRAWS_MASKS
+            return _BOTH_DRAWS
+        masks = draw_masks(len(t.stock), len(t.pile), t.turnovers)
         if len(node) != 4:  # another thread played on the table while it was read
             return _legal_of_fields(state)
         node[2] = masks  # for ``apply`` (the masks of this state, whatever happens next)
@@ -670,14 +672,17 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
             floor -= points[fa & trip] + points[fb & trip] + points[fc & trip] + points[fd & trip]
         if floor - _MAX_VALUE > limit:
             taken = t.taken
-            if taken is not None:
+            if taken is not None:  # only its suit's field changes
                 mask &= _NOT_BIT[taken]
-                lo = mask & 0x3FFFFFF
-                hi = mask >> 26
-                fa = lo & 0x1FFF
-                fb = lo >> 13
-                fc = hi & 0x1FFF
-                fd = hi >> 13
+                if taken < 26:
+                    if taken < 13:
+                        fa &= _NOT_FIELD_BIT[taken]
+                    else:
+                        fb &= _NOT_FIELD_BIT[taken]
+                elif taken < 39:
+                    fc &= _NOT_FIELD_BIT[taken]
+                else:
+                    fd &= _NOT_FIELD_BIT[taken]
             if len(node) != 4:
                 return _legal_of_fields(state)
             node[2] = (0, mask, 0, 0)
@@ -696,6 +701,9 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
 
 # The core's discard tables, as globals here (read on every ``legal_actions`` while discarding).
 _D0, _D1, _D2, _D3 = DISCARD_TABLES
+_BOTH_DRAWS: Final = DRAW_LISTS[BOTH_DRAWS_MASKS[0]]
+# Per card, its suit field with every bit but the card's (13 bits: a one-digit int).
+_NOT_FIELD_BIT: Final = tuple(0x1FFF ^ (1 << (c % 13)) for c in range(52))
 
 
 def _legal_of_fields(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
