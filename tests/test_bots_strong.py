@@ -6,13 +6,12 @@ import dataclasses
 import random
 from typing import Any
 
-from deadwood_knock.bots import Budget, get_bot, kr_playout, search
+from deadwood_knock.bots import Budget, get_bot, kr_playout
 from deadwood_knock.bots.strong import gin_choice
 from deadwood_knock.bots.view import view_of
 from deadwood_knock.cards import CARDS, parse_cards
 from deadwood_knock.games import get_game
-from deadwood_knock.games.knock_rummy.core import OVER, KrTable
-from deadwood_knock.games.knock_rummy.melds import hand_mask
+from deadwood_knock.games.knock_rummy.core import KrTable
 from deadwood_knock.games.knock_rummy.rules import position_from_json, table_of
 
 
@@ -192,45 +191,3 @@ def test_strong_decides_a_knock_rummy_knock_by_its_value_against_playing_on() ->
         Budget(iterations=8),
     )
     assert sum(av.action.kind == "knock" for av in old) == 2
-
-
-def test_knock_rummy_playout_rivals_knock_by_their_turn() -> None:
-    """strong's Knock Rummy playouts: a rival knocks at the count its turn allows
-    (``search.KR_RIVAL_KNOCK``, as strong-v1 really knocks: high early, lower later),
-    while the seat itself, and strong-v1's playout rivals, wait for a count of 6."""
-    game, state = _kr_position("7h 8h 9h 4s 4d 4c Js Qs 2c 3d 5s", "5h")
-    view = view_of(game.observe(state, 0), "knock-rummy")
-    table = kr_playout.sample_position(view, random.Random(3))
-    assert table is not None
-    # The rival holds three kings and a count of 40: whatever it draws, its best discard
-    # leaves 31 or less (one of 2..9 goes), at least 12 (it cannot go rummy). At its
-    # first turn that is under the table's 43; late in the hand, above its last entry.
-    rival = list(parse_cards("Ks Kd Kc 2h 3h 5d 6d 7s 8c 9d"))
-    table.stock = [c for c in table.stock if c not in rival]
-    table.hands[1] = hand_mask(rival)
-    mine = next(a for a in game.legal_actions(state) if a.kind == "discard")
-    assert kr_playout.apply_action(table, 0, mine)
-    timed, plain, late = table.copy(), table.copy(), table.copy()
-    rule = search.KR_RIVAL_KNOCK
-    assert rule is not None and rule[0] >= 31 and rule[-1] < 12
-    assert view.turns[1] == 0
-    move = search.TimedKnock(0, view.turns, rule)
-    move(timed, 6)  # the rival's draw
-    move(timed, 6)  # its discard: a knock, the hand over
-    assert timed.phase == OVER and timed.hand_scores is not None
-    later = search.TimedKnock(0, (view.turns[0], len(rule)), rule)
-    later(late, 6)
-    later(late, 6)
-    assert late.phase != OVER
-    kr_playout.policy_move(plain, 6)
-    kr_playout.policy_move(plain, 6)
-    assert plain.phase != OVER
-    # Our own seat waits: its count after the rival's discard is still above 6.
-    move(plain, 6)
-    move(plain, 6)
-    assert plain.phase != OVER
-    # strong's heads-up Knock Rummy search plays out with this rival; strong-v1's does not.
-    obs = game.observe(state, 0)
-    new = get_bot("strong")._search(game, obs, view)  # type: ignore[attr-defined]
-    old = get_bot("strong-v1")._search(game, obs, view)  # type: ignore[attr-defined]
-    assert isinstance(new, search.TimedKrSearch) and not isinstance(old, search.TimedKrSearch)

@@ -25,7 +25,6 @@ from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
-from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.strong import (
     ActionValue,
     KrSimSearch,
@@ -36,7 +35,7 @@ from deadwood_knock.bots.strong import (
 )
 from deadwood_knock.bots.view import TableView
 from deadwood_knock.games.base import Action, Game
-from deadwood_knock.games.knock_rummy.core import DRAW, KrTable
+from deadwood_knock.games.knock_rummy.core import KrTable
 from deadwood_knock.games.knock_rummy.melds import hand_mask
 
 __all__ = ["DEFAULT_BUDGET", "KR_BUDGET", "SearchBot"]
@@ -110,59 +109,6 @@ class MeldKrSearch(KrSimSearch):
         if not kr_playout.apply_action(sim, seat, action):
             return -1000.0
         return kr_playout.playout(sim, self.knock_at, move=self.move)[seat]
-
-
-#: Heads-up Knock Rummy: the count at or below which a playout rival knocks, by its turn
-#: in the hand (turn 1 first; the last entry for every later turn). strong-v1's playout
-#: rivals knock at 6 (``strong.KR_PLAYOUT_KNOCK``), but strong-v1 itself knocks early and
-#: high: fitted to its 1,046 first-turn and 700 later knock chances against strong
-#: (seeds 720-723, 200 iterations), "knock when the count is at most T" agrees with what
-#: it did 83-94% of the time at T = 43, 34, 30, 25, 17-20 on turns 1-6 (docs/bots.md,
-#: seventh pass). The seat itself still knocks at 6 in the playouts (the same table for
-#: it measured no better). ``None``: strong-v1's playouts.
-KR_RIVAL_KNOCK: tuple[int, ...] | None = (43, 35, 30, 25, 20, 18, 15, 12, 10)
-
-
-class TimedKnock:
-    """A playout policy (``kr_playout.policy_move``) whose rivals knock at a count that
-    depends on their turn in the hand (``table``); the seat itself at ``knock_at``. One
-    per playout: it counts each seat's turns on from the view's."""
-
-    __slots__ = ("seat", "table", "turns")
-
-    def __init__(self, seat: int, turns: Sequence[int], table: tuple[int, ...]) -> None:
-        self.seat = seat
-        self.turns = list(turns)
-        self.table = table
-
-    def __call__(self, t: KrTable, knock_at: int) -> None:
-        s = t.to_act
-        assert s is not None
-        if t.phase == DRAW:
-            self.turns[s] += 1
-        elif s != self.seat:
-            table = self.table
-            knock_at = table[min(self.turns[s], len(table)) - 1]
-        kr_playout.policy_move(t, knock_at)
-
-
-class TimedKrSearch(KrSimSearch):
-    """strong-v1's heads-up Knock Rummy search (its sampler, its plain playouts) with the
-    rival knocking by ``table`` (``KR_RIVAL_KNOCK``)."""
-
-    def __init__(self, view: TableView, table: tuple[int, ...]) -> None:
-        super().__init__(view)
-        self.table = table
-        self.turns = [view.turns[s] if s < len(view.turns) else 0 for s in range(view.players)]
-
-    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
-        sim = sample.copy()
-        seat = self.view.seat
-        if not kr_playout.apply_action(sim, seat, action):
-            return -1000.0
-        rng.shuffle(sim.stock)  # as strong-v1: the sampled stock order is a guess
-        move = TimedKnock(seat, self.turns, self.table)
-        return kr_playout.playout(sim, self.knock_at, move=move)[seat]
 
 
 class InferredKrSearch(MeldKrSearch):
@@ -254,7 +200,4 @@ class SearchBot(StrongBot):
                     return InferredKrSearch(view, game.name, table)
                 if game.name in MELD_PLAYOUTS:
                     return MeldKrSearch(view, game.name)
-                # Fitted heads-up, ten-card hands: three or more players keep strong-v1's.
-                if KR_RIVAL_KNOCK is not None and view.players == 2 and not options_of(view.raw)[2]:
-                    return TimedKrSearch(view, KR_RIVAL_KNOCK)
         return super()._search(game, observation, view)
