@@ -155,12 +155,12 @@ def _present(steps: dict[str, ours.Step | None]) -> dict[str, ours.Step]:
     return {name: step for name, step in steps.items() if step is not None}
 
 
-def _gin_hand(s: int) -> int:
-    return ours.play_kr_hand(s, game_name="gin")
+def _gin_hand(s: int, rng: random.Random | None = None) -> int:
+    return ours.play_kr_hand(s, game_name="gin", rng=rng)
 
 
-def _dk6_round(s: int) -> int:
-    return ours.play_dk_round(s, players=6)
+def _dk6_round(s: int, rng: random.Random | None = None) -> int:
+    return ours.play_dk_round(s, players=6, rng=rng)
 
 
 # (hand set, what, our step, {peer: least ratio the issue asks for, or None})

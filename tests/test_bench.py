@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import subprocess
 from pathlib import Path
 
@@ -160,6 +161,24 @@ def test_playouts_end_and_report_their_actions() -> None:
     assert bench.play_dk_round(4, players=6) > 0
     # Same seed, same random game.
     assert bench.play_kr_hand(11) == bench.play_kr_hand(11)
+
+
+def test_timed_games_are_the_games_of_their_seeds() -> None:
+    """The API rows make the random player's generators before the clock starts; the
+    games they time must still be the seeds' own games, action for action."""
+    seen: list[tuple[int, int]] = []
+
+    def play(s: int, rng: random.Random) -> int:
+        # The generator handed in is the seed's own: same first draw as a fresh one.
+        assert rng.random() == bench.play_rng(s).random()
+        seen.append((s, bench.play_kr_hand(s, game_name="gin", rng=bench.play_rng(s))))
+        return seen[-1][1]
+
+    step = bench.api_game_step(play, 40, 3)
+    assert step()[0] == 3 and step()[0] == 3
+    assert [s for s, _ in seen] == [40, 41, 42, 43, 44, 45]
+    assert [n for _, n in seen] == [bench.play_kr_hand(s, game_name="gin") for s in range(40, 46)]
+    assert bench.play_dk_round(5, rng=bench.play_rng(5)) == bench.play_dk_round(5)
 
 
 def test_full_bench_without_its_environment_says_how_to_make_it(

