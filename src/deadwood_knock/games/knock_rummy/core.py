@@ -1029,12 +1029,13 @@ class KrTable:
         self.taken = None
         logged: tuple[Event, ...] = ()
         if events is not None:
-            event = _EV_DISCARD[seat][c]
-            self.log_new.append(event)
             if events is TABLE_LOG:
                 logged = _EVS_DISCARD[seat][c]
+                event = logged[0]
             else:
+                event = _EV_DISCARD[seat][c]
                 events.append(event)
+            self.log_new.append(event)
             seen = self.seen
             if seen is not None:  # _see, inline: a discard is public
                 for log in seen:
@@ -1061,14 +1062,15 @@ class KrTable:
             self.taken = c
             self.phase = DISCARD
             if events is not None:
-                event = _EV_DRAW_PILE[seat][c]
+                logged = _EVS_DRAW_PILE[seat][c]
+                event = logged[0]
                 self.log_new.append(event)
                 seen = self.seen
                 if seen is not None:  # _see, inline: a draw from the pile is public
                     for log in seen:
                         log.append(event)
                 if events is TABLE_LOG:
-                    return _EVS_DRAW_PILE[seat][c]
+                    return logged
                 events.append(event)
             return ()
         turned: tuple[Event, ...] = ()

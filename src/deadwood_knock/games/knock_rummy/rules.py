@@ -320,6 +320,8 @@ class _Lazy:
 # ``legal`` is ``None`` until :func:`legal_actions` puts the core's legal masks
 # (``legal_masks``) of the state there, so that ``apply`` checks the action the player
 # picked from them without asking ``reason`` (which still words an illegal one's reason).
+# In the commonest case (discards with no knock or rummy legal) ``legal`` is the discard
+# mask alone, an int, standing for ``(0, mask, 0, 0)``: no tuple a discard.
 _Node = list[Any]
 
 _STATE_FIELDS: Final = tuple(f.name for f in fields(KnockRummyState) if f.init)
@@ -685,7 +687,9 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
                     fd &= _NOT_FIELD_BIT[taken]
             if len(node) != 4:
                 return _legal_of_fields(state)
-            node[2] = (0, mask, 0, 0)
+            # The legal discards' mask alone (no knock, no rummy): ``apply`` reads an int
+            # there as the discard mask of ``(0, mask, 0, 0)``, without that tuple.
+            node[2] = mask
             return _D0[fa] + _D1[fb] + _D2[fc] + _D3[fd]
     masks = discard_masks(opts, mask, t.taken)
     if len(node) != 4:
@@ -774,7 +778,7 @@ def apply(
         if masks is BOTH_DRAWS_MASKS:  # both draws legal (nearly every draw): a named one
             if source != "stock" and source != "discard":
                 _check(node, t, action)
-        elif masks is None or not masks[0] & (
+        elif type(masks) is not tuple or not masks[0] & (  # None, or a discard's int
             1 if source == "stock" else 2 if source == "discard" else 0
         ):
             _check(node, t, action)
@@ -785,7 +789,10 @@ def apply(
         return after, logged
     if kind is Discard:
         card = action.card  # type: ignore[union-attr]
-        if masks is None or type(card) is not Card or not masks[1] >> card & 1:
+        if type(masks) is int:  # legal_actions' no-knock discards: their mask alone
+            if type(card) is not Card or not masks >> card & 1:
+                _check(node, t, action)
+        elif masks is None or type(card) is not Card or not masks[1] >> card & 1:
             _check(node, t, action)
         done = t._discard(t.to_act, card, TABLE_LOG)
         if type(done) is not tuple:  # voided: a new hand, or the game's end
