@@ -239,7 +239,6 @@ _MAX_VALUE: Final = max(_VALUE[:52])
 # legal_masks' answers while drawing (or once over), made once: no tuple per call.
 #: Both draws legal: :func:`draw_masks` whenever stock and pile both hold cards.
 BOTH_DRAWS_MASKS: Final = (3, 0, 0, 0)
-_BOTH_MASKS: Final = BOTH_DRAWS_MASKS
 _STOCK_MASKS: Final = (1, 0, 0, 0)
 _PILE_MASKS: Final = (2, 0, 0, 0)
 _NO_MASKS: Final = (0, 0, 0, 0)
@@ -417,7 +416,7 @@ def draw_masks(stock: int, pile: int, turnovers: int) -> tuple[int, int, int, in
     """:func:`legal_masks` while drawing (KR3/KR7): the stock (or the pile to turn over),
     the pile."""
     if stock or turnovers < MAX_TURNOVERS:
-        return _BOTH_MASKS if pile else _STOCK_MASKS
+        return BOTH_DRAWS_MASKS if pile else _STOCK_MASKS
     return _PILE_MASKS if pile else _NO_MASKS
 
 
