@@ -268,8 +268,6 @@ _S0, _S1, _S2, _S3 = _build_suit_tables(CARDS)
 # ``legal_actions`` while discarding); 7- and 6-bit tables took eight and seven.
 DISCARD_TABLES: Final = _build_suit_tables(DISCARDS)
 _D0, _D1, _D2, _D3 = DISCARD_TABLES
-# Per card, its suit field with every bit but the card's (13 bits: a one-digit int).
-_NOT_FIELD_BIT: Final = tuple(0x1FFF ^ (1 << (c % 13)) for c in range(52))
 
 
 def cards_of_mask(m: int) -> tuple[Card, ...]:
@@ -767,6 +765,17 @@ _EVS_DRAW_STOCK: Final = tuple(
     tuple((_EV_DRAW_STOCK[p], e) for e in _EV_DRAW_CARD[p]) for p in _SEATS
 )
 _EVS_DISCARD: Final = tuple(tuple((e,) for e in seat) for seat in _EV_DISCARD)
+# Per seat and card, the card's bit with the move's events (with a pile draw, the card's
+# bit in its 13-bit suit field too): one lookup by card where there were two, as a ``Card``
+# index (an ``int`` subclass) misses CPython 3.11's specialised tuple index and costs about
+# twice an exact int's. The moves with events read these; without (the playouts), ``_BIT``.
+_DISCARD_LOGGED: Final = tuple(tuple(zip(_BIT, seat, strict=True)) for seat in _EVS_DISCARD)
+_DRAW_PILE_LOGGED: Final = tuple(
+    tuple((_BIT[c], logged, 1 << (c % 13)) for c, logged in enumerate(seat))
+    for seat in _EVS_DRAW_PILE
+)
+_NO_EVENTS: Final[tuple[Event, ...]] = ()
+_DRAW_STOCK_LOGGED: Final = tuple(tuple(zip(_BIT, seat, strict=True)) for seat in _EVS_DRAW_STOCK)
 
 #: Passed as a hot move's ``events`` (:meth:`KrTable._draw`, :meth:`KrTable._discard`):
 #: log the move in the hand's log and return its events, appending them to no list (the
@@ -1035,17 +1044,20 @@ class KrTable:
         without ``events``); once it voided the hand (the next hand is dealt, or the game
         is over), the list of the events (``events`` itself, a new list for
         :data:`TABLE_LOG`), so that the public API's ``apply`` needs no other check."""
-        bit = _BIT[c]
+        logged: tuple[Event, ...]
+        if events is TABLE_LOG:
+            bit, logged = _DISCARD_LOGGED[seat][c]
+        else:
+            bit = _BIT[c]
+            logged = _NO_EVENTS
         self.hands[seat] ^= bit
         known = self.known
         if known[seat] & bit:  # seldom: most discards were never seen entering the hand
             known[seat] ^= bit
         self.pile.append(c)
         self.taken = None
-        logged: tuple[Event, ...] = ()
         if events is not None:
             if events is TABLE_LOG:
-                logged = _EVS_DISCARD[seat][c]
                 event = logged[0]
             else:
                 event = _EV_DISCARD[seat][c]
@@ -1072,7 +1084,11 @@ class KrTable:
         the public API (:data:`TABLE_LOG`), it also sets ``only_discards`` (below)."""
         if source == "discard":
             c = self.pile.pop()
-            bit = _BIT[c]
+            logged: tuple[Event, ...]
+            if events is None:
+                bit = _BIT[c]
+            else:
+                bit, logged, field_bit = _DRAW_PILE_LOGGED[seat][c]
             mask = self.hands[seat] | bit
             self.hands[seat] = mask
             self.known[seat] |= bit
@@ -1081,7 +1097,6 @@ class KrTable:
             if events is None:
                 self.only_discards = None
                 return ()
-            logged: tuple[Event, ...] = _EVS_DRAW_PILE[seat][c]
             event = logged[0]
             self.log_new.append(event)
             seen = self.seen
@@ -1102,7 +1117,10 @@ class KrTable:
                 else:
                     self._turn_over(seat, events)
             c = self.stock.pop()
-            bit = _BIT[c]
+            if events is None:
+                bit = _BIT[c]
+            else:
+                bit, pair = _DRAW_STOCK_LOGGED[seat][c]
             mask = self.hands[seat] | bit
             self.hands[seat] = mask
             self.taken = None
@@ -1118,7 +1136,6 @@ class KrTable:
                 self._log(events, logged[0])
                 logged = turned + logged
             else:
-                pair = _EVS_DRAW_STOCK[seat][c]
                 event, card_event = pair
                 log = self.log_new
                 log.append(event)
@@ -1171,13 +1188,13 @@ class KrTable:
             mask ^= bit
             if c < 26:
                 if c < 13:
-                    fa &= _NOT_FIELD_BIT[c]
+                    fa ^= field_bit
                 else:
-                    fb &= _NOT_FIELD_BIT[c]
+                    fb ^= field_bit
             elif c < 39:
-                fc &= _NOT_FIELD_BIT[c]
+                fc ^= field_bit
             else:
-                fd &= _NOT_FIELD_BIT[c]
+                fd ^= field_bit
         self.only_discards_mask = mask
         self.only_discards = _D0[fa] + _D1[fb] + _D2[fc] + _D3[fd]
         return logged
