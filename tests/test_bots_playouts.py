@@ -135,3 +135,62 @@ def test_meld_aware_discard_keeps_a_pair_over_a_lone_card() -> None:
     assert plain.pile[-1] in parse_cards("Kc Kd")  # the plain policy breaks the pair
     kr_playout.meld_move(t, 10)
     assert t.pile[-1] in parse_cards("Qs Jh")
+
+
+def _gin_discard_table(hand_text: str, dead_text: str) -> Any:
+    """A heads-up Gin table at seat 0's discard: ``hand_text`` in hand, ``dead_text`` on
+    the pile (under one unseen card), ten unseen cards in the rival's hand, the rest in
+    the stock."""
+    from deadwood_knock.cards import CARDS, parse_cards
+    from deadwood_knock.games.knock_rummy.core import KnockRummyOptions, KrTable
+    from deadwood_knock.games.knock_rummy.melds import hand_mask
+
+    t = KrTable.new(KnockRummyOptions(players=2, target=100_000, gin=True), 3, single_hand=True)
+    hand = parse_cards(hand_text)
+    dead = parse_cards(dead_text)
+    unseen = [c for c in CARDS[:52] if c not in hand and c not in dead]
+    t.hands = [hand_mask(hand), hand_mask(unseen[:10])]
+    t.pile = [*dead, unseen[10]]
+    t.stock = unseen[11:41]
+    t.phase = "discard"
+    t.to_act = 0
+    t.taken = None
+    return t
+
+
+def test_meld_aware_discard_breaks_a_dead_pair_at_gin() -> None:
+    # The other two kings are on the pile: the pair of kings can never meld, so the Gin
+    # playout throws a king (the lowest count either way), not the lone Qs or Jh.
+    from deadwood_knock.cards import parse_cards
+
+    hand = "As 2s 3s 4h 4d 4c Kc Kd Qs Jh 9d"
+    live = _gin_discard_table(hand, "")
+    kr_playout.meld_move(live, 10)
+    assert live.pile[-1] in parse_cards("Qs Jh")  # the kings can still meld: kept
+    dead = _gin_discard_table(hand, "Kh Ks")
+    kr_playout.meld_move(dead, 10)
+    assert dead.pile[-1] in parse_cards("Kc Kd")
+
+
+def test_gin_links_count_by_their_live_completing_cards() -> None:
+    # A partner counts by the share of the cards completing its meld that are live: the
+    # pair Kc Kd with Kh thrown is half a link, with Kh and Ks thrown none; the suited
+    # neighbours 5h 6h (completed by 4h or 7h) are half a link once 4h is thrown.
+    from deadwood_knock.cards import parse_cards
+    from deadwood_knock.games.knock_rummy.melds import hand_mask
+
+    near, far = kr_playout._LINKS[False]
+    comp = kr_playout._COMPLETE[False]
+
+    def links(card: str, partner: str, dead: str) -> float:
+        (x,) = parse_cards(card)
+        rest = hand_mask(parse_cards(partner))
+        live = ~hand_mask(parse_cards(dead))
+        return kr_playout._live_links(x, rest, near[x], far[x], live, 2.0, 1.0, comp)
+
+    assert links("Kc", "Kd", "") == 2.0
+    assert links("Kc", "Kd", "Kh") == 1.0
+    assert links("Kc", "Kd", "Kh Ks") == 0.0
+    assert links("5h", "6h", "4h") == 1.0
+    assert links("5h", "7h", "") == 1.0  # a far partner: 6h completes it
+    assert links("5h", "7h", "6h") == 0.0
