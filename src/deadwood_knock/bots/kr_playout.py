@@ -241,63 +241,6 @@ def _links(high_aces: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 _LINKS: Final = (_links(False), _links(True))
-
-
-def _completers(high_aces: bool) -> tuple[int, ...]:
-    """Per pair of cards (``c * 52 + p``): the cards that would make a meld with both
-    (a third of the rank; the run's ends or its middle), 0 if they cannot meld."""
-    out = [0] * (52 * 52)
-    for c in range(52):
-        cs, cr = divmod(c, 13)
-        for p in range(52):
-            ps, pr = divmod(p, 13)
-            if p == c:
-                continue
-            if pr == cr:
-                m = sum(1 << (s * 13 + cr) for s in range(4))
-                out[c * 52 + p] = m & ~(1 << c) & ~(1 << p)
-                continue
-            if ps != cs:
-                continue
-            m = 0
-            for a in (cr, 13) if high_aces and cr == 0 else (cr,):
-                for b in (pr, 13) if high_aces and pr == 0 else (pr,):
-                    lo, hi = min(a, b), max(a, b)
-                    spots = (lo - 1, hi + 1) if hi - lo == 1 else (lo + 1,) if hi - lo == 2 else ()
-                    for q in spots:
-                        if q == 13 and high_aces:
-                            q = 0
-                        if 0 <= q < 13:
-                            m |= 1 << (cs * 13 + q)
-            out[c * 52 + p] = m
-    return tuple(out)
-
-
-_COMPLETE: Final = (_completers(False), _completers(True))
-#: Gin playouts: each partner counts by the share of the cards that would complete its
-#: meld still live (not in the pile, not known to be in another hand): a pair of kings
-#: whose other kings were both thrown is no link, one thrown makes it half of one.
-#: Against strong-v1 (400 iterations): +6.26 and +0.07 a hand on seeds 1701 and 1702,
-#: where strong without it scores +4.11 and +4.56 (docs/bots.md, Gin, seventh pass).
-WEIGHTED_LINKS: bool = True
-
-
-def _live_links(
-    x: int, rest: int, near: int, far: int, live: int, wn: float, wf: float, comp: tuple[int, ...]
-) -> float:
-    """The links kept by keeping ``x``: each partner in ``rest`` (near, then far) weighted
-    by the share of its completing cards that are in ``live``."""
-    total = 0.0
-    for mask, w in ((rest & near, wn), (rest & far, wf)):
-        while mask:
-            low = mask & -mask
-            mask ^= low
-            c = comp[x * 52 + low.bit_length() - 1]
-            if c:
-                total += w * (c & live).bit_count() / c.bit_count()
-    return total
-
-
 #: The meld-aware discard: how many points of count a card's partner in hand is worth
 #: keeping it for (near: pair or suited neighbour; far: suited, one rank between), at
 #: a full stock; the weight falls with the stock (late in a hand, points matter).
@@ -329,19 +272,7 @@ def meld_move(t: KrTable, knock_at: int) -> None:
     scale = 1.0 if stock >= LINK_STOCK else stock / LINK_STOCK
     wn, wf = LINK_NEAR * scale, LINK_FAR * scale
     rest = hand ^ _BIT[card]
-    live = -1
-    comp = _COMPLETE[ha]
-    if WEIGHTED_LINKS and gin:
-        dead = 0
-        for c in t.pile:
-            dead |= _BIT[c]
-        for s, k in enumerate(t.known):
-            if s != seat:
-                dead |= k
-        live = ~dead
-        links = _live_links(card, rest, near[card], far[card], live, wn, wf, comp)
-    else:
-        links = wn * (rest & near[card]).bit_count() + wf * (rest & far[card]).bit_count()
+    links = wn * (rest & near[card]).bit_count() + wf * (rest & far[card]).bit_count()
     if links:
         # Another card beats the lowest-count one only with fewer links (its count is
         # at least as high), so only those are counted.
@@ -350,10 +281,7 @@ def meld_move(t: KrTable, knock_at: int) -> None:
             if x in (banned, card):
                 continue
             rest = hand ^ _BIT[x]
-            if live != -1:
-                lx = _live_links(x, rest, near[x], far[x], live, wn, wf, comp)
-            else:
-                lx = wn * (rest & near[x]).bit_count() + wf * (rest & far[x]).bit_count()
+            lx = wn * (rest & near[x]).bit_count() + wf * (rest & far[x]).bit_count()
             if left + lx >= best_key:
                 continue
             key = count_mask(rest, ha) + lx
