@@ -141,18 +141,43 @@ def test_kr_states_refuse_assignment_however_they_were_made() -> None:
         dataclasses.replace(played, colour="red")
 
 
-def test_count_above_is_the_count_or_proof_it_is_over_the_bound() -> None:
-    from deadwood_knock.games.knock_rummy.melds import count_above
+def test_the_draws_only_discards_are_the_legal_actions_when_they_are_discards_alone() -> None:
+    # The draw logged for the public API works out, with the count's floor, whether
+    # only discards are legal next (KrTable.only_discards); the floor must never be over
+    # the count (dense hands: many ranks held three or four times).
+    from deadwood_knock.games.knock_rummy.core import (
+        TABLE_LOG,
+        KnockRummyOptions,
+        KrTable,
+        actions_of,
+        discard_masks,
+    )
 
     rng = random.Random(5)
+    fired = 0
     for i in range(6000):
-        cards = rng.sample(DENSE if i % 3 == 0 else DECK_52, rng.choice((7, 10, 11)))
-        m = hand_mask(cards)
-        for high in (False, True):
-            exact = count_mask(m, high)
-            for bound in (0, 5, 10, 20, 35):
-                got = count_above(m, high, bound)
-                if exact <= bound:
-                    assert got == exact, (cards, bound)
-                else:
-                    assert bound < got <= exact, (cards, bound)
+        opts = (
+            KnockRummyOptions(gin=True, high_aces=i % 2 == 1)
+            if i % 4 == 0
+            else KnockRummyOptions(knock_limit=(0, 10, 25)[i % 3], high_aces=i % 5 == 0)
+        )
+        t = KrTable.new(opts, i)
+        seat = t.to_act
+        assert seat is not None
+        cards = rng.sample(DENSE if i % 3 == 0 else DECK_52, 11)
+        t.hands[seat] = hand_mask(cards[:10])
+        source = rng.choice(("stock", "discard"))
+        (t.pile if source == "discard" else t.stock).append(cards[10])
+        t._draw(seat, source, TABLE_LOG)
+        masks = discard_masks(opts, t.hands[seat], t.taken)
+        found = t.only_discards
+        if found is not None:
+            fired += 1
+            assert masks == (0, t.only_discards_mask, 0, 0), (cards, source)
+            assert found == actions_of(masks)
+        copied = t.copy()
+        assert (copied.only_discards, copied.only_discards_mask) == (
+            found,
+            t.only_discards_mask,
+        )
+    assert 1000 < fired < 6000

@@ -180,3 +180,29 @@ def test_the_bots_play_deadwood_knock_on_the_engines_core() -> None:
     playout = (PACKAGE / "bots" / "dk_playout.py").read_text(encoding="utf-8")
     assert "from deadwood_knock.games.deadwood_knock.core import" in playout
     assert ".step(" in playout
+
+
+# The floor of a hand's count that proves no knock and no rummy is legal (each suit's
+# runs-only deadwood less the points of the ranks held three or four times: one term a
+# suit), worked out once, in the Knock Rummy core's draw; the public API reads its answer.
+FLOOR_TERM = re.compile(r"\w+\[\s*\w+\s*&\s*trip\s*\]")
+
+
+def test_the_counts_floor_is_written_once() -> None:
+    terms = {
+        p.relative_to(PACKAGE).as_posix(): len(FLOOR_TERM.findall(p.read_text(encoding="utf-8")))
+        for p in _sources()
+    }
+    assert {path: n for path, n in terms.items() if n} == {"games/knock_rummy/core.py": 4}
+    # Melds' count tables are read by melds and the core only (the public API asks the core).
+    tables = re.compile(r"\b(_T_HIGH|_T_LOW|_FIELD_POINTS)\b")
+    homes = (GAMES / "knock_rummy" / "melds.py", GAMES / "knock_rummy" / "core.py")
+    paths = [p for p in _sources() if p not in homes]
+    assert _hits(tables, paths) == []
+
+
+def test_the_scan_finds_a_copy_of_the_floor() -> None:
+    # The inline copy the public API's legal_actions carried before (issue 16).
+    line = "floor -= points[fa & trip] + points[fb & trip] + points[fc & trip] + points[fd & trip]"
+    assert len(FLOOR_TERM.findall(line)) == 4
+    assert not FLOOR_TERM.search("xa = table[a ^ trip] if a & trip else ta")

@@ -158,6 +158,8 @@ def sample_position(
     table.single_hand = True
     table.hand_scores = None
     table.log_base = ()
+    table.only_discards = None
+    table.only_discards_mask = 0
     table.log_new = []
     table.seen = None
     return table

@@ -778,17 +778,22 @@ def evaluate_batch(hands: Iterable[Sequence[Card]]) -> list[tuple[int, int, int,
     hands = hands if isinstance(hands, list | tuple) else list(hands)
     # One lookup per hand; flush hands and unfilled keys come back None (see _SUIT_BIAS)
     # and are patched after, so the common case runs with no branch in Python.
-    get, code, bias, mask = _TABLE.get, _CODE, _SUIT_BIAS, _BATCH_MASK
-    out: list[_Row | None]
+    code, bias, mask = _CODE, _SUIT_BIAS, _BATCH_MASK
+    keys: list[int]
     try:
         # The game's 8-card hands, unpacked by the loop itself: no call per hand.
-        out = [
-            get((code[a] + code[b] + code[c] + code[d] + code[e] + code[f] + code[g]
-                 + code[h] + bias) & mask)
+        keys = [
+            (code[a] + code[b] + code[c] + code[d] + code[e] + code[f] + code[g]
+             + code[h] + bias) & mask
             for a, b, c, d, e, f, g, h in hands
         ]  # fmt: skip
     except ValueError:  # some hand is not 8 cards long
-        out = list(map(get, map(_batch_key, hands)))
+        keys = list(map(_batch_key, hands))
+    # The lookups run apart from the keys' sums, back to back in C: the table is tens of
+    # MB, so most lookups miss the caches, and only a tight loop lets the CPU overlap
+    # those misses (one lookup inside the loop above runs about 1.4x slower, and more
+    # so the more other work shares the caches; see docs/bench.md, branch eval16).
+    out: list[_Row | None] = list(map(_TABLE.get, keys))
     if None in out:
         # The misses' positions, found without a Python-level loop over every hand.
         for i in itertools.compress(itertools.count(), map(operator.is_, out, _NONES)):

@@ -30,9 +30,11 @@ from typing import Any, Final, Literal
 from deadwood_knock.cards import CARDS, DECK_52, Card, shuffled_by_key
 from deadwood_knock.games.base import Event, GameError, JSONDict, derive_key
 from deadwood_knock.games.knock_rummy.melds import (
+    _FIELD_POINTS,
+    _T_HIGH,
+    _T_LOW,
     Arrangement,
     arrange,
-    count_above,
     count_mask,
     hand_mask,
     min_arrangements,
@@ -266,6 +268,8 @@ _S0, _S1, _S2, _S3 = _build_suit_tables(CARDS)
 # ``legal_actions`` while discarding); 7- and 6-bit tables took eight and seven.
 DISCARD_TABLES: Final = _build_suit_tables(DISCARDS)
 _D0, _D1, _D2, _D3 = DISCARD_TABLES
+# Per card, its suit field with every bit but the card's (13 bits: a one-digit int).
+_NOT_FIELD_BIT: Final = tuple(0x1FFF ^ (1 << (c % 13)) for c in range(52))
 
 
 def cards_of_mask(m: int) -> tuple[Card, ...]:
@@ -432,7 +436,7 @@ def discard_masks(
             whole = count_mask(mask, high)
     else:
         if whole is None:
-            whole = count_above(mask, high, limit + _MAX_VALUE)
+            whole = count_mask(mask, high)
         if whole - _MAX_VALUE > limit:
             # Throwing c leaves a count of at least ``count - value(c)`` (see below),
             # over the limit (and over 0, as the limit is not negative) for every card:
@@ -783,6 +787,10 @@ class KrTable:
     turned over this hand. With ``single_hand`` the table stops when the hand ends
     (``phase`` ``over``, ``hand_scores`` set) instead of dealing the next one.
     ``log_base`` and ``log_new`` are the hand's event log (the public state's ``log``).
+    ``only_discards``: after a draw logged for the public API (:data:`TABLE_LOG`), when no
+    knock and no rummy is legal (nearly every discard of a random Gin hand), the legal
+    actions (the discards alone, as :func:`legal_list` lists them) and their card mask
+    ``only_discards_mask``; else ``None`` (ask :func:`discard_masks`).
     """
 
     __slots__ = (
@@ -794,6 +802,8 @@ class KrTable:
         "last_result",
         "log_base",
         "log_new",
+        "only_discards",
+        "only_discards_mask",
         "opts",
         "phase",
         "pile",
@@ -830,6 +840,8 @@ class KrTable:
     log_base: tuple[Event, ...]
     log_new: list[Event]
     seen: list[list[Event]] | None
+    only_discards: tuple[Discard, ...] | None
+    only_discards_mask: int
 
     def copy(self) -> KrTable:
         """An independent table (lists copied; events and results are immutable)."""
@@ -855,6 +867,8 @@ class KrTable:
         t.log_base = self.log_base
         t.log_new = self.log_new[:]
         t.seen = None if self.seen is None else [v[:] for v in self.seen]
+        t.only_discards = self.only_discards
+        t.only_discards_mask = self.only_discards_mask
         return t
 
     def track_seen(self) -> None:
@@ -919,6 +933,8 @@ class KrTable:
         self.known = [0] * n
         self.hand_scores = None
         self.log_base = ()
+        self.only_discards = None
+        self.only_discards_mask = 0
         if self.seen is not None:
             self.seen = [[] for _ in range(n)]
         if events is None:
@@ -1052,62 +1068,119 @@ class KrTable:
         return logged
 
     def _draw(self, seat: int, source: str, events: list[Event] | None) -> tuple[Event, ...]:
-        """A draw; returns its events as a tuple (``()`` without ``events``)."""
+        """A draw; returns its events as a tuple (``()`` without ``events``). Logged for
+        the public API (:data:`TABLE_LOG`), it also sets ``only_discards`` (below)."""
         if source == "discard":
             c = self.pile.pop()
             bit = _BIT[c]
-            self.hands[seat] |= bit
+            mask = self.hands[seat] | bit
+            self.hands[seat] = mask
             self.known[seat] |= bit
             self.taken = c
             self.phase = DISCARD
-            if events is not None:
-                logged = _EVS_DRAW_PILE[seat][c]
-                event = logged[0]
-                self.log_new.append(event)
-                seen = self.seen
-                if seen is not None:  # _see, inline: a draw from the pile is public
-                    for log in seen:
-                        log.append(event)
-                if events is TABLE_LOG:
-                    return logged
+            if events is None:
+                self.only_discards = None
+                return ()
+            logged: tuple[Event, ...] = _EVS_DRAW_PILE[seat][c]
+            event = logged[0]
+            self.log_new.append(event)
+            seen = self.seen
+            if seen is not None:  # _see, inline: a draw from the pile is public
+                for log in seen:
+                    log.append(event)
+            if events is not TABLE_LOG:
                 events.append(event)
-            return ()
-        turned: tuple[Event, ...] = ()
-        if not self.stock:
-            if events is TABLE_LOG:
-                out: list[Event] = []
-                self._turn_over(seat, out)
-                turned = tuple(out)
-            else:
-                self._turn_over(seat, events)
-        c = self.stock.pop()
-        bit = _BIT[c]
-        self.hands[seat] |= bit
-        self.taken = None
-        self.phase = DISCARD
-        if events is None:
+                self.only_discards = None
+                return ()
+        else:
+            turned: tuple[Event, ...] = ()
+            if not self.stock:
+                if events is TABLE_LOG:
+                    out: list[Event] = []
+                    self._turn_over(seat, out)
+                    turned = tuple(out)
+                else:
+                    self._turn_over(seat, events)
+            c = self.stock.pop()
+            bit = _BIT[c]
+            mask = self.hands[seat] | bit
+            self.hands[seat] = mask
+            self.taken = None
+            self.phase = DISCARD
+            if events is None:
+                if self.public:
+                    self.known[seat] |= bit
+                self.only_discards = None
+                return ()
             if self.public:
                 self.known[seat] |= bit
-            return ()
-        if self.public:
-            self.known[seat] |= bit
-            logged = _EVS_DRAW_STOCK_SEEN[seat][c]
-            self._log(events, logged[0])
-            return turned + logged
-        pair = _EVS_DRAW_STOCK[seat][c]
-        event, card_event = pair
-        log = self.log_new
-        log.append(event)
-        log.append(card_event)
-        if events is not TABLE_LOG:
-            events.append(event)
-            events.append(card_event)
-        seen = self.seen
-        if seen is not None:  # _see, inline: the draw is public, its card private
-            for log in seen:
+                logged = _EVS_DRAW_STOCK_SEEN[seat][c]
+                self._log(events, logged[0])
+                logged = turned + logged
+            else:
+                pair = _EVS_DRAW_STOCK[seat][c]
+                event, card_event = pair
+                log = self.log_new
                 log.append(event)
-            seen[seat].append(card_event)
-        return turned + pair if turned else pair
+                log.append(card_event)
+                seen = self.seen
+                if seen is not None:  # _see, inline: the draw is public, its card private
+                    for log in seen:
+                        log.append(event)
+                    seen[seat].append(card_event)
+                logged = turned + pair if turned else pair
+            if events is not TABLE_LOG:
+                if not self.public:
+                    events.append(event)
+                    events.append(card_event)
+                self.only_discards = None
+                return logged
+        # The public API lists the seat's legal actions next: when the count's floor
+        # (below) proves that no discard leaves a count within the knock limit, there is
+        # no knock and no rummy, and the legal actions are the discards of every card but
+        # one just taken from the pile (``discard_masks``' answer, without its call: the
+        # hot case, nearly every discard of a random Gin hand). The floor: the runs-only
+        # deadwood (each suit alone) less the points of every card of a rank held three
+        # or four times, since sets take only such cards out of their suits, and taking
+        # cards out of a suit lowers its deadwood by at most their points; a discard
+        # lowers it by at most the highest card value. (``tests/test_kr_legal_masks.py``
+        # checks the answer against ``legal_masks``.)
+        opts = self.opts
+        limit = opts.knock_limit
+        if limit is None:
+            self.only_discards = None
+            return logged
+        # One field a statement, cut from the mask's 26-bit halves: shifts and ands of
+        # one-digit ints take CPython's fast paths.
+        lo = mask & 0x3FFFFFF
+        hi = mask >> 26
+        fa = lo & 0x1FFF
+        fb = lo >> 13
+        fc = hi & 0x1FFF
+        fd = hi >> 13
+        table = _T_HIGH if opts.high_aces else _T_LOW
+        floor = table[fa] + table[fb] + table[fc] + table[fd]
+        trip = (fa & fb & (fc | fd)) | (fc & fd & (fa | fb))
+        if trip:
+            points = _FIELD_POINTS
+            floor -= points[fa & trip] + points[fb & trip] + points[fc & trip] + points[fd & trip]
+        if floor - _MAX_VALUE <= limit:
+            self.only_discards = None
+            return logged
+        if source == "discard":  # the card taken may not be discarded: clear its field's bit
+            mask ^= bit
+            if c < 26:
+                if c < 13:
+                    fa &= _NOT_FIELD_BIT[c]
+                else:
+                    fb &= _NOT_FIELD_BIT[c]
+            elif c < 39:
+                fc &= _NOT_FIELD_BIT[c]
+            else:
+                fd &= _NOT_FIELD_BIT[c]
+        self.only_discards_mask = mask
+        self.only_discards = _D0[fa] + _D1[fb] + _D2[fc] + _D3[fd]
+        return logged
 
     def _log(self, events: list[Event], event: Event) -> None:
         if events is not TABLE_LOG:

@@ -35,7 +35,6 @@ __all__ = [
     "best_discard_count",
     "card_value",
     "count",
-    "count_above",
     "count_mask",
     "hand_mask",
     "min_arrangements",
@@ -242,37 +241,10 @@ def count_mask(m: int, high_aces: bool = False) -> int:
     return found
 
 
-# Per suit field: the points of its cards (for the floor of ``count_above``).
+# Per suit field: the points of its cards (for the count's floor in ``core.KrTable._draw``).
 _FIELD_POINTS: Final = tuple(
     sum(RANK_VALUE[r] for r in range(13) if f >> r & 1) for f in range(1 << 13)
 )
-
-
-def count_above(m: int, high_aces: bool, bound: int) -> int:
-    """``count_mask(m, high_aces)`` when that is at most ``bound``; otherwise some number
-    over ``bound`` (proof that the count is). Cheaper than the count when a rank is held
-    3 or 4 times and the hand is far over the bound (a random Gin hand against the
-    knock limit): sets only take cards of those ranks out of their suits, and taking
-    cards out of a suit lowers its deadwood by at most their points, so the runs-only
-    deadwood less the points of every such card is a floor of the count."""
-    table = _T_HIGH if high_aces else _T_LOW
-    # One field a statement (a tuple assignment of four builds a tuple), cut from the
-    # mask's 26-bit halves: shifts and ands of a one-digit int take CPython's fast paths.
-    lo = m & 0x3FFFFFF
-    hi = m >> 26
-    a = lo & 0x1FFF
-    b = lo >> 13
-    c = hi & 0x1FFF
-    d = hi >> 13
-    trip = (a & b & (c | d)) | (c & d & (a | b))
-    runs_only = table[a] + table[b] + table[c] + table[d]
-    if not trip:
-        return runs_only
-    points = _FIELD_POINTS
-    floor = runs_only - points[a & trip] - points[b & trip] - points[c & trip] - points[d & trip]
-    if floor > bound:
-        return floor
-    return count_mask(m, high_aces)
 
 
 def count(cards: Iterable[int], high_aces: bool = False) -> int:

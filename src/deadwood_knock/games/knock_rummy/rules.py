@@ -38,8 +38,6 @@ from deadwood_knock.games.base import (
     cards_from_json,
 )
 from deadwood_knock.games.knock_rummy.core import (
-    _MAX_VALUE,
-    _NOT_BIT,
     BOTH_DRAWS_MASKS,
     DISCARD,
     DISCARD_TABLES,
@@ -79,9 +77,6 @@ from deadwood_knock.games.knock_rummy.core import (
     reason,
 )
 from deadwood_knock.games.knock_rummy.melds import (
-    _FIELD_POINTS,
-    _T_HIGH,
-    _T_LOW,
     Arrangement,
     arrange,
 )
@@ -575,6 +570,8 @@ def _load(state: KnockRummyState) -> KrTable:
     t.hand_scores = None
     t.log_base = tuple(log)
     t.log_new = []
+    t.only_discards = None
+    t.only_discards_mask = 0
     t.seen = None
     return t
 
@@ -648,50 +645,23 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
             return _legal_of_fields(state)
         node[2] = masks  # for ``apply`` (the masks of this state, whatever happens next)
         return DRAW_LISTS[masks[0]]
-    seat = t.to_act  # a table's seat is None only once the game is over
-    if phase != DISCARD or seat is None:
+    if phase != DISCARD:
         return ()
-    opts = t.opts
-    limit = opts.knock_limit
-    mask = t.hands[seat]
-    if limit is not None:
-        # ``discard_masks``' first shortcut with ``count_above``'s floor, inline (the hot
-        # case: nearly every discard of a random Gin hand; the two calls cost more than
-        # the sums): no card's discard leaves a count within the limit, so no knock and
-        # no rummy, and every card but the one just taken from the pile may be discarded.
-        # ``tests/test_kr_legal_masks.py`` checks this against ``legal_masks``.
-        lo = mask & 0x3FFFFFF  # the 26-bit halves: one-digit ints take fast paths
-        hi = mask >> 26
-        fa = lo & 0x1FFF
-        fb = lo >> 13
-        fc = hi & 0x1FFF
-        fd = hi >> 13
-        table = _T_HIGH if opts.high_aces else _T_LOW
-        floor = table[fa] + table[fb] + table[fc] + table[fd]
-        trip = (fa & fb & (fc | fd)) | (fc & fd & (fa | fb))
-        if trip:
-            points = _FIELD_POINTS
-            floor -= points[fa & trip] + points[fb & trip] + points[fc & trip] + points[fd & trip]
-        if floor - _MAX_VALUE > limit:
-            taken = t.taken
-            if taken is not None:  # only its suit's field changes
-                mask &= _NOT_BIT[taken]
-                if taken < 26:
-                    if taken < 13:
-                        fa &= _NOT_FIELD_BIT[taken]
-                    else:
-                        fb &= _NOT_FIELD_BIT[taken]
-                elif taken < 39:
-                    fc &= _NOT_FIELD_BIT[taken]
-                else:
-                    fd &= _NOT_FIELD_BIT[taken]
-            if len(node) != 4:
-                return _legal_of_fields(state)
-            # The legal discards' mask alone (no knock, no rummy): ``apply`` reads an int
-            # there as the discard mask of ``(0, mask, 0, 0)``, without that tuple.
-            node[2] = mask
-            return _D0[fa] + _D1[fb] + _D2[fc] + _D3[fd]
-    masks = discard_masks(opts, mask, t.taken)
+    # The draw that began this discard worked out the legal actions when they are the
+    # discards alone (no knock, no rummy: nearly every discard of a random Gin hand).
+    found: tuple[KnockRummyAction, ...] | None = t.only_discards
+    if found is not None:
+        mask = t.only_discards_mask
+        if len(node) != 4:  # another thread played on the table while it was read
+            return _legal_of_fields(state)
+        # The legal discards' mask alone (no knock, no rummy): ``apply`` reads an int
+        # there as the discard mask of ``(0, mask, 0, 0)``, without that tuple.
+        node[2] = mask
+        return found
+    seat = t.to_act  # a table's seat is None only once the game is over
+    if seat is None:
+        return ()
+    masks = discard_masks(t.opts, t.hands[seat], t.taken)
     if len(node) != 4:
         return _legal_of_fields(state)
     node[2] = masks
@@ -706,8 +676,6 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
 # The core's discard tables, as globals here (read on every ``legal_actions`` while discarding).
 _D0, _D1, _D2, _D3 = DISCARD_TABLES
 _BOTH_DRAWS: Final = DRAW_LISTS[BOTH_DRAWS_MASKS[0]]
-# Per card, its suit field with every bit but the card's (13 bits: a one-digit int).
-_NOT_FIELD_BIT: Final = tuple(0x1FFF ^ (1 << (c % 13)) for c in range(52))
 
 
 def _legal_of_fields(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
