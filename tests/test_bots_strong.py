@@ -191,3 +191,31 @@ def test_strong_decides_a_knock_rummy_knock_by_its_value_against_playing_on() ->
         Budget(iterations=8),
     )
     assert sum(av.action.kind == "knock" for av in old) == 2
+
+
+def test_strong_knocks_at_gin_by_how_close_the_rival_is(monkeypatch: Any) -> None:
+    """Rival far (a fresh deal): the anchor knocks at the rules' limit (strong-v1's at 8);
+    rival judged close: no knock above 6, however the playouts rate it."""
+    from deadwood_knock.bots import search
+
+    # Throwing Kd leaves 9c alone: a knock at 9.
+    game, state = _gin_position("7h 8h 9h 4s 4d 4c Js Qs Ks 9c Kd", "5h", "discard")
+    legal = game.legal_actions(state)
+    obs = game.observe(state, 0)
+    view = view_of(obs, "gin")
+    assert search.gin_knock_cap(view) == 10  # the rival has not played: far from knocking
+    assert search.gin_knock_cap(view) == search.gin_knock_cap(view)
+    strong = get_bot("strong").act(game, obs, legal, random.Random(3), Budget(iterations=2))
+    assert strong.kind == "knock" and str(strong.discard) == "Kd"
+    v1 = get_bot("strong-v1").act(game, obs, legal, random.Random(3), Budget(iterations=2))
+    assert v1.kind == "discard"
+    # Judged close (every deal counts under the threshold): a knock leaving 8 is not
+    # weighed at all, only the discards and knocks at 6 or less.
+    monkeypatch.setattr(search, "GIN_CLOSE_RIVAL", 1000.0)
+    game, state = _gin_position("7h 8h 9h 4s 4d 4c Js Qs Ks 8c Kd", "5h", "discard")
+    legal = game.legal_actions(state)
+    obs = game.observe(state, 0)
+    assert any(a.kind == "knock" for a in legal)
+    assert search.gin_knock_cap(view_of(obs, "gin")) == 6
+    ranked = get_bot("strong").evaluate(game, obs, legal, random.Random(3), Budget(iterations=40))
+    assert ranked and all(av.action.kind != "knock" for av in ranked)

@@ -25,18 +25,21 @@ from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
+from deadwood_knock.bots.kr import discard_card, options_of
 from deadwood_knock.bots.strong import (
     ActionValue,
     KrSimSearch,
     Search,
     SimSearch,
     StrongBot,
+    gin_choice,
     keep_anchor_unless_beaten,
 )
-from deadwood_knock.bots.view import TableView
+from deadwood_knock.bots.view import TableView, view_of
 from deadwood_knock.games.base import Action, Game
 from deadwood_knock.games.knock_rummy.core import KrTable
-from deadwood_knock.games.knock_rummy.melds import hand_mask
+from deadwood_knock.games.knock_rummy.melds import count, hand_mask
+from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
 
 __all__ = ["DEFAULT_BUDGET", "KR_BUDGET", "SearchBot"]
 
@@ -68,6 +71,41 @@ INFERRED_RUMMY: frozenset[str] = frozenset({"gin"})
 #: knocking at 10 early) did not help and were left out.
 GIN_WIDTH = 6
 GIN_Z = 1.0
+
+#: Gin: the knock against the undercut. When the rival's hand, dealt GIN_RIVAL_DEALS
+#: times by the inference model, counts GIN_CLOSE_RIVAL or less on average, strong does
+#: not knock above GIN_CLOSE_KNOCK (a knock at 7 or 8 risks the undercut); otherwise its
+#: anchor knocks at up to the rules' limit (10) instead of 8 and the search may knock at
+#: any count. Against strong-v1 (400 iterations): +5.26 and +6.65 a hand on seeds 1701
+#: and 1702 where strong without it scores +4.11 and +4.56; the cap alone (anchor at 8)
+#: +4.99 and +4.55; caps regardless of the rival were behind (docs/bots.md, Gin,
+#: seventh pass).
+GIN_CLOSE_RIVAL = 25.0
+GIN_CLOSE_KNOCK = 6
+GIN_RIVAL_DEALS = 16
+
+
+def gin_knock_cap(view: TableView) -> int:
+    """The highest count ``strong`` knocks at in Gin: ``GIN_CLOSE_KNOCK`` when the rival
+    is judged close (its hand dealt by the model counts ``GIN_CLOSE_RIVAL`` or less on
+    average over ``GIN_RIVAL_DEALS`` deals), else the rules' limit. The deals use their
+    own random stream, seeded by the position, so the search's is untouched."""
+    rng = random.Random(hash(tuple(view.hand)) ^ len(view.discard_pile))
+    dealer = HiddenDealer(view)
+    rival = view.next_seat()
+    high_aces = options_of(view.raw)[0]
+    total = sum(count(dealer.deal(rng)[0][rival], high_aces) for _ in range(GIN_RIVAL_DEALS))
+    return GIN_CLOSE_KNOCK if total / GIN_RIVAL_DEALS <= GIN_CLOSE_RIVAL else GIN_LIMIT
+
+
+def _knock_counts(view: TableView, legal: Sequence[A]) -> dict[A, int]:
+    """Each legal knock (Knock Rummy, Gin) and the count it leaves."""
+    high_aces = options_of(view.raw)[0]
+    return {
+        a: count([c for c in view.hand if c != discard_card(a)], high_aces)
+        for a in legal
+        if getattr(a, "kind", "") == "knock"
+    }
 
 
 class InferredSimSearch(SimSearch):
@@ -146,6 +184,29 @@ class SearchBot(StrongBot):
     # among those, and knocks when the knock's settlement on the dealt hands beats that
     # move's playouts, paired sample by sample (+3.5, +3.4 and +1.4 a hand against
     # strong-v1 on three seeds, docs/bots.md, sixth pass).
+
+    def evaluate(
+        self,
+        game: Game[Any, A, O],
+        observation: O,
+        legal: Sequence[A],
+        rng: random.Random,
+        budget: Budget | None = None,
+        cull: bool = True,
+    ) -> list[ActionValue[A]]:
+        if not game.facts.poker_split:
+            view = view_of(observation, game.name)
+            counts = _knock_counts(view, legal) if options_of(view.raw)[2] else {}
+            if counts and max(counts.values()) > GIN_CLOSE_KNOCK:
+                cap = gin_knock_cap(view)
+                legal = [a for a in legal if counts.get(a, 0) <= cap]
+        return super().evaluate(game, observation, legal, rng, budget, cull)
+
+    def _gin_anchor(self, view: TableView, legal: Sequence[A]) -> A:
+        # ``evaluate`` took the knocks above the cap out of ``legal``: a knock left above
+        # GIN_CLOSE_KNOCK means the rival is far, where the anchor knocks at the rules'
+        # limit (10), not at 8.
+        return gin_choice(view, legal, knock_at=GIN_LIMIT)
 
     def _candidates(
         self, game: Game[Any, Any, O], ranked: Sequence[tuple[A, float]], width: int, gin: bool

@@ -273,7 +273,7 @@ class StrongBot:
         if gin:
             # Policy improvement: the anchor is a sound Gin player's move (kept unless the
             # playouts clearly beat it), not just the lowest count.
-            choice = gin_choice(view, legal)
+            choice = self._gin_anchor(view, legal)
             top_prior = max(pr for _, pr in priors) + 1.0
             priors = [(a, top_prior if a is choice else pr) for a, pr in priors]
         ranked = sorted(priors, key=lambda ap: -ap[1])
@@ -367,6 +367,10 @@ class StrongBot:
         return keep_anchor_unless_beaten(ranked, keep, values, z)
 
     # --- pieces --------------------------------------------------------------------------
+
+    def _gin_anchor(self, view: TableView, legal: Sequence[A]) -> A:
+        """The Gin anchor: :func:`gin_choice`."""
+        return gin_choice(view, legal)
 
     def _rummy_width(self, gin: bool) -> int:
         """How many candidates the Knock Rummy / Gin search keeps (before the turn-ending
@@ -609,13 +613,13 @@ def _kr_priors(view: TableView, legal: Sequence[A], rng: random.Random) -> list[
     return out
 
 
-def gin_choice(view: TableView, legal: Sequence[A]) -> A:
+def gin_choice(view: TableView, legal: Sequence[A], knock_at: int = GIN_KNOCK) -> A:
     """A sound Gin move without search: the strong bot's anchor.
 
     Draw: the discard top only when the best hand with it beats the mean best hand after
     a stock draw (over every unseen card) by a margin. Throw: lowest count, then keep the
     cards that many unseen cards would meld with, and do not feed what the opponent took.
-    Knock at GIN_KNOCK or less.
+    Knock at ``knock_at`` (GIN_KNOCK) or less.
     """
     high_aces, _limit, _gin = options_of(view.raw)
     hand = list(view.hand)
@@ -650,7 +654,7 @@ def gin_choice(view: TableView, legal: Sequence[A]) -> A:
     knocks = [a for a in throws if _kind(a) == "knock" and discard_card(a) in counts]
     if knocks:
         best_knock = min(knocks, key=lambda a: counts[discard_card(a)])  # type: ignore[index]
-        if counts[discard_card(best_knock)] <= GIN_KNOCK:  # type: ignore[index]
+        if counts[discard_card(best_knock)] <= knock_at:  # type: ignore[index]
             return best_knock
     best = max(scores, key=lambda c: scores[c])
     return next(a for a in throws if _kind(a) == "discard" and discard_card(a) == best)
