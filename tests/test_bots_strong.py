@@ -219,3 +219,21 @@ def test_strong_knocks_at_gin_by_how_close_the_rival_is(monkeypatch: Any) -> Non
     assert search.gin_knock_cap(view_of(obs, "gin")) == 6
     ranked = get_bot("strong").evaluate(game, obs, legal, random.Random(3), Budget(iterations=40))
     assert ranked and all(av.action.kind != "knock" for av in ranked)
+
+
+def test_gin_hint_gives_no_knock_verdict_when_the_knock_was_not_weighed(monkeypatch: Any) -> None:
+    """Rival judged close: ``strong`` does not weigh the legal knock at 8, so Hand Focus
+    must not say that playing on is rated above knocking (the client words a ``False``
+    verdict that way); it says the knock was not weighed and gives no verdict."""
+    from deadwood_knock.bots import search
+    from deadwood_knock.bots.hints import hand_focus
+
+    monkeypatch.setattr(search, "GIN_CLOSE_RIVAL", 1000.0)
+    game, state = _gin_position("7h 8h 9h 4s 4d 4c Js Qs Ks 8c Kd", "5h", "discard")
+    assert any(a.kind == "knock" for a in game.legal_actions(state))
+    hint = hand_focus(game, game.observe(state, 0), Budget(iterations=12), seed=3)
+    assert hint.knock_wise is None
+    assert all(r.value is None for r in hint.actions if r.action["type"] == "knock")
+    knock = hint.to_json()["knock"]
+    assert knock["legal"] and knock["wise"] is None
+    assert knock["advice"] == "The search did not weigh knocking now."

@@ -358,11 +358,17 @@ def _knock_claims(
         text += f" ({VERDICT_WORDS[sure]})."
         facts = {"wise": wise, "margin": margin, "sureness": sure}
         claims.append(Claim("knock_search", {}, facts, text))
-    elif knocks or others:
-        only_knock = bool(knocks)
-        wise = only_knock
-        text = "The search weighed only knocking." if only_knock else "The search rates playing on."
-        claims.append(Claim("knock_search", {}, {"wise": wise}, text))
+    elif knocks:
+        wise = True
+        text = "The search weighed only knocking."
+        claims.append(Claim("knock_search", {}, {"wise": True}, text))
+    elif others:
+        # A legal knock the search never weighed (at Gin, ``strong`` holds back knocks
+        # above 6 when it reads the rival as close): no rating of knocking to report, so
+        # no verdict either (the client's "rates playing on above knocking" needs one).
+        claims.append(
+            Claim("knock_search", {}, {"wise": None}, "The search did not weigh knocking now.")
+        )
     elif values and _kind(values[0].action) == "rummy":
         wise = False  # going out beats any knock: it ends the hand with a bonus
         claims.append(
