@@ -136,9 +136,7 @@ def sample_position(
         )
     except ValueError:
         return None
-    table = KrTable.__new__(KrTable)
-    table.opts = opts
-    table.seed = 0
+    table = KrTable.blank(opts, 0, [0] * n)
     table.hand_number = 1
     table.dealer = (int(to_act) - 1) % n
     table.hands = [hand_mask(h) for h in hands]
@@ -152,16 +150,7 @@ def sample_position(
     table.known = [
         hand_mask(view.known_cards[s]) if s < len(view.known_cards) else 0 for s in range(n)
     ]
-    table.totals = [0] * n
-    table.last_result = None
-    table.winners = ()
     table.single_hand = True
-    table.hand_scores = None
-    table.log_base = ()
-    table.only_discards = None
-    table.only_discards_mask = 0
-    table.log_new = []
-    table.seen = None
     return table
 
 

@@ -901,16 +901,32 @@ class KrTable:
         single_hand: bool = False,
     ) -> KrTable:
         """The first hand of a game; seat 0 deals first."""
-        t = KrTable.__new__(KrTable)
+        t = KrTable.blank(opts, seed, [0] * opts.players)
+        t.single_hand = single_hand
+        t._deal(1, 0, events)
+        return t
+
+    @classmethod
+    def blank(cls, opts: KnockRummyOptions, seed: int, totals: list[int]) -> KrTable:
+        """A table with no hand on it yet: the options, the seed and the totals, and every
+        field a position does not give at its start (no last result or winners, no log, no
+        tracked logs, no hand scores, no legal actions worked out, playing on past the
+        hand's end). Every maker of a table starts from this (the deal, ``rules._load``,
+        ``bots/kr_playout``), then sets the position's fields, so that a field added to
+        the table (such as ``only_discards``) gets its start value in one place."""
+        t = cls.__new__(cls)
         t.opts = opts
         t.seed = seed
-        t.totals = [0] * opts.players
+        t.totals = totals
         t.last_result = None
         t.winners = ()
-        t.single_hand = single_hand
+        t.single_hand = False
         t.hand_scores = None
+        t.log_base = ()
+        t.log_new = []
         t.seen = None
-        t._deal(1, 0, events)
+        t.only_discards = None
+        t.only_discards_mask = 0
         return t
 
     def _deal(self, hand_number: int, dealer: int, events: list[Event] | None) -> None:

@@ -428,9 +428,6 @@ def _mask(cards: Sequence[int]) -> int:
     return m
 
 
-_new_state: Final = object.__new__
-
-
 def _values(t: KrTable) -> tuple[Any, ...]:
     """A table's fields as a state's, in :data:`_STATE_FIELDS` order."""
     return (
@@ -482,14 +479,9 @@ def _start_table(keep: Any) -> KrTable:
     if type(keep) is KrTable:
         return keep.copy()
     opts, seed, hand_number, dealer, totals, last_result, winners = keep
-    t: KrTable = _new_state(KrTable)
-    t.opts = opts
-    t.seed = seed
-    t.totals = list(totals)
+    t = KrTable.blank(opts, seed, list(totals))
     t.last_result = last_result
     t.winners = winners
-    t.single_hand = False
-    t.seen = None
     t._deal(hand_number, dealer, [])  # the same cards and deal events, from the seed
     return t
 
@@ -549,9 +541,7 @@ def _load(state: KnockRummyState) -> KrTable:
         last_result,
         winners,
     ) = _STATE_VALUES(state)
-    t: KrTable = _new_state(KrTable)
-    t.opts = opts
-    t.seed = seed
+    t = KrTable.blank(opts, seed, list(totals))
     t.hand_number = hand_number
     t.dealer = dealer
     t.hands = [_mask(h) for h in hands]
@@ -563,16 +553,9 @@ def _load(state: KnockRummyState) -> KrTable:
     t.turnovers = turnovers
     t.public = public
     t.known = [_mask(k) for k in known]
-    t.totals = list(totals)
     t.last_result = last_result
     t.winners = winners
-    t.single_hand = False
-    t.hand_scores = None
     t.log_base = tuple(log)
-    t.log_new = []
-    t.only_discards = None
-    t.only_discards_mask = 0
-    t.seen = None
     return t
 
 
