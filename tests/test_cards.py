@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import sys
+import threading
 
 import pytest
 
@@ -116,6 +118,34 @@ def test_shuffled_by_key_deals_as_a_seeded_random() -> None:
             expected = list(deck)
             random.Random(key).shuffle(expected)
             assert shuffled_by_key(deck, key) == expected
+
+
+def test_deals_in_threads_at_once_deal_as_seeded_randoms() -> None:
+    """``shuffled_by_key`` reuses its generators between deals: threads dealing at once
+    (switching every microsecond) still each get the cards of their own key."""
+    keys = range(1000, 1240)
+    expected = {}
+    for key in keys:
+        deck = list(DECK_52)
+        random.Random(key).shuffle(deck)
+        expected[key] = deck
+    got: dict[int, list[object]] = {}
+
+    def deal(part: range) -> None:
+        for key in part:
+            got[key] = list(shuffled_by_key(DECK_52, key))
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=deal, args=(keys[i::8],)) for i in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert got == expected
 
 
 def test_shuffled_is_random_shuffle() -> None:
