@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import random
 from _random import Random as _BareRandom
-from collections.abc import Iterable, Sequence
-from typing import Final
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final
 
 __all__ = [
     "DECK_52",
@@ -241,14 +241,17 @@ def shuffled_by_key(deck: Sequence[Card], key: int) -> list[Card]:
         rng = _BareRandom(0)
     rng.seed(key)
     getrandbits = rng.getrandbits
-    steps = _SHUFFLE_STEPS.get(len(cards))
-    if steps is None:
-        steps = _SHUFFLE_STEPS[len(cards)] = _shuffle_steps(len(cards))
-    for i, k in steps:  # as in ``shuffled``
-        j = getrandbits(k)
-        while j > i:
+    if len(cards) == 52:  # every Knock Rummy and Gin deal: the same steps, written out
+        _shuffle_52(cards, getrandbits)
+    else:
+        steps = _SHUFFLE_STEPS.get(len(cards))
+        if steps is None:
+            steps = _SHUFFLE_STEPS[len(cards)] = _shuffle_steps(len(cards))
+        for i, k in steps:  # as in ``shuffled``
             j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
+            while j > i:
+                j = getrandbits(k)
+            cards[i], cards[j] = cards[j], cards[i]
     _IDLE.append(rng)
     return cards
 
@@ -265,3 +268,25 @@ def _shuffle_steps(n: int) -> tuple[tuple[int, int], ...]:
 
 # Per deck length (a few: 52, 54, a determinized rest), its shuffle's steps.
 _SHUFFLE_STEPS: Final[dict[int, tuple[tuple[int, int], ...]]] = {}
+
+
+def _written_out(n: int) -> Callable[[list[Card], Callable[[int], int]], None]:
+    """``shuffled``'s loop over :func:`_shuffle_steps` for ``n`` cards, each step written
+    out with its position and bit count as constants: the same draws and swaps, without
+    the loop's iteration, unpacking and stores (about an eighth of a deal's shuffle). Made
+    from those constants alone, at import."""
+    lines = ["def shuffle(cards, getrandbits):"]
+    for i, k in _shuffle_steps(n):
+        lines += [
+            f"    j = getrandbits({k})",
+            f"    while j > {i}:",
+            f"        j = getrandbits({k})",
+            f"    cards[{i}], cards[j] = cards[j], cards[{i}]",
+        ]
+    space: dict[str, Any] = {}
+    exec("\n".join(lines), space)
+    shuffle: Callable[[list[Card], Callable[[int], int]], None] = space["shuffle"]
+    return shuffle
+
+
+_shuffle_52: Final = _written_out(52)
