@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from deadwood_knock.cards import DECK_52, DECK_54, Card
-from deadwood_knock.games import facts
+from deadwood_knock.games import facts, get_game
 from deadwood_knock.games.base import derive_rng
 
 __all__ = [
@@ -256,8 +256,6 @@ def play_kr_hand(
     returns the number of actions it took. The draw is the index draw of
     :func:`_play_until`, as the OpenSpiel peer's loop draws (``bench/peers.py``), from
     ``rng`` (default :func:`play_rng` of the seed)."""
-    from deadwood_knock.games import get_game
-
     game = get_game(game_name)
     state = game.new_game(game.options_from_json({"players": players}), seed)
     player = rng if rng is not None else play_rng(seed)
@@ -266,8 +264,6 @@ def play_kr_hand(
 
 def play_dk_round(seed: int, players: int = 4, rng: random.Random | None = None) -> int:
     """One Deadwood Knock round of uniformly random legal play, public engine API."""
-    from deadwood_knock.games import get_game
-
     game = get_game("deadwood-knock")
     state = game.new_game(game.options_from_json({"players": players, "rounds": 1}), seed)
     return _play_until(game, state, rng if rng is not None else play_rng(seed), _DK_END)
@@ -306,7 +302,6 @@ def bot_playout_step(game_name: str, seed: int, games: int, players: int) -> Ste
     """
     from deadwood_knock.bots import dk_playout, kr_playout
     from deadwood_knock.bots.strong import playout_knock_at
-    from deadwood_knock.games import get_game
     from deadwood_knock.games.knock_rummy.rules import table_of
 
     game = get_game(game_name)
