@@ -79,7 +79,8 @@ GIN_Z = 1.0
 #: any count. Against strong-v1 (400 iterations): +5.26 and +6.65 a hand on seeds 1701
 #: and 1702 where strong without it scores +4.11 and +4.56; the cap alone (anchor at 8)
 #: +4.99 and +4.55; caps regardless of the rival were behind (docs/bots.md, Gin,
-#: seventh pass).
+#: seventh pass). A threshold of 30 and the anchor at 9 while the rival is far were
+#: behind it over four seeds (+1.59 and +2.30 a hand against +2.67; eighth pass).
 GIN_CLOSE_RIVAL = 25.0
 GIN_CLOSE_KNOCK = 6
 GIN_RIVAL_DEALS = 16
