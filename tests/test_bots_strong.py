@@ -237,3 +237,42 @@ def test_gin_hint_gives_no_knock_verdict_when_the_knock_was_not_weighed(monkeypa
     knock = hint.to_json()["knock"]
     assert knock["legal"] and knock["wise"] is None
     assert knock["advice"] == "The search did not weigh knocking now."
+
+
+def test_strong_gin_anchor_is_offered_only_the_knocks_the_cap_left(monkeypatch: Any) -> None:
+    """``SearchBot._gin_anchor`` knocks at up to 10 and relies on ``evaluate`` having taken
+    the knocks above ``gin_knock_cap`` out of ``legal`` first (``gin_weighed``): with the
+    rival judged close, every action ``evaluate`` offers the anchor leaves 6 or less, so
+    its move is no knock at 8; offered every legal action it would knock at 8."""
+    from deadwood_knock.bots import search
+
+    offered: list[list[Any]] = []
+    chosen: list[Any] = []
+    anchor = search.SearchBot._gin_anchor
+
+    def spy(self: Any, view: Any, legal: Any) -> Any:
+        offered.append(list(legal))
+        chosen.append(anchor(self, view, legal))
+        return chosen[-1]
+
+    monkeypatch.setattr(search.SearchBot, "_gin_anchor", spy)
+    monkeypatch.setattr(search, "GIN_CLOSE_RIVAL", 1000.0)
+    # Throwing Kd leaves 8c alone: a knock at 8, the only knock legal.
+    game, state = _gin_position("7h 8h 9h 4s 4d 4c Js Qs Ks 8c Kd", "5h", "discard")
+    legal = game.legal_actions(state)
+    obs = game.observe(state, 0)
+    view = view_of(obs, "gin")
+    assert search.gin_knock_cap(view) == 6
+    assert [a for a in legal if a.kind == "knock"]
+    assert list(search.gin_weighed(view, legal)) == [a for a in legal if a.kind != "knock"]
+    search.SearchBot().evaluate(game, obs, legal, random.Random(3), Budget(iterations=8))
+    assert len(offered) == 1 and all(a.kind != "knock" for a in offered[0])
+    assert chosen[0].kind == "discard"
+    # The coupling: the anchor alone, offered the knock at 8, takes it.
+    assert anchor(search.SearchBot(), view, legal).kind == "knock"
+    # Rival far (the threshold back): the knock stays in and the anchor takes it.
+    monkeypatch.setattr(search, "GIN_CLOSE_RIVAL", 25.0)
+    assert search.gin_knock_cap(view) == 10
+    assert list(search.gin_weighed(view, legal)) == list(legal)
+    search.SearchBot().evaluate(game, obs, legal, random.Random(3), Budget(iterations=8))
+    assert chosen[-1].kind == "knock" and str(chosen[-1].discard) == "Kd"
