@@ -212,15 +212,7 @@ def shuffled(deck: Sequence[Card], rng: random.Random) -> list[Card]:
     if type(rng) is not random.Random:  # a subclass may draw differently: ask it
         rng.shuffle(cards)
         return cards
-    getrandbits = rng.getrandbits
-    steps = _SHUFFLE_STEPS.get(len(cards))
-    if steps is None:
-        steps = _SHUFFLE_STEPS[len(cards)] = _shuffle_steps(len(cards))
-    for i, k in steps:  # _randbelow(i + 1): k bits, drawn again while over i
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
+    _shuffler(len(cards))(cards, rng.getrandbits)
     return cards
 
 
@@ -240,18 +232,7 @@ def shuffled_by_key(deck: Sequence[Card], key: int) -> list[Card]:
     except IndexError:  # the first deal, or every idle one is dealing in another thread
         rng = _BareRandom(0)
     rng.seed(key)
-    getrandbits = rng.getrandbits
-    if len(cards) == 52:  # every Knock Rummy and Gin deal: the same steps, written out
-        _shuffle_52(cards, getrandbits)
-    else:
-        steps = _SHUFFLE_STEPS.get(len(cards))
-        if steps is None:
-            steps = _SHUFFLE_STEPS[len(cards)] = _shuffle_steps(len(cards))
-        for i, k in steps:  # as in ``shuffled``
-            j = getrandbits(k)
-            while j > i:
-                j = getrandbits(k)
-            cards[i], cards[j] = cards[j], cards[i]
+    _shuffler(len(cards))(cards, rng.getrandbits)
     _IDLE.append(rng)
     return cards
 
@@ -266,15 +247,24 @@ def _shuffle_steps(n: int) -> tuple[tuple[int, int], ...]:
     return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
 
 
-# Per deck length (a few: 52, 54, a determinized rest), its shuffle's steps.
-_SHUFFLE_STEPS: Final[dict[int, tuple[tuple[int, int], ...]]] = {}
+def _shuffler(n: int) -> Callable[[list[Card], Callable[[int], int]], None]:
+    """The shuffle of ``n`` cards (:func:`_written_out`), made once per length."""
+    found = _SHUFFLERS.get(n)
+    if found is None:
+        found = _SHUFFLERS[n] = _written_out(n)
+    return found
+
+
+# Per deck length (a few: 52, 54, a determinized rest), its shuffle written out.
+_SHUFFLERS: Final[dict[int, Callable[[list[Card], Callable[[int], int]], None]]] = {}
 
 
 def _written_out(n: int) -> Callable[[list[Card], Callable[[int], int]], None]:
-    """``shuffled``'s loop over :func:`_shuffle_steps` for ``n`` cards, each step written
-    out with its position and bit count as constants: the same draws and swaps, without
-    the loop's iteration, unpacking and stores (about an eighth of a deal's shuffle). Made
-    from those constants alone, at import."""
+    """``Random.shuffle``'s loop over :func:`_shuffle_steps` for ``n`` cards, each step
+    written out with its position and bit count as constants: the same draws of
+    ``getrandbits`` and swaps, without the loop's iteration, unpacking and stores (about an
+    eighth of a deal's shuffle). Made from those constants alone. Each step draws
+    ``_randbelow(i + 1)``: k bits, drawn again while over i."""
     lines = ["def shuffle(cards, getrandbits):"]
     for i, k in _shuffle_steps(n):
         lines += [
@@ -283,10 +273,8 @@ def _written_out(n: int) -> Callable[[list[Card], Callable[[int], int]], None]:
             f"        j = getrandbits({k})",
             f"    cards[{i}], cards[j] = cards[j], cards[{i}]",
         ]
+    lines.append("    return None")  # a body even for 0 or 1 card
     space: dict[str, Any] = {}
     exec("\n".join(lines), space)
     shuffle: Callable[[list[Card], Callable[[int], int]], None] = space["shuffle"]
     return shuffle
-
-
-_shuffle_52: Final = _written_out(52)

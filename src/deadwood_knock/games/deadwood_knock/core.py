@@ -599,25 +599,10 @@ def advance(
 # --- the deal (DK1) --------------------------------------------------------------------
 
 
-# Fisher-Yates as ``random.Random.shuffle`` runs it on 54 cards: for each i from 53 down
-# to 1, j is drawn below n = i + 1 by rejection from getrandbits(n.bit_length()). Written
-# out with those bit counts precomputed, it deals the very same cards and leaves the rng
-# where ``random.shuffle`` would, in about half the time (``random.shuffle`` makes a
-# Python call to ``_randbelow`` per card); tests/test_dk_core.py checks it against
-# ``cards.shuffled`` on many seeds.
-_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(53, 0, -1))
-
-
 def _shuffled_deck(rng: random.Random) -> list[Card]:
-    """``cards.shuffled(DECK_54, rng)``, faster."""
-    deck = list(DECK_54)
-    getrandbits = rng.getrandbits
-    for i, n, k in _SHUFFLE_STEPS:
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    """DK1's 54-card shuffle: ``cards.shuffled``, which writes ``random.shuffle`` out (the
+    same cards, the rng left where ``random.shuffle`` leaves it)."""
+    return shuffled(DECK_54, rng)
 
 
 def deal(core: Core, rnd: int, totals: tuple[int, ...], results: tuple[RoundResult, ...]) -> None:
