@@ -53,7 +53,10 @@ KR_BUDGET = Budget(seconds=0.18, iterations=600)
 #: with a made hand now and then, calling with a flush or better, a knocker dealt a made
 #: hand) chose better knocks and calls on the real deals but was no better in the arena,
 #: and weaker against the legend and sharp, so it was taken out (docs/bots.md, Deadwood
-#: Knock, fourth and fifth passes).
+#: Knock, fourth and fifth passes). Rivals that knock only with a hand scoring 50 (never
+#: by a low count), each rival's call line read from its answers earlier in the match,
+#: and the searching seat's own later knocks waiting for 60 were no better on the same
+#: deals either (seventh pass).
 DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 
 #: The rummy games whose search deals by the inference model. Knock Rummy is not one:
