@@ -799,7 +799,9 @@ class KrTable:
     ``only_discards``: after a draw logged for the public API (:data:`TABLE_LOG`), when no
     knock and no rummy is legal (nearly every discard of a random Gin hand), the legal
     actions (the discards alone, as :func:`legal_list` lists them) and their card mask
-    ``only_discards_mask``; else ``None`` (ask :func:`discard_masks`).
+    ``only_discards_mask``; else ``None`` (ask :func:`discard_masks`), and after such a
+    draw the mask ``None`` too (the public API's ``apply`` keeps both in the new state's
+    node, where ``None`` means "not worked out").
     """
 
     __slots__ = (
@@ -850,7 +852,7 @@ class KrTable:
     log_new: list[Event]
     seen: list[list[Event]] | None
     only_discards: tuple[Discard, ...] | None
-    only_discards_mask: int
+    only_discards_mask: int | None
 
     def copy(self) -> KrTable:
         """An independent table (lists copied; events and results are immutable)."""
@@ -1182,6 +1184,7 @@ class KrTable:
         limit = opts.knock_limit
         if limit is None:
             self.only_discards = None
+            self.only_discards_mask = None
             return logged
         # One field a statement, cut from the mask's 26-bit halves: shifts and ands of
         # one-digit ints take CPython's fast paths.
@@ -1199,6 +1202,7 @@ class KrTable:
             floor -= points[fa & trip] + points[fb & trip] + points[fc & trip] + points[fd & trip]
         if floor - _MAX_VALUE <= limit:
             self.only_discards = None
+            self.only_discards_mask = None
             return logged
         if source == "discard":  # the card taken may not be discarded: clear its field's bit
             mask ^= bit
