@@ -1045,9 +1045,8 @@ class KrTable:
                 None,
             )
         ]
-        dealt.extend(
-            _event("dealt", seat, {"cards": cards_of_mask(h)}, seat) for seat, h in enumerate(hands)
-        )
+        for seat, h in enumerate(hands):  # a loop, not ``extend`` of a generator: no C recursion
+            dealt.append(_event("dealt", seat, {"cards": cards_of_mask(h)}, seat))
         self.log_new = dealt
         events.extend(dealt)
         if self.seen is not None:
@@ -1356,7 +1355,7 @@ class KrTable:
                 (0,) * n,
                 (0,) * n,
                 tuple(self.totals),
-                tuple(cards_of_mask(k) for k in self.known),
+                tuple(map(cards_of_mask, self.known)),
                 (),
             )
             self._log(events, _event("hand_result", None, _result_summary(result), None))
@@ -1429,7 +1428,7 @@ class KrTable:
                 counts,
                 settled.scores,
                 tuple(totals),
-                tuple(cards_of_mask(h) for h in self.hands),
+                tuple(map(cards_of_mask, self.hands)),
                 arrangements,
                 layoffs,
                 settled.difference,
