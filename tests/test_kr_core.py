@@ -140,3 +140,63 @@ def test_every_card_is_somewhere_once() -> None:
             held = [c for c in DECK_52 if any(h >> c & 1 for h in table.hands)]
             assert sorted(held + table.stock + table.pile) == list(DECK_52)
             table.play(rng.choice(table.legal()))
+
+
+def test_events_and_hand_results_built_by_the_core_are_the_classes_own() -> None:
+    """The core builds its runtime events and hand results without the frozen dataclasses'
+    ``__init__`` (``core._event``, ``core._hand_result``): the objects are of the classes
+    themselves, equal to the constructors' and alike in every field, ``repr`` and pickle."""
+    import pickle
+    from dataclasses import fields
+
+    from deadwood_knock.cards import parse_cards
+    from deadwood_knock.games.base import Event
+    from deadwood_knock.games.knock_rummy import core
+
+    cards = parse_cards("AS 2S 3S")
+    made = core._event("dealt", 1, {"cards": cards}, 1)
+    built = Event("dealt", 1, {"cards": cards}, private_to=1)
+    assert type(made) is Event
+    assert made == built and repr(made) == repr(built)
+    assert pickle.loads(pickle.dumps(made)) == built
+    values = {
+        "hand_number": 3,
+        "outcome": "gin",
+        "ender": 0,
+        "winners": (0,),
+        "counts": (0, 12),
+        "scores": (37, 0),
+        "totals": (37, 0),
+        "hands": (cards, ()),
+        "arrangements": (),
+        "layoffs": cards[:1],
+        "difference": (12, 0),
+        "penalty": (0, 0),
+        "bonus": (25, 0),
+    }
+    result = core._hand_result(*values.values())
+    assert type(result) is core.HandResult
+    assert result == core.HandResult(**values)
+    assert {f.name: getattr(result, f.name) for f in fields(result)} == values
+    assert pickle.loads(pickle.dumps(result)) == result
+    assert core._hand_result(*list(values.values())[:9]) == core.HandResult(
+        **dict(list(values.items())[:9])
+    )
+
+
+def test_legal_actions_kept_by_apply_hold_after_the_table_moves_on() -> None:
+    """``apply`` keeps a new state's legal actions when it knows them; they are the
+    state's own: the same before and after the state is played (its table taken) and as
+    listed from its fields alone."""
+    game = rules.GIN_GAME
+    state = game.new_game(game.options_from_json({}), 11)
+    rng = random.Random(11)
+    for _ in range(300):
+        if game.is_over(state):
+            break
+        legal = rules.legal_actions(state)
+        again = rules.position_from_json(position_to_json(state))
+        assert rules.legal_actions(again) == legal
+        before = state
+        state, _ = game.apply(before, legal[rng.randrange(len(legal))])
+        assert rules.legal_actions(before) == legal  # its table now moved on with ``state``

@@ -166,6 +166,8 @@ async def test_gin_starts_and_takes_a_draw_key() -> None:
         await pilot.press("s")
         assert len(session.observation().hand) == before + 1
         assert session.observation().phase == "discard"
+        # Eleven cards: the prompt names the keys as they are, not "1--".
+        assert "1-9, 0, -/←→ pick a card" in app.screen_text()
 
 
 @pytest.mark.asyncio

@@ -42,6 +42,24 @@ from deadwood_knock.tui.words import (
 __all__ = ["COMPACT_BELOW", "DeadwoodApp", "HelpScreen", "action_words"]
 
 _NUMBER_KEYS = "1234567890-"
+
+
+def pick_keys(cards: int) -> str:
+    """The keys that pick a card, in words a player reads at a glance.
+
+    The keys run 1-9, then 0 and - (the key row's order), so a range "1--" or "1-0"
+    would read as nonsense: past nine cards the extra keys are listed.
+
+    >>> pick_keys(1), pick_keys(8), pick_keys(10), pick_keys(11)
+    ('1', '1-8/←→', '1-9, 0/←→', '1-9, 0, -/←→')
+    """
+    n = min(cards, len(_NUMBER_KEYS))
+    if n <= 1:
+        return "1"
+    keys = ", ".join([f"1-{min(n, 9)}", *_NUMBER_KEYS[9:n]])
+    return f"{keys}/←→"
+
+
 _KEY_NAMES = {"minus": "-"}  # Textual's name for the 11th card's key
 #: Below this many columns or rows the screen goes compact (80×24 must stay usable).
 COMPACT_BELOW = (100, 34)
@@ -395,8 +413,7 @@ class DeadwoodApp(App[None]):
         return out
 
     def _pick_keys(self) -> str:
-        n = min(len(self.hand_order()), len(_NUMBER_KEYS))
-        return f"1-{_NUMBER_KEYS[n - 1]}/←→" if n > 1 else "1"
+        return pick_keys(len(self.hand_order()))
 
     def _focus_text(self) -> str:
         lines = ["Hand Focus (h hides)"]

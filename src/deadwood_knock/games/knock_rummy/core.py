@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from itertools import product
 from typing import Any, Final, Literal
 
@@ -726,21 +727,83 @@ def _gin_parts(outcome: str, knocker_count: int, defender_count: int) -> tuple[b
 # every game shares these; they are equal to, and serialise as, freshly built ones.
 
 _SEATS: Final = range(5)
-_EVENT_SLOTS: Final = tuple(vars(Event)[name].__set__ for name in Event.__slots__)
 assert Event.__slots__ == ("kind", "seat", "data", "private_to")
+
+
+class _EventBlank:
+    """An :class:`Event` while it is built (:func:`_event`): a plain class with the same
+    slots in the same order, so its fields are set by plain (specialised) slot stores and
+    the object then becomes an ``Event`` by ``__class__`` assignment, which CPython allows
+    between heap types of the same layout. No instance of it outlives :func:`_event`."""
+
+    __slots__ = Event.__slots__
+    kind: str
+    seat: int | None
+    data: Mapping[str, Any]
+    private_to: int | None
 
 
 def _event(kind: str, seat: int | None, data: Mapping[str, Any], private_to: int | None) -> Event:
     """``Event(kind, seat, data, private_to=private_to)``, built without the frozen
-    dataclass's ``__init__`` (its four ``object.__setattr__`` calls cost twice the rest):
-    the events of each deal and hand end."""
-    event: Event = object.__new__(Event)
-    put_kind, put_seat, put_data, put_private = _EVENT_SLOTS
-    put_kind(event, kind)
-    put_seat(event, seat)
-    put_data(event, data)
-    put_private(event, private_to)
-    return event
+    dataclass's ``__init__`` (its four ``object.__setattr__`` calls) or the slots' setters
+    (four method-wrapper calls, each packing its arguments in a tuple): the events of each
+    deal and hand end. The same object as ``Event(...)`` makes: an ``Event``, equal to it,
+    with the same fields."""
+    event: Any = _EventBlank()
+    event.kind = kind
+    event.seat = seat
+    event.data = data
+    event.private_to = private_to
+    event.__class__ = Event
+    return event  # type: ignore[no-any-return]
+
+
+class _HandResultBlank:
+    """A :class:`HandResult` while :func:`_hand_result` builds it (see :class:`_EventBlank`)."""
+
+    __slots__ = HandResult.__slots__
+
+
+def _hand_result(
+    hand_number: int,
+    outcome: str,
+    ender: int | None,
+    winners: tuple[int, ...],
+    counts: tuple[int, ...],
+    scores: tuple[int, ...],
+    totals: tuple[int, ...],
+    hands: tuple[tuple[Card, ...], ...],
+    arrangements: tuple[Arrangement, ...],
+    layoffs: tuple[Card, ...] = (),
+    difference: tuple[int, ...] = (),
+    penalty: tuple[int, ...] = (),
+    bonus: tuple[int, ...] = (),
+) -> HandResult:
+    """``HandResult(...)`` (the fields in its order), built as :func:`_event` builds an
+    event: without the frozen dataclass's thirteen ``object.__setattr__`` calls."""
+    result: Any = _HandResultBlank()
+    result.hand_number = hand_number
+    result.outcome = outcome
+    result.ender = ender
+    result.winners = winners
+    result.counts = counts
+    result.scores = scores
+    result.totals = totals
+    result.hands = hands
+    result.arrangements = arrangements
+    result.layoffs = layoffs
+    result.difference = difference
+    result.penalty = penalty
+    result.bonus = bonus
+    result.__class__ = HandResult
+    return result  # type: ignore[no-any-return]
+
+
+# Every field of ``HandResult`` is a parameter of ``_hand_result``, in order (a field added
+# to the class must be set there too).
+assert _hand_result.__code__.co_varnames[: _hand_result.__code__.co_argcount] == tuple(
+    f.name for f in dataclass_fields(HandResult)
+)
 
 
 def _per_card(
@@ -799,7 +862,9 @@ class KrTable:
     ``only_discards``: after a draw logged for the public API (:data:`TABLE_LOG`), when no
     knock and no rummy is legal (nearly every discard of a random Gin hand), the legal
     actions (the discards alone, as :func:`legal_list` lists them) and their card mask
-    ``only_discards_mask``; else ``None`` (ask :func:`discard_masks`).
+    ``only_discards_mask``; else ``None`` (ask :func:`discard_masks`), and after such a
+    draw the mask ``None`` too (the public API's ``apply`` keeps both in the new state's
+    node, where ``None`` means "not worked out").
     """
 
     __slots__ = (
@@ -850,7 +915,7 @@ class KrTable:
     log_new: list[Event]
     seen: list[list[Event]] | None
     only_discards: tuple[Discard, ...] | None
-    only_discards_mask: int
+    only_discards_mask: int | None
 
     def copy(self) -> KrTable:
         """An independent table (lists copied; events and results are immutable)."""
@@ -980,9 +1045,8 @@ class KrTable:
                 None,
             )
         ]
-        dealt.extend(
-            _event("dealt", seat, {"cards": cards_of_mask(h)}, seat) for seat, h in enumerate(hands)
-        )
+        for seat, h in enumerate(hands):  # a loop, not ``extend`` of a generator: no C recursion
+            dealt.append(_event("dealt", seat, {"cards": cards_of_mask(h)}, seat))
         self.log_new = dealt
         events.extend(dealt)
         if self.seen is not None:
@@ -1038,7 +1102,7 @@ class KrTable:
             c = action.discard  # type: ignore[union-attr]
             assert c is not None
             if events is not None:
-                self._log(events, Event("knock", seat, {"discard": c}))
+                self._log(events, _event("knock", seat, {"discard": c}, None))
             self._to_pile(seat, c, events)
             self._end_by_knock(seat, events)
         else:
@@ -1046,7 +1110,7 @@ class KrTable:
             if c is not None:
                 self._to_pile(seat, c, events)
             if events is not None:
-                self._log(events, Event("rummy", seat, {"discard": c}))
+                self._log(events, _event("rummy", seat, {"discard": c}, None))
             self._end_hand("rummy", seat, events)
 
     # The draw and the plain discard (all but the last action of a hand) are written out
@@ -1182,6 +1246,7 @@ class KrTable:
         limit = opts.knock_limit
         if limit is None:
             self.only_discards = None
+            self.only_discards_mask = None
             return logged
         # One field a statement, cut from the mask's 26-bit halves: shifts and ands of
         # one-digit ints take CPython's fast paths.
@@ -1199,6 +1264,7 @@ class KrTable:
             floor -= points[fa & trip] + points[fb & trip] + points[fc & trip] + points[fd & trip]
         if floor - _MAX_VALUE <= limit:
             self.only_discards = None
+            self.only_discards_mask = None
             return logged
         if source == "discard":  # the card taken may not be discarded: clear its field's bit
             mask ^= bit
@@ -1243,10 +1309,11 @@ class KrTable:
         if events is not None:
             self._log(
                 events,
-                Event(
+                _event(
                     "turn_over",
                     seat,
                     {"turnover": self.turnovers, "stock_size": len(self.stock)},
+                    None,
                 ),
             )
 
@@ -1280,16 +1347,16 @@ class KrTable:
         result = None
         if events is not None:
             self._log(events, _event("void", None, {"reason": why}, None))
-            result = HandResult(
-                hand_number=self.hand_number,
-                outcome="void",
-                ender=None,
-                winners=(),
-                counts=(0,) * n,
-                scores=(0,) * n,
-                totals=tuple(self.totals),
-                hands=tuple(cards_of_mask(k) for k in self.known),
-                arrangements=(),
+            result = _hand_result(
+                self.hand_number,
+                "void",
+                None,
+                (),
+                (0,) * n,
+                (0,) * n,
+                tuple(self.totals),
+                tuple(map(cards_of_mask, self.known)),
+                (),
             )
             self._log(events, _event("hand_result", None, _result_summary(result), None))
         self._after_hand(result, [0] * n, self.dealer, events)
@@ -1353,24 +1420,24 @@ class KrTable:
             totals[p] += s
         result = None
         if events is not None:
-            result = HandResult(
-                hand_number=self.hand_number,
-                outcome=outcome,
-                ender=ender,
-                winners=winners,
-                counts=counts,
-                scores=settled.scores,
-                totals=tuple(totals),
-                hands=tuple(cards_of_mask(h) for h in self.hands),
-                arrangements=arrangements,
-                layoffs=layoffs,
-                difference=settled.difference,
-                penalty=settled.penalty,
-                bonus=settled.bonus,
+            result = _hand_result(
+                self.hand_number,
+                outcome,
+                ender,
+                winners,
+                counts,
+                settled.scores,
+                tuple(totals),
+                tuple(map(cards_of_mask, self.hands)),
+                arrangements,
+                layoffs,
+                settled.difference,
+                settled.penalty,
+                settled.bonus,
             )
             self._log(
                 events,
-                Event(
+                _event(
                     "showdown",
                     ender,
                     {
@@ -1380,6 +1447,7 @@ class KrTable:
                         "counts": list(counts),
                         "layoffs": layoffs,
                     },
+                    None,
                 ),
             )
             self._log(events, _event("hand_result", None, _result_summary(result), None))
@@ -1413,7 +1481,9 @@ class KrTable:
             if events is not None:
                 self._log(
                     events,
-                    Event("game_over", None, {"winners": list(winners), "totals": list(totals)}),
+                    _event(
+                        "game_over", None, {"winners": list(winners), "totals": list(totals)}, None
+                    ),
                 )
             return
         self.last_result = result

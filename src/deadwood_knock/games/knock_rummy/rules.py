@@ -231,10 +231,10 @@ class KnockRummyState(metaclass=_StateType):
     this hand: everyone saw that pile, so the stock's order is common knowledge.
 
     A state made by :func:`apply` within a hand keeps no copy of the table: it holds a
-    node ``[parent, action, legal, table]`` (``_core``), where ``table`` is the core table
-    that the action left at this state and ``legal`` the core's legal masks once
-    :func:`legal_actions` made them. The first ``apply`` from the state takes that table
-    (``list.pop(3)`` is atomic, so only one caller can) and plays on it in place, so a
+    node ``[parent, action, masks, listed, table]`` (``_core``), where ``table`` is the
+    core table that the action left at this state, ``masks`` the core's legal masks and
+    ``listed`` the legal actions, when known. The first ``apply`` from the state takes that
+    table (``list.pop(4)`` is atomic, so only one caller can) and plays on it in place, so a
     random playout copies nothing per action. Each field is filled the first time it is
     read: from the table while the state still holds it, else by replaying the actions
     from the nearest filled ancestor on a fresh table (the core is deterministic, so the
@@ -309,14 +309,19 @@ class _Lazy:
         raise FrozenInstanceError(f"cannot delete field {self.name!r}")
 
 
-# A state's node: ``[parent, action, legal, table]`` for a state made by ``apply``
-# (``[parent, action, legal]`` once an ``apply`` took the table); at the start of a hand
-# (and of the game) ``[None, copy, legal, table]``, ``copy`` a copy of the table there.
-# ``legal`` is ``None`` until :func:`legal_actions` puts the core's legal masks
-# (``legal_masks``) of the state there, so that ``apply`` checks the action the player
-# picked from them without asking ``reason`` (which still words an illegal one's reason).
-# In the commonest case (discards with no knock or rummy legal) ``legal`` is the discard
-# mask alone, an int, standing for ``(0, mask, 0, 0)``: no tuple a discard.
+# A state's node: ``[parent, action, masks, listed, table]`` for a state made by ``apply``
+# (``[parent, action, masks, listed]`` once an ``apply`` took the table); at the start of a
+# hand (and of the game) ``[None, kept, masks, None, table]``, ``kept`` what makes the table
+# there again (:func:`_handing_on`). ``masks`` is ``None`` until :func:`legal_actions` puts
+# the core's legal masks (``legal_masks``) of the state there, or ``apply`` did when it
+# made the state, so that ``apply`` checks the action the player picked from them without
+# asking ``reason`` (which still words an illegal one's reason). In the commonest case
+# (discards with no knock or rummy legal) ``masks`` is the discard mask alone, an int,
+# standing for ``(0, mask, 0, 0)``: no tuple a discard. ``listed`` is the state's legal
+# actions when ``apply`` knew them as it made the state (both draws after a plain discard
+# that leaves cards in the stock; the discards alone after a draw that found no knock or
+# rummy: ``KrTable.only_discards``), else ``None``; :func:`legal_actions` returns them
+# as they are, since they are the state's whether or not its table has moved on.
 _Node = list[Any]
 
 _STATE_FIELDS: Final = tuple(f.name for f in fields(KnockRummyState) if f.init)
@@ -466,10 +471,10 @@ def _handing_on(t: KrTable) -> KnockRummyState:
     are never read."""
     state = _blank()
     if t.to_act is None:  # the game is over: keep a copy
-        state._core = [None, t.copy(), None, t]
+        state._core = [None, t.copy(), None, None, t]
     else:  # a hand just dealt: keep the deal's inputs, dealt again on a replay
         keep = (t.opts, t.seed, t.hand_number, t.dealer, tuple(t.totals), t.last_result, t.winners)
-        state._core = [None, keep, None, t]
+        state._core = [None, keep, None, None, t]
     result: KnockRummyState = state
     return result
 
@@ -492,9 +497,9 @@ def _fill(state: KnockRummyState) -> bool:
     node = state._core
     if node is None:
         return False
-    if len(node) == 4:
-        values = _values(node[3])
-        if len(node) == 4:  # no ``apply`` took the table while it was read
+    if len(node) == 5:
+        values = _values(node[4])
+        if len(node) == 5:  # no ``apply`` took the table while it was read
             _set_fields(state, values)
             return True
     # Replay: the actions back to the nearest filled ancestor, on a table loaded there,
@@ -563,16 +568,16 @@ def _live(state: KnockRummyState) -> KrTable | None:
     """The table the state holds (at this state), or ``None`` if it holds none; a caller
     that reads it must check :func:`_still` afterwards (another thread may take it)."""
     node = state._core
-    if node is None or len(node) != 4:
+    if node is None or len(node) != 5:
         return None
-    t: KrTable = node[3]
+    t: KrTable = node[4]
     return t
 
 
 def _still(state: KnockRummyState) -> bool:
     """Whether the state still holds its table (nothing played on it since it was read)."""
     node = state._core
-    return node is not None and len(node) == 4
+    return node is not None and len(node) == 5
 
 
 def table_of(state: KnockRummyState, *, single_hand: bool = False) -> KrTable:
@@ -608,8 +613,14 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     """Every action the seat to act may take, in a stable order."""
     node: Any = state._core  # None (TypeError below) or a node
     try:
-        t = node[3]  # the table at this state (hot path: every state of a playout)
-    except (TypeError, IndexError):  # no node, or the table moved on
+        listed = node[3]  # what ``apply`` worked out (hot path: nearly every state of a playout)
+    except TypeError:  # no node
+        return _legal_of_fields(state)
+    if listed is not None:  # the state's own answer: it holds whether or not the table moved on
+        return listed  # type: ignore[no-any-return]
+    try:
+        t = node[4]  # the table at this state
+    except IndexError:  # the table moved on
         return _legal_of_fields(state)
     # legal_masks by phase (its halves called directly: fewer arguments), and
     # actions_of(masks) with its two usual cases inline (a call costs as much as each):
@@ -619,12 +630,12 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
         # Stock and pile both hold cards (nearly every draw): both draws, ``draw_masks``'
         # first answer without its call.
         if t.stock and t.pile:
-            if len(node) != 4:  # another thread played on the table while it was read
+            if len(node) != 5:  # another thread played on the table while it was read
                 return _legal_of_fields(state)
             node[2] = BOTH_DRAWS_MASKS
             return _BOTH_DRAWS
         masks = draw_masks(len(t.stock), len(t.pile), t.turnovers)
-        if len(node) != 4:  # another thread played on the table while it was read
+        if len(node) != 5:  # another thread played on the table while it was read
             return _legal_of_fields(state)
         node[2] = masks  # for ``apply`` (the masks of this state, whatever happens next)
         return DRAW_LISTS[masks[0]]
@@ -635,7 +646,7 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     found: tuple[KnockRummyAction, ...] | None = t.only_discards
     if found is not None:
         mask = t.only_discards_mask
-        if len(node) != 4:  # another thread played on the table while it was read
+        if len(node) != 5:  # another thread played on the table while it was read
             return _legal_of_fields(state)
         # The legal discards' mask alone (no knock, no rummy): ``apply`` reads an int
         # there as the discard mask of ``(0, mask, 0, 0)``, without that tuple.
@@ -645,7 +656,7 @@ def legal_actions(state: KnockRummyState) -> tuple[KnockRummyAction, ...]:
     if seat is None:
         return ()
     masks = discard_masks(t.opts, t.hands[seat], t.taken)
-    if len(node) != 4:
+    if len(node) != 5:
         return _legal_of_fields(state)
     node[2] = masks
     if masks[2] or masks[3]:
@@ -716,7 +727,7 @@ def apply(
     if node is None:
         return _apply_loaded(state, action)
     try:
-        t = node.pop(3)  # take the table: it moves on with the new state
+        t = node.pop(4)  # take the table: it moves on with the new state
     except IndexError:  # taken already (the state is played a second time)
         return _apply_loaded(state, action)
     # An action picked from this state's legal actions is legal by their masks (the core's
@@ -736,7 +747,11 @@ def apply(
         # TABLE_LOG: the core logs the move and returns its events as a (shared) tuple.
         logged = t._draw(t.to_act, source, TABLE_LOG)
         after = _blank()  # typed Any: the type checker sees a frozen ``_core``
-        after._core = [state, action, None, t]  # a draw never ends a hand
+        # A draw never ends a hand. When it found the legal actions to be the discards
+        # alone (``only_discards``, nearly every discard of a random Gin hand), the new
+        # state's node holds them and their mask (for its ``legal_actions`` and ``apply``);
+        # else ``None`` and ``None`` (``legal_actions`` asks the core).
+        after._core = [state, action, t.only_discards_mask, t.only_discards, t]
         return after, logged
     if kind is Discard:
         card = action.card  # type: ignore[union-attr]
@@ -749,7 +764,10 @@ def apply(
         if type(done) is not tuple:  # voided: a new hand, or the game's end
             return _handing_on(t), tuple(done)
         after = _blank()
-        after._core = [state, action, None, t]
+        if t.stock:  # and the pile holds the discard: both draws (``draw_masks``' first case)
+            after._core = [state, action, BOTH_DRAWS_MASKS, _BOTH_DRAWS, t]
+        else:
+            after._core = [state, action, None, None, t]
         return after, done
     events: list[Event] = []
     hand_number = t.hand_number
@@ -757,7 +775,7 @@ def apply(
     t.play(action, events)
     if t.hand_number == hand_number and t.to_act is not None:
         after = _blank()
-        after._core = [state, action, None, t]
+        after._core = [state, action, None, None, t]
     else:  # a new hand (or the end of the game): filled, so no replay goes back past it
         after = _handing_on(t)
     return after, tuple(events)
@@ -786,7 +804,7 @@ def _apply_loaded(
     t.play(action, events)
     if t.hand_number == hand_number and t.to_act is not None:
         after = _blank()
-        after._core = [state, action, None, t]
+        after._core = [state, action, None, None, t]
     else:
         after = _handing_on(t)
     return after, tuple(events)
