@@ -730,25 +730,25 @@ _SEATS: Final = range(5)
 assert Event.__slots__ == ("kind", "seat", "data", "private_to")
 
 
-class _EventBlank:
-    """An :class:`Event` while it is built (:func:`_event`): a plain class with the same
-    slots in the same order, so its fields are set by plain (specialised) slot stores and
-    the object then becomes an ``Event`` by ``__class__`` assignment, which CPython allows
-    between heap types of the same layout. No instance of it outlives :func:`_event`."""
+def _blank_of(cls: type) -> type:
+    """A plain class with ``cls``'s slots in the same order, to build a frozen ``cls``
+    without its ``__init__``: the fields are set by plain (specialised) slot stores, then
+    the object becomes a ``cls`` by ``__class__`` assignment, which CPython allows between
+    heap types of the same layout. No instance of it outlives its builder."""
+    slots: tuple[str, ...] = vars(cls)["__slots__"]
+    return type(f"_{cls.__name__}Blank", (), {"__slots__": slots})
 
-    __slots__ = Event.__slots__
-    kind: str
-    seat: int | None
-    data: Mapping[str, Any]
-    private_to: int | None
+
+_EventBlank: Final = _blank_of(Event)
+_HandResultBlank: Final = _blank_of(HandResult)
 
 
 def _event(kind: str, seat: int | None, data: Mapping[str, Any], private_to: int | None) -> Event:
-    """``Event(kind, seat, data, private_to=private_to)``, built without the frozen
-    dataclass's ``__init__`` (its four ``object.__setattr__`` calls) or the slots' setters
-    (four method-wrapper calls, each packing its arguments in a tuple): the events of each
-    deal and hand end. The same object as ``Event(...)`` makes: an ``Event``, equal to it,
-    with the same fields."""
+    """``Event(kind, seat, data, private_to=private_to)``, built on a blank
+    (:func:`_blank_of`), not by the frozen dataclass's ``__init__`` (its four
+    ``object.__setattr__`` calls) or the slots' setters (four method-wrapper calls, each
+    packing its arguments in a tuple): the events of each deal and hand end. The same
+    object as ``Event(...)`` makes: an ``Event``, equal to it, with the same fields."""
     event: Any = _EventBlank()
     event.kind = kind
     event.seat = seat
@@ -756,12 +756,6 @@ def _event(kind: str, seat: int | None, data: Mapping[str, Any], private_to: int
     event.private_to = private_to
     event.__class__ = Event
     return event  # type: ignore[no-any-return]
-
-
-class _HandResultBlank:
-    """A :class:`HandResult` while :func:`_hand_result` builds it (see :class:`_EventBlank`)."""
-
-    __slots__ = HandResult.__slots__
 
 
 def _hand_result(
@@ -779,8 +773,9 @@ def _hand_result(
     penalty: tuple[int, ...] = (),
     bonus: tuple[int, ...] = (),
 ) -> HandResult:
-    """``HandResult(...)`` (the fields in its order), built as :func:`_event` builds an
-    event: without the frozen dataclass's thirteen ``object.__setattr__`` calls."""
+    """``HandResult(...)`` (the fields in its order), built on a blank (:func:`_blank_of`)
+    as :func:`_event` builds an event: without the frozen dataclass's thirteen
+    ``object.__setattr__`` calls."""
     result: Any = _HandResultBlank()
     result.hand_number = hand_number
     result.outcome = outcome
