@@ -184,12 +184,25 @@ def test_events_and_hand_results_built_by_the_core_are_the_classes_own() -> None
     )
 
 
-def test_legal_actions_kept_by_apply_hold_after_the_table_moves_on() -> None:
-    """``apply`` keeps a new state's legal actions when it knows them; they are the
-    state's own: the same before and after the state is played (its table taken) and as
-    listed from its fields alone."""
-    game = rules.GIN_GAME
-    state = game.new_game(game.options_from_json({}), 11)
+@pytest.mark.parametrize(
+    ("gin", "opts"),
+    [
+        (True, KnockRummyOptions(gin=True, knock_limit=10)),
+        (True, KnockRummyOptions(gin=True, knock_limit=10, high_aces=True, target=30)),
+        (False, KnockRummyOptions()),
+        (False, KnockRummyOptions(players=3, knock_limit=10)),
+        (False, KnockRummyOptions(players=4, knock_limit=0, high_aces=True, target=50)),
+    ],
+)
+def test_legal_actions_kept_by_apply_hold_after_the_table_moves_on(
+    gin: bool, opts: KnockRummyOptions
+) -> None:
+    """``apply`` keeps a new state's legal actions when it knows them (its shortcut of
+    ``draw_masks``' and ``discard_masks``' usual answers); they are the state's own: the
+    same before and after the state is played (its table taken) and as listed from its
+    fields alone, in Gin and in Knock Rummy with and without a knock limit."""
+    game = rules.GIN_GAME if gin else rules.GAME
+    state = game.new_game(opts, 11)
     rng = random.Random(11)
     for _ in range(300):
         if game.is_over(state):
