@@ -9,6 +9,7 @@ cards come from (an observation for real decisions, a sampled state inside a sea
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -354,6 +355,11 @@ def _value_of(cards: Sequence[Card]) -> HandValue:
 
 # --- the pot: call or fold -------------------------------------------------------------------
 
+#: With a time limit, ``pot_outlook`` deals at least this many times, and looks at the
+#: clock every POT_CHUNK deals.
+MIN_POT_DEALS = 100
+POT_CHUNK = 25
+
 
 @dataclass(frozen=True, slots=True)
 class PotOutlook:
@@ -372,13 +378,22 @@ class PotOutlook:
     rivals: tuple[int, ...]
 
 
-def pot_outlook(view: TableView, rng: random.Random, deals: int) -> PotOutlook:
+def pot_outlook(
+    view: TableView,
+    rng: random.Random,
+    deals: int,
+    deal: Callable[[random.Random], tuple[list[list[Card]], list[Card]]] | None = None,
+    seconds: float | None = None,
+) -> PotOutlook:
     """Price calling the knocker's pot from what this seat has seen.
 
     Each deal gives the knocker and the players who already called the cards known to be
     in their hands plus cards dealt from the ones this seat has not seen; the knocker's
     hand must have allowed the knock (knock count 11 or less: the knocker has not drawn
-    since). The pot is settled by the engine's rule (``pot_result``).
+    since). The pot is settled by the engine's rule (``pot_result``). ``deal`` (the
+    hidden hands, as ``inference.HiddenDealer.deal`` gives them) replaces the uniform
+    deal: the strong bot and Hand Focus price the pot on the hands the players' moves
+    point to; the personalities keep the uniform deal.
     """
     from deadwood_knock.games.deadwood_knock.rules import POT_ANTE, pot_result
 
@@ -395,29 +410,72 @@ def pot_outlook(view: TableView, rng: random.Random, deals: int) -> PotOutlook:
     if_fold = list(if_call)
     if_fold[me] = "fold"
     share = call_sum = fold_sum = 0.0
-    for _ in range(deals):
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    done = 0
+    for done in range(1, deals + 1):
         strengths: list[tuple[int, ...]] = [()] * n
         strengths[me] = mine
-        pool = unseen[:]
-        rng.shuffle(pool)
+        if deal is not None:
+            hands = _dealt(rng, deal, knocker)
+        else:
+            hands = _uniform_rivals(view, rng, unseen, rivals, knocker)
         for s in rivals:
-            known = list(view.known_cards[s]) if s < len(view.known_cards) else []
-            need = max(0, (view.hand_sizes[s] if s < len(view.hand_sizes) else 8) - len(known))
-            hand = known + pool[:need]
-            for _try in range(30):  # the knocker's hand allowed the knock
-                if s != knocker or _value_of(hand).knock_count <= KNOCK_LIMIT:
-                    break
-                rng.shuffle(pool)
-                hand = known + pool[:need]
-            pool = [c for c in pool if c not in hand]
-            strengths[s] = _value_of(hand).strength
+            strengths[s] = _value_of(hands[s]).strength
         called = pot_result(knocker, if_call, strengths)
         folded = pot_result(knocker, if_fold, strengths)
         share += (called[me] + POT_ANTE) / (POT_ANTE * (len(rivals) + 1))
         call_sum += _against_table(called, me)
         fold_sum += _against_table(folded, me)
-    k = max(1, deals)
-    return PotOutlook(share / k, call_sum / k, fold_sum / k, deals, len(rivals) + 1, rivals)
+        if (
+            deadline is not None
+            and done >= MIN_POT_DEALS
+            and done % POT_CHUNK == 0
+            and time.perf_counter() >= deadline
+        ):
+            break
+    k = max(1, done)
+    return PotOutlook(share / k, call_sum / k, fold_sum / k, done, len(rivals) + 1, rivals)
+
+
+def _uniform_rivals(
+    view: TableView,
+    rng: random.Random,
+    unseen: Sequence[Card],
+    rivals: Sequence[int],
+    knocker: int,
+) -> list[list[Card]]:
+    """The rivals' hands dealt uniformly from the unseen cards (the other seats' empty):
+    known cards plus a draw; the knocker's is dealt again until it allowed the knock."""
+    hands: list[list[Card]] = [[] for _ in range(view.players)]
+    pool = list(unseen)
+    rng.shuffle(pool)
+    for s in rivals:
+        known = list(view.known_cards[s]) if s < len(view.known_cards) else []
+        need = max(0, (view.hand_sizes[s] if s < len(view.hand_sizes) else 8) - len(known))
+        hand = known + pool[:need]
+        for _try in range(30):  # the knocker's hand allowed the knock
+            if s != knocker or _value_of(hand).knock_count <= KNOCK_LIMIT:
+                break
+            rng.shuffle(pool)
+            hand = known + pool[:need]
+        pool = [c for c in pool if c not in hand]
+        hands[s] = hand
+    return hands
+
+
+def _dealt(
+    rng: random.Random,
+    deal: Callable[[random.Random], tuple[list[list[Card]], list[Card]]],
+    knocker: int,
+) -> list[list[Card]]:
+    """One deal of the hidden hands whose knocker could have knocked (the dealer favours
+    such hands; the few it cannot avoid are dealt again, as the uniform deal does)."""
+    hands, _rest = deal(rng)
+    for _try in range(30):
+        if _value_of(hands[knocker]).knock_count <= KNOCK_LIMIT:
+            break
+        hands, _rest = deal(rng)
+    return hands
 
 
 def _against_table(pot: Sequence[int], me: int) -> float:

@@ -10,8 +10,10 @@ shows the same text):
   and Gin the hand's score. Moves are ranked by value; each gets a confidence in plain
   words from the paired differences with the best (``confidence_words``).
 * **Call or fold** comes from the chance of winning the pot: the knocker's and callers'
-  hands are dealt from the cards the seat has not seen, the knocker's hand must have
-  allowed its knock, and the engine settles each pot (``bots.dk.pot_outlook``).
+  hands are dealt from the cards the seat has not seen by the strong bot's inference
+  model (what each player threw, let go past and took; the knocker's hand allowed its
+  knock and is the best of ``POT_KNOCKER_TRIES`` such deals, the calibrated choice; a
+  caller holds a pair), and the engine settles each pot (``bots.dk.pot_outlook``).
 * **Checked claims.** Every sentence is a :class:`Claim`: figures computed from the
   engine (the evaluator, the meld counter, the legal actions, the rules' constants),
   checked again (``Claim.holds``) before it is said; a claim that does not hold is left
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk import PotOutlook, pot_outlook, source_of
+from deadwood_knock.bots.inference import POT_KNOCKER_TRIES, HiddenDealer
 from deadwood_knock.bots.kr import count, discard_card, options_of
 from deadwood_knock.bots.search import SearchBot
 from deadwood_knock.bots.strong import ActionValue
@@ -225,7 +228,8 @@ def hand_focus(
     rng = random.Random(seed)
     kinds = {_kind(a) for a in legal}
     if "call" in kinds and game.facts.poker_split:
-        return _pot_hint(game.name, view, legal, rng, unit, pot_deals)
+        seconds = (budget or DEFAULT_HINT_BUDGET).seconds
+        return _pot_hint(game.name, view, legal, rng, unit, pot_deals, seconds)
     values = SearchBot().evaluate(
         game, observation, legal, rng, budget or DEFAULT_HINT_BUDGET, cull=False
     )
@@ -659,11 +663,14 @@ def _pot_hint(
     rng: random.Random,
     unit: str,
     deals: int,
+    seconds: float | None,
 ) -> Hint:
-    """Call or fold from the chance of winning the pot (see ``bots.dk.pot_outlook``)."""
+    """Call or fold from the chance of winning the pot (see ``bots.dk.pot_outlook``): up
+    to ``deals`` deals, fewer (at least ``dk.MIN_POT_DEALS``) if ``seconds`` run out."""
     from deadwood_knock.games.deadwood_knock.rules import POT_ANTE
 
-    pot = pot_outlook(view, rng, deals)
+    dealer = HiddenDealer(view, knocker_tries=POT_KNOCKER_TRIES)
+    pot = pot_outlook(view, rng, deals, dealer.deal, seconds)
     call = next(a for a in legal if _kind(a) == "call")
     fold = next(a for a in legal if _kind(a) == "fold")
     better, worse = (call, fold) if pot.call >= pot.fold else (fold, call)
@@ -696,7 +703,8 @@ def _pot_hint(
     text = (
         f"{head}: your hand ({_category(mine['category'])}) takes the pot in about "
         f"{100 * pot.chance:.0f}% of {pot.deals} deals of the cards you have not seen, "
-        f"against {rivals}. Calling puts in {POT_ANTE} to win {POT_ANTE * pot.in_pot}: "
+        f"dealt as the others' play suggests, against {rivals}. "
+        f"Calling puts in {POT_ANTE} to win {POT_ANTE * pot.in_pot}: "
         f"worth {signed_points(pot.call)} points against the table, "
         f"folding {signed_points(pot.fold)} "
         "(if the players still to answer fold)."
