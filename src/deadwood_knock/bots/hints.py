@@ -685,7 +685,7 @@ def _pot_hint(
     rivals = (
         "the knocker"
         if len(pot.rivals) == 1
-        else f"the knocker and {len(pot.rivals) - 1} caller(s)"
+        else f"the knocker and {len(pot.rivals) - 1} caller{'s' if len(pot.rivals) > 2 else ''}"
     )
     mine = _dk_now_facts(view, {})
     facts = {
