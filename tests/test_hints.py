@@ -443,6 +443,11 @@ def test_every_hint_is_checked_fact_ranked_by_value(game_name: str) -> None:
             )
             (claim,) = data["claims"]
             assert claim["ante"] == dk_rules.POT_ANTE and claim["win"] == 10 * pot["in_pot"]
+            # "If the players still to answer fold" only when someone is still to answer.
+            calls, knocker = position["calls"], position["knocker"]
+            pending = sum(1 for s, c in enumerate(calls) if s not in (seat, knocker) and c is None)
+            assert claim["pending"] == pending
+            assert ("still to answer" in data["explanation"]) == (pending > 0)
             assert claim["callers"] == pot["in_pot"] - 2
             assert claim["category"] == dk_hand.evaluate(_cards(obs.hand)).category
             if pots < POT_CHECKS:

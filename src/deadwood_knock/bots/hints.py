@@ -688,8 +688,16 @@ def _pot_hint(
         else f"the knocker and {len(pot.rivals) - 1} caller{'s' if len(pot.rivals) > 2 else ''}"
     )
     mine = _dk_now_facts(view, {})
+    said = list(view.raw.get("calls") or [None] * view.players)
+    knocker = view.raw.get("knocker")
+    # The players after this seat who have not answered yet: the values assume they fold,
+    # and the words say so only when there is one.
+    pending = sum(
+        1 for s in range(view.players) if s not in (view.seat, knocker) and said[s] is None
+    )
     facts = {
         "chance": round(pot.chance, 3),
+        "pending": pending,
         "deals": pot.deals,
         "in_pot": pot.in_pot,
         "callers": len(pot.rivals) - 1,
@@ -706,8 +714,8 @@ def _pot_hint(
         f"dealt as the others' play suggests, against {rivals}. "
         f"Calling puts in {POT_ANTE} to win {POT_ANTE * pot.in_pot}: "
         f"worth {signed_points(pot.call)} points against the table, "
-        f"folding {signed_points(pot.fold)} "
-        "(if the players still to answer fold)."
+        f"folding {signed_points(pot.fold)}"
+        + (" (if the players still to answer fold)." if pending else ".")
     )
     claims = [Claim("pot", {}, facts, text)]
     return Hint(
