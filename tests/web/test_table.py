@@ -374,6 +374,10 @@ def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Conso
     page.get_by_role("button", name=f"Discard {label}").click()
     wait_until(page, "document.querySelectorAll('.hand button.card').length === 10")
     shot(page, "table-gin-phone")
+    # The phone's bar sums the hand up in words that agree with the arrangement.
+    melds = len(match_view(page)["observation"]["arrangement"]["melds"])
+    summary = page.locator(".table-bar").inner_text()
+    assert f"· {melds} meld{'' if melds == 1 else 's'}" in summary, summary
     assert console.errors == []
 
 

@@ -43,7 +43,9 @@ export function focusSummary(obs, dk) {
     return `${categoryWords(ev.category)} · ${signed(ev.score)} · knock ${ev.knock_count}`;
   }
   const arr = obs.arrangement;
-  return arr ? `Count ${arr.count} · ${(arr.melds || []).length} melds` : "Your count";
+  if (!arr) return "Your count";
+  const melds = (arr.melds || []).length;
+  return `Count ${arr.count} · ${melds} meld${melds === 1 ? "" : "s"}`;
 }
 
 export function HandFocus({ obs, canKnock, advice, open, onClose }) {
