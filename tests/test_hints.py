@@ -31,6 +31,7 @@ from deadwood_knock.bots.hints import (
     VERDICT_WORDS,
     Hint,
     hand_focus,
+    share_words,
     signed_points,
 )
 from deadwood_knock.bots.inference import POT_KNOCKER_TRIES, HiddenDealer
@@ -438,9 +439,7 @@ def test_every_hint_is_checked_fact_ranked_by_value(game_name: str) -> None:
         if data["pot"] is not None:
             pot = data["pot"]
             assert data["best"]["type"] == ("call" if pot["call"] >= pot["fold"] else "fold")
-            assert (
-                f"about {100 * pot['chance']:.0f}% of {pot['deals']} deals" in data["explanation"]
-            )
+            assert share_words(pot["chance"], pot["deals"]) in data["explanation"]
             (claim,) = data["claims"]
             assert claim["ante"] == dk_rules.POT_ANTE and claim["win"] == 10 * pot["in_pot"]
             # "If the players still to answer fold" only when someone is still to answer.
@@ -489,7 +488,8 @@ def test_call_advice_states_the_chance_and_calls_a_flush_against_a_lone_knocker(
     hint = hand_focus(game, game.observe(state, 0), seed=3)
     assert hint.best == {"type": "call"}
     assert hint.pot is not None and hint.pot.chance > 0.8
-    assert f"{100 * hint.pot.chance:.0f}%" in hint.explanation and "a flush" in hint.explanation
+    words = share_words(hint.pot.chance, hint.pot.deals)
+    assert words in hint.explanation and "a flush" in hint.explanation
     assert hint.knock_advice == "" and not hint.knock_legal
 
 
@@ -675,7 +675,7 @@ def test_the_call_chance_matches_what_calling_takes_at_the_characters_tables() -
         obs = game.observe(state, seat)
         hint = hand_focus(game, obs, SEARCH, seed=len(taken), pot_deals=POT_DEALS)
         assert hint.pot is not None
-        assert f"about {100 * hint.pot.chance:.0f}% of {POT_DEALS} deals" in hint.explanation
+        assert share_words(hint.pot.chance, POT_DEALS) in hint.explanation
         said.append(hint.pot.chance)
         uniform.append(pot_outlook(view_of(obs, game.name), random.Random(0), POT_DEALS).chance)
         taken.append(share)
@@ -697,14 +697,15 @@ def test_the_call_chance_matches_what_calling_takes_at_the_characters_tables() -
 
 def test_the_pot_hint_keeps_to_its_time_and_says_how_many_deals_it_used() -> None:
     """Out of time, the pot is priced on MIN_POT_DEALS deals and the words say so; with no
-    time limit on every deal asked for."""
+    time limit, on every deal asked for."""
     from deadwood_knock.bots.dk import MIN_POT_DEALS
 
     game, state, seat, _share = next(call_positions(1, seed=5))
     obs = game.observe(state, seat)
     rushed = hand_focus(game, obs, Budget(seconds=0.0), seed=1, pot_deals=400)
     assert rushed.pot is not None and rushed.pot.deals == MIN_POT_DEALS
-    assert f"of {MIN_POT_DEALS} deals of the cards you have not seen" in rushed.explanation
+    words = share_words(rushed.pot.chance, MIN_POT_DEALS)
+    assert f"{words} of the cards you have not seen" in rushed.explanation
     full = hand_focus(game, obs, SEARCH, seed=1, pot_deals=400)
     assert full.pot is not None and full.pot.deals == 400
-    assert "of 400 deals of the cards you have not seen" in full.explanation
+    assert f"{share_words(full.pot.chance, 400)} of the cards" in full.explanation

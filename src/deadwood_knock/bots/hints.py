@@ -72,6 +72,27 @@ def signed_points(value: float) -> str:
     return f"{value:+.1f}".replace("-", "\N{MINUS SIGN}")
 
 
+def share_words(share: float, deals: int) -> str:
+    """How often, over ``deals`` deals, in words that stay true at the ends (a share that
+    rounds to 100% but is not all of them is not "about 100%").
+
+    >>> share_words(0.5, 400), share_words(1.0, 350), share_words(0.0, 100)
+    ('in about 50% of 400 deals', 'in all 350 deals', 'in none of 100 deals')
+    >>> share_words(0.998, 400), share_words(0.003, 400)
+    ('in over 99% of 400 deals', 'in under 1% of 400 deals')
+    """
+    if share >= 1.0:
+        return f"in all {deals} deals"
+    if share <= 0.0:
+        return f"in none of {deals} deals"
+    percent = round(100 * share)
+    if percent >= 100:
+        return f"in over 99% of {deals} deals"
+    if percent <= 0:
+        return f"in under 1% of {deals} deals"
+    return f"in about {percent}% of {deals} deals"
+
+
 @dataclass(frozen=True, slots=True)
 class Claim:
     """One checked fact and the sentence that says it. ``facts`` are the figures the
@@ -709,8 +730,8 @@ def _pot_hint(
     }
     head = "Call" if _kind(better) == "call" else "Fold"
     text = (
-        f"{head}: your hand ({_category(mine['category'])}) takes the pot in about "
-        f"{100 * pot.chance:.0f}% of {pot.deals} deals of the cards you have not seen, "
+        f"{head}: your hand ({_category(mine['category'])}) takes the pot "
+        f"{share_words(pot.chance, pot.deals)} of the cards you have not seen, "
         f"dealt as the others' play suggests, against {rivals}. "
         f"Calling puts in {POT_ANTE} to win {POT_ANTE * pot.in_pot}: "
         f"worth {signed_points(pot.call)} points against the table, "
