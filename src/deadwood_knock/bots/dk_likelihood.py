@@ -221,15 +221,21 @@ def log_likelihood(
     Walks back from the newest turn: before a turn the rival held the hand less the card
     it drew plus the card it threw. A pile draw names the card; a blind draw is one of the
     hand's cards not in ``fixed`` (cards known to have been held since), picked with
-    ``rng``. A hand that cannot have been held (the card taken is not in it) gets -inf.
+    ``rng``. A hand that cannot have been held (the card taken is not in it, or it holds
+    the card thrown or the top let go) gets -inf.
     All the hands are scored in one batch.
     """
     after = list(hand)
     parts: list[tuple[int, int, int, str]] = []
     flat: list[list[Card]] = []
     for turn in reversed(turns[-depth:] if depth > 0 else ()):
-        if turn.threw in after:
-            break  # thrown and taken back later: the walk cannot follow it
+        if turn.threw in after or (turn.taken is None and turn.top in after):
+            # The hand after a turn cannot hold the card thrown, nor a top let go (it lay
+            # under the throw); a deal can, when the pile went back into the stock. A
+            # joker's two copies read alike, so one gives no verdict.
+            if turn.threw >= 52 or (turn.top is not None and turn.top >= 52):
+                break
+            return -math.inf
         if turn.taken is not None:
             if turn.taken not in after:
                 return -math.inf
