@@ -17,6 +17,9 @@ pile top when it improves the hand):
 
 The three numbers are fitted by maximum likelihood on logged 4-player games (strong-v1
 tables and personality tables: ``bench/fit_dk_likelihood.py``, which prints them).
+``HiddenDealer(view, policy=M)`` resamples each rival's hand from M deals by this
+likelihood; ``strong`` has it off (``search.POLICY_DEALS = 0``): it measured behind
+(docs/bots.md, Deadwood Knock, eighth pass).
 
 Everything here reads only the seat's :class:`~deadwood_knock.bots.view.TableView`
 (the public events); the candidate hand comes from the caller's sampler.

@@ -129,9 +129,9 @@ def _knock_counts(view: TableView, legal: Sequence[A]) -> dict[A, int]:
 #: Deadwood Knock: each rival's hand is drawn from this many of the model's deals by the
 #: likelihood of its last two draws and discards under a soft playout policy
 #: (``bots/dk_likelihood.py``); 0 or 1 deals by the model alone. Off: with 4 deals it
-#: was behind on the same deals, against three strong-v1 (-1.13 a round over 160
-#: rounds, seed 2201) and against greedy, the legend and sharp (-2.95 over 80), and each
-#: iteration cost about twice the CPU (docs/bots.md, Deadwood Knock, eighth pass).
+#: was behind on the same deals, against three strong-v1 (-1.19 a round over 320
+#: rounds, seeds 2201-2202) and against greedy, the legend and sharp (-2.95 over 80),
+#: and each decision cost about twice the CPU (docs/bots.md, Deadwood Knock, eighth pass).
 POLICY_DEALS = 0
 
 
