@@ -19,6 +19,7 @@ import pytest
 
 from deadwood_knock.bots import Budget, SearchBot, get_bot
 from deadwood_knock.bots.inference import evidence_of, marginals
+from deadwood_knock.bots.search import POLICY_DEALS
 from deadwood_knock.bots.view import view_of
 from deadwood_knock.games import get_game
 
@@ -48,7 +49,12 @@ def _pairs(game_name: str, players: int, games: int, uniform: bool) -> list[tupl
             legal = game.legal_actions(state)
             if step >= 4 and step % 5 == 0:
                 view = view_of(obs, game_name)
-                probs = marginals(view, random.Random(g * 1000 + step), SAMPLES, uniform)
+                # The search's sampler: in Deadwood Knock with the rivals' policy as a
+                # likelihood when search.POLICY_DEALS turns it on.
+                policy = POLICY_DEALS if game_name == "deadwood-knock" else 0
+                probs = marginals(
+                    view, random.Random(g * 1000 + step), SAMPLES, uniform, policy=policy
+                )
                 for s, table in probs.items():
                     held = set(state.hands[s])
                     for c, p in table.items():

@@ -26,18 +26,21 @@ Everything here reads only the seat's :class:`~deadwood_knock.bots.view.TableVie
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from deadwood_knock.bots.dk import hand_value
+from deadwood_knock.bots.dk_likelihood import log_likelihood, turns_of
 from deadwood_knock.bots.kr import count, options_of
 from deadwood_knock.bots.view import TableView, cards_of
 from deadwood_knock.cards import Card
 from deadwood_knock.games import facts
-from deadwood_knock.games.deadwood_knock.hand import HAND_POINTS, KNOCK_LIMIT
+from deadwood_knock.games.deadwood_knock.hand import HAND_POINTS, KNOCK_LIMIT, evaluate_batch
 from deadwood_knock.games.points import card_value
 
 __all__ = [
@@ -216,6 +219,23 @@ def _weighted_pick(
     return [pool[i] for _, i in keyed[:k]]
 
 
+def _successive_pick(
+    pool: Sequence[Card], cum: Sequence[float], k: int, rng: random.Random
+) -> list[Card]:
+    """``k`` cards without replacement in proportion to weight, as ``_weighted_pick``
+    (the same successive sampling) but drawn with replacement and repeats skipped: a
+    few bisections instead of a key per card. ``cum`` holds the cumulative weights."""
+    if k <= 0:
+        return []
+    if k >= len(pool):
+        return list(pool)
+    chosen: dict[int, None] = {}
+    total, rand, last = cum[-1], rng.random, len(pool) - 1
+    while len(chosen) < k:
+        chosen[min(last, bisect_right(cum, rand() * total))] = None
+    return [pool[i] for i in chosen]
+
+
 class HiddenDealer:
     """Deals the unseen cards to the other hands by the model; built once per decision."""
 
@@ -226,12 +246,17 @@ class HiddenDealer:
         keep_best: int = KEEP_BEST,
         shrink: float = SHRINK,
         knocker_tries: int = KNOCKER_TRIES,
+        policy: int = 0,
     ) -> None:
         self.view = view
         self.knocker_tries = knocker_tries
         self.uniform = uniform
         self.keep_best = 0 if uniform else keep_best
         self.dk = facts(view.game).poker_split
+        # Deadwood Knock: each rival's hand is resampled from ``policy`` candidate deals
+        # by the likelihood of its recent draws and discards (bots/dk_likelihood.py).
+        self.policy = policy if self.dk and not uniform else 0
+        self.turns = turns_of(view) if self.policy > 1 else []
         self.high_aces = False if self.dk else options_of(view.raw)[0]
         self.unseen = list(view.unseen())
         coef = [a * shrink for a in COEFFICIENTS.get(view.game, COEFFICIENTS["knock-rummy"])]
@@ -288,20 +313,65 @@ class HiddenDealer:
             known = list(v.known_cards[s]) if s < len(v.known_cards) else []
             w = self.weights[s]
             weights = [w[c] for c in left]
-            tries = self.tries(s)
-            pick = _weighted_pick(left, weights, self.need(s), rng)
-            if tries > 1:
-                best_q = self.quality(known + pick, s)
-                for _ in range(tries - 1):
-                    other = _weighted_pick(left, weights, self.need(s), rng)
-                    q = self.quality(known + other, s)
-                    if q > best_q:
-                        pick, best_q = other, q
+            if self.policy > 1 and s < len(self.turns) and self.turns[s]:
+                pick = self._policy_pick(s, known, left, weights, rng)
+            else:
+                pick = self._pick(s, known, left, weights, rng)
             taken = set(pick)
             left = [c for c in left if c not in taken]
             hands.append(known + pick)
         rng.shuffle(left)
         return hands, left
+
+    def _pick(
+        self,
+        s: int,
+        known: list[Card],
+        left: Sequence[Card],
+        weights: Sequence[float],
+        rng: random.Random,
+    ) -> list[Card]:
+        """The best by quality of ``tries(s)`` weighted deals of seat s's hidden cards."""
+        tries = self.tries(s)
+        pick = _weighted_pick(left, weights, self.need(s), rng)
+        if tries > 1:
+            best_q = self.quality(known + pick, s)
+            for _ in range(tries - 1):
+                other = _weighted_pick(left, weights, self.need(s), rng)
+                q = self.quality(known + other, s)
+                if q > best_q:
+                    pick, best_q = other, q
+        return pick
+
+    def _policy_pick(
+        self,
+        s: int,
+        known: list[Card],
+        left: Sequence[Card],
+        weights: Sequence[float],
+        rng: random.Random,
+    ) -> list[Card]:
+        """One of ``policy`` deals by :meth:`_pick`, drawn in proportion to how likely
+        seat s's last draws and discards were with each (importance resampling)."""
+        cum = list(itertools.accumulate(weights))
+        need, tries = self.need(s), self.tries(s)
+        raw = [_successive_pick(left, cum, need, rng) for _ in range(self.policy * tries)]
+        picks = raw[::tries]
+        if tries > 1 and len(known) + need >= 5:
+            # The best by quality of each run of ``tries`` deals, scored in one batch.
+            rows = evaluate_batch([known + p for p in raw])
+            knocker = s == self.knocker
+            quality = [r[0] - (1000 if knocker and r[1] > KNOCK_LIMIT else 0) for r in rows]
+            picks = []
+            for g in range(self.policy):
+                best = max(range(g * tries, (g + 1) * tries), key=quality.__getitem__)
+                picks.append(raw[best])
+        logs = [log_likelihood(known + p, self.turns[s], rng, fixed=known) for p in picks]
+        top = max(logs)
+        if top == -math.inf:
+            return picks[0]
+        chances = [math.exp(x - top) for x in logs]
+        return picks[rng.choices(range(len(picks)), weights=chances)[0]]
 
     def plausible(self, hands: Sequence[Sequence[Card]]) -> int:
         """How many of the Deadwood Knock pot facts this deal contradicts (0: none)."""
@@ -348,10 +418,11 @@ def marginals(
     uniform: bool = False,
     keep_best: int = KEEP_BEST,
     shrink: float = SHRINK,
+    policy: int = 0,
 ) -> dict[int, dict[Card, float]]:
     """The sampled probability that each other seat holds each unseen card: the share of
     ``samples`` deals in which it holds it."""
-    dealer = HiddenDealer(view, uniform, keep_best, shrink)
+    dealer = HiddenDealer(view, uniform, keep_best, shrink, policy=policy)
     counts: dict[int, dict[Card, float]] = {
         s: dict.fromkeys(dealer.unseen, 0.0) for s in dealer.weights
     }

@@ -126,11 +126,20 @@ def _knock_counts(view: TableView, legal: Sequence[A]) -> dict[A, int]:
     }
 
 
+#: Deadwood Knock: each rival's hand is drawn from this many of the model's deals by the
+#: likelihood of its last two draws and discards under a soft playout policy
+#: (``bots/dk_likelihood.py``); 0 or 1 deals by the model alone. Off: with 4 deals it
+#: was behind on the same deals, against three strong-v1 (-1.19 a round over 320
+#: rounds, seeds 2201-2202) and against greedy, the legend and sharp (-2.95 over 80),
+#: and each decision cost about twice the CPU (docs/bots.md, Deadwood Knock, eighth pass).
+POLICY_DEALS = 0
+
+
 class InferredSimSearch(SimSearch):
     """Deadwood Knock playouts on positions whose hidden hands come from the model."""
 
     def __init__(self, view: TableView, style: Style = DK_STYLE) -> None:
-        super().__init__(view, HiddenDealer(view).deal, style)
+        super().__init__(view, HiddenDealer(view, policy=POLICY_DEALS).deal, style)
 
 
 #: The rummy games whose playouts use the meld-aware discard (``kr_playout.meld_move``:
