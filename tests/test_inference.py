@@ -13,13 +13,15 @@ dealing's.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from deadwood_knock.bots import Budget, SearchBot, get_bot
+from deadwood_knock.bots import Budget, SearchBot, get_bot, likelihood
 from deadwood_knock.bots.inference import evidence_of, marginals
-from deadwood_knock.bots.view import view_of
+from deadwood_knock.bots.view import TableView, view_of
+from deadwood_knock.cards import Card
 from deadwood_knock.games import get_game
 
 CALIBRATION_TOLERANCE = 0.05
@@ -29,8 +31,14 @@ SAMPLES = 200
 BOTS = ("greedy", "legend", "sharp", "regular", "high_roller", "tenderfoot")
 
 
-def _pairs(game_name: str, players: int, games: int, uniform: bool) -> list[tuple[float, int]]:
-    """(predicted probability, held) for every (decision, opponent, unseen card)."""
+Marginals = Callable[[TableView, random.Random, int], dict[int, dict[Card, float]]]
+
+
+def _pairs(
+    game_name: str, players: int, games: int, uniform: bool, sampler: Marginals | None = None
+) -> list[tuple[float, int]]:
+    """(predicted probability, held) for every (decision, opponent, unseen card), by the
+    card model's ``marginals`` unless ``sampler`` is given."""
     game = get_game(game_name)
     opts: dict[str, Any] = {"players": players}
     if game_name == "deadwood-knock":
@@ -48,7 +56,11 @@ def _pairs(game_name: str, players: int, games: int, uniform: bool) -> list[tupl
             legal = game.legal_actions(state)
             if step >= 4 and step % 5 == 0:
                 view = view_of(obs, game_name)
-                probs = marginals(view, random.Random(g * 1000 + step), SAMPLES, uniform)
+                rng_m = random.Random(g * 1000 + step)
+                if sampler is None:
+                    probs = marginals(view, rng_m, SAMPLES, uniform)
+                else:
+                    probs = sampler(view, rng_m, SAMPLES)
                 for s, table in probs.items():
                     held = set(state.hands[s])
                     for c, p in table.items():
@@ -59,19 +71,7 @@ def _pairs(game_name: str, players: int, games: int, uniform: bool) -> list[tupl
     return out
 
 
-def _brier(pairs: list[tuple[float, int]]) -> float:
-    return sum((p - y) ** 2 for p, y in pairs) / len(pairs)
-
-
-@pytest.mark.parametrize(
-    ("game_name", "players", "games"),
-    [("gin", 2, 40), ("knock-rummy", 3, 30), ("deadwood-knock", 4, 30)],
-)
-def test_sampled_hands_are_calibrated_and_beat_uniform(
-    game_name: str, players: int, games: int
-) -> None:
-    model = _pairs(game_name, players, games, uniform=False)
-    uniform = _pairs(game_name, players, games, uniform=True)
+def _check_calibrated(model: list[tuple[float, int]], uniform: list[tuple[float, int]]) -> None:
     assert len(model) == len(uniform) > 2000
     bins: list[list[tuple[float, int]]] = [[] for _ in range(BINS)]
     for p, y in model:
@@ -89,6 +89,30 @@ def test_sampled_hands_are_calibrated_and_beat_uniform(
         checked += 1
     assert checked >= 2
     assert _brier(model) < _brier(uniform)
+
+
+def _brier(pairs: list[tuple[float, int]]) -> float:
+    return sum((p - y) ** 2 for p, y in pairs) / len(pairs)
+
+
+@pytest.mark.parametrize(
+    ("game_name", "players", "games"),
+    [("gin", 2, 40), ("knock-rummy", 3, 30), ("deadwood-knock", 4, 30)],
+)
+def test_sampled_hands_are_calibrated_and_beat_uniform(
+    game_name: str, players: int, games: int
+) -> None:
+    model = _pairs(game_name, players, games, uniform=False)
+    uniform = _pairs(game_name, players, games, uniform=True)
+    _check_calibrated(model, uniform)
+
+
+def test_policy_reweighted_hands_are_calibrated_and_beat_uniform() -> None:
+    """The same check for the policy-likelihood sampler (bots/likelihood.py: the card
+    model's deals resampled by how likely the opponent's last moves were), at Gin."""
+    model = _pairs("gin", 2, 40, uniform=False, sampler=likelihood.marginals)
+    uniform = _pairs("gin", 2, 40, uniform=True)
+    _check_calibrated(model, uniform)
 
 
 def test_evidence_reads_throws_passes_and_takes() -> None:

@@ -26,6 +26,7 @@ from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.kr import discard_card, options_of
+from deadwood_knock.bots.likelihood import LikelihoodDealer
 from deadwood_knock.bots.strong import (
     ActionValue,
     KrSimSearch,
@@ -167,14 +168,23 @@ class MeldKrSearch(KrSimSearch):
         return kr_playout.playout(sim, self.knock_at, move=self.move)[seat]
 
 
+#: The rummy games whose samples are reweighted by the opponents' policy
+#: (``bots/likelihood.py``: a bank of model deals per decision, each weighted by how
+#: likely the opponent's last moves were with that hand, resampled by weight).
+LIKELIHOOD_RUMMY: frozenset[str] = frozenset()
+
+
 class InferredKrSearch(MeldKrSearch):
     """Knock Rummy / Gin playouts on positions whose hidden hands come from the model.
     ``table`` is the position with its public parts (any sample of the view); each sample
-    is a copy of it with the hidden hands and the stock dealt by the model."""
+    is a copy of it with the hidden hands and the stock dealt by the model (reweighted
+    by the opponents' policy where ``LIKELIHOOD_RUMMY`` says)."""
 
     def __init__(self, view: TableView, game: str, table: KrTable) -> None:
         super().__init__(view, game)
-        self.dealer = HiddenDealer(view)
+        self.dealer: HiddenDealer | LikelihoodDealer = (
+            LikelihoodDealer(view) if game in LIKELIHOOD_RUMMY else HiddenDealer(view)
+        )
         self.table = table
 
     def sample(self, rng: random.Random) -> KrTable:
