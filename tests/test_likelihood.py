@@ -8,7 +8,9 @@ import dataclasses
 import random
 from typing import Any
 
-from deadwood_knock.bots import get_bot
+import pytest
+
+from deadwood_knock.bots import Budget, get_bot, search
 from deadwood_knock.bots.likelihood import (
     LikelihoodDealer,
     Turn,
@@ -103,9 +105,11 @@ def test_dealer_repeats_for_a_seed_and_deals_each_card_once() -> None:
     assert abs(sum(weights.weights()) - 1.0) < 1e-9
 
 
-def test_dealer_never_reads_the_hidden_hand() -> None:
+def test_dealer_never_reads_the_hidden_hand(monkeypatch: pytest.MonkeyPatch) -> None:
     """A doctored position (an unseen card of the opponent swapped with the stock's top)
-    gives the seat the same observation, and the dealer the same deals."""
+    gives the seat the same observation, the dealer the same deals and ``strong`` with
+    the dealer switched on the same decision."""
+    monkeypatch.setattr(search, "LIKELIHOOD_RUMMY", frozenset({"gin"}))
     checked = 0
     for seed in range(4):
         game, state = _position(seed, 10 + seed)
@@ -127,5 +131,10 @@ def test_dealer_never_reads_the_hidden_hand() -> None:
             rng = random.Random(seed)
             deals.append([dealer.deal(rng) for _ in range(5)])
         assert deals[0] == deals[1]
+        legal = game.legal_actions(state)
+        bot = get_bot("strong")
+        a = bot.act(game, real, legal, random.Random(seed), Budget(iterations=6))
+        b = bot.act(game, fake, legal, random.Random(seed), Budget(iterations=6))
+        assert a == b
         checked += 1
     assert checked >= 3

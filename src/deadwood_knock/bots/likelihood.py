@@ -9,23 +9,25 @@ heuristic policy,
 
 - its last discard ``d``: it held ``H + d`` (11 cards in Gin) and threw ``d``; the
   probability is a softmax over every card it could have thrown (not one just taken from
-  the pile) of ``-(count left + LINK_W * links) / DISCARD_T``, links being the kept cards
+  the pile) of ``-(count left + link_w * links) / discard_t``, links being the kept cards
   one card from a meld with it (pairs and suited neighbours 2, suited one rank between 1);
 - its last draw: it took the pile top ``c`` (its hand before was ``H + d - c``) or let it
   go by (its hand before held an unknown stock card; ``H`` stands in for it); the
   probability of taking is a logistic in how much ``c`` lowers that hand's count,
-  ``sigmoid(TAKE_A * gain + TAKE_B)``;
+  ``sigmoid(take_a * gain + take_b)``;
 - its ``old_turns`` turns before that, with ``H`` standing in for the hand then: each
   discard by the softmax at ``old_t``, each pass (or take of a card still held) by the
   logistic ``sigmoid(old_a * gain + old_b)``.
 
-The constants are maximum-likelihood fits of those choices on logged games (the real
-hands of ``strong-v1`` against itself and of the personalities and greedy:
-``bench/fit_likelihood.py``, which prints them). :class:`LikelihoodDealer` deals a bank
+The parameters (:data:`POLICY`) are maximum-likelihood fits of those choices on logged
+Gin games (the real hands of ``strong-v1`` against itself and of the personalities and
+greedy: ``bench/fit_likelihood.py``, which prints them); Knock Rummy has no fit of its
+own yet. :class:`LikelihoodDealer` deals a bank
 of ``BANK`` candidate positions by the card model once per decision, weighs each by its
 likelihood (to the power ``POWER``) and then deals every sample by drawing one from the
 bank in proportion to weight, its stock shuffled again: the card model is the proposal,
-the policy the importance weight.
+the policy the importance weight. ``strong`` uses it where ``search.LIKELIHOOD_RUMMY``
+says: nowhere in play today (docs/bots.md, Gin, tenth pass).
 
 Everything here reads only the seat's :class:`~deadwood_knock.bots.view.TableView`.
 """
@@ -61,8 +63,11 @@ BANK: int = 200
 #: The likelihood's exponent (1: the fitted policy as it is). The proposal (the card
 #: model, best of a few deals) already leans on the same moves, so the full likelihood
 #: counts them twice: on held-out Gin positions it dealt the rival too strong a hand
-#: (PIT 0.68) and scored worse than the model alone; 0.35 was calibrated (PIT 0.51)
-#: and scored best (``bench/fit_likelihood.py --evaluate``, docs/bots.md, tenth pass).
+#: (PIT 0.68) and scored worse than the model alone; 0.35 was calibrated on the rival's
+#: count (PIT 0.51), scored best card by card there and measured best against
+#: strong-v1, but its 0.5-0.6 bin is overconfident against the personalities, where 0.2
+#: passes tests/test_inference.py (``bench/fit_likelihood.py --evaluate``; docs/bots.md,
+#: Gin, tenth pass).
 POWER: float = 0.35
 
 
