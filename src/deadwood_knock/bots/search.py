@@ -173,9 +173,10 @@ class MeldKrSearch(KrSimSearch):
 #: likely the opponent's last moves were with that hand, resampled by weight). None in
 #: play: at Gin (likelihood to the power 0.35) it was ahead of strong as it is on three
 #: seeds against strong-v1 (+2.04 a hand pooled against -1.45) and against the legend,
-#: but at that power its deals are miscalibrated against the personalities, and at the
-#: calibrated 0.2 it measured less (docs/bots.md, Gin, tenth pass). Knock Rummy was not
-#: tried (its policy is not fitted). ``bench/likelihood_arena.py`` switches it on.
+#: but at that power its deals are miscalibrated against the personalities; at the
+#: calibrated 0.2 it was ahead on the two seeds run (+0.65 against -2.05), not yet
+#: enough to switch it on (docs/bots.md, Gin, tenth pass). Knock Rummy was not tried
+#: (its policy is not fitted). ``bench/likelihood_arena.py`` switches it on.
 LIKELIHOOD_RUMMY: frozenset[str] = frozenset()
 
 
