@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from deadwood_knock.bots.view import TableView, cards_of
+from deadwood_knock.bots.view import TableView, event_card
 from deadwood_knock.cards import Card
 from deadwood_knock.games.deadwood_knock.hand import evaluate_batch
 
@@ -77,15 +77,6 @@ class Turn:
     threw: Card
 
 
-def _card(value: object) -> Card | None:
-    if value is None or isinstance(value, (list, tuple, dict)):
-        return None
-    try:
-        return cards_of([value])[0]
-    except ValueError:
-        return None
-
-
 def turns_of(view: TableView) -> list[list[Turn]]:
     """Every seat's draw-and-discard turns this round, oldest first, from the events.
 
@@ -102,7 +93,7 @@ def turns_of(view: TableView) -> list[list[Turn]]:
         if kind == "deal":
             pile, pending = [], {}
             for key in ("flipped", "upcard"):
-                c = _card(event.get(key))
+                c = event_card(event.get(key))
                 if c is not None:
                     pile.append(c)
             for s in range(n):
@@ -118,14 +109,14 @@ def turns_of(view: TableView) -> list[list[Turn]]:
             source = str(event.get("source", ""))
             taken = None
             if source in ("discard", "palm"):
-                taken = _card(event.get("card"))
+                taken = event_card(event.get("card"))
                 if pile:
                     pile.pop()
                 if source == "palm" and pile:
                     pile.pop()
             pending[seat] = (top, source, taken)
         elif kind == "discard":
-            c = _card(event.get("card"))
+            c = event_card(event.get("card"))
             if c is None:
                 continue
             pile.append(c)

@@ -37,7 +37,7 @@ from typing import Final
 from deadwood_knock.bots.dk import hand_value
 from deadwood_knock.bots.dk_likelihood import log_likelihood, turns_of
 from deadwood_knock.bots.kr import count, options_of
-from deadwood_knock.bots.view import TableView, cards_of
+from deadwood_knock.bots.view import TableView, event_card
 from deadwood_knock.cards import Card
 from deadwood_knock.games import facts
 from deadwood_knock.games.deadwood_knock.hand import HAND_POINTS, KNOCK_LIMIT, evaluate_batch
@@ -103,15 +103,6 @@ class Evidence:
     turns: int
 
 
-def _card(value: object) -> Card | None:
-    if value is None or isinstance(value, (list, tuple, dict)):
-        return None
-    try:
-        return cards_of([value])[0]
-    except ValueError:
-        return None
-
-
 def evidence_of(view: TableView) -> list[Evidence]:
     """Every seat's throws, passes (blind draws past a top card) and takes this round.
 
@@ -131,7 +122,7 @@ def evidence_of(view: TableView) -> list[Evidence]:
         if kind == "deal":
             pile = []
             for key in ("flipped", "upcard"):
-                c = _card(event.get(key))
+                c = event_card(event.get(key))
                 if c is not None:
                     pile.append(c)
             continue
@@ -144,7 +135,7 @@ def evidence_of(view: TableView) -> list[Evidence]:
             turns[seat] += 1
             source = str(event.get("source", ""))
             if source in ("discard", "palm"):
-                c = _card(event.get("card") or event.get("taken"))
+                c = event_card(event.get("card") or event.get("taken"))
                 if c is not None:
                     took[seat].append(c)
                 if pile:
@@ -158,7 +149,7 @@ def evidence_of(view: TableView) -> list[Evidence]:
             if pile:
                 passed[seat].append(pile[-1])
         elif kind in ("discard", "place", "placed", "knock"):
-            c = _card(event.get("card") or event.get("discard"))
+            c = event_card(event.get("card") or event.get("discard"))
             if c is not None:
                 threw[seat].append(c)
                 pile.append(c)

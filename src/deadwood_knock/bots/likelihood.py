@@ -44,7 +44,7 @@ from typing import Final
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.kr_playout import _LINKS
-from deadwood_knock.bots.view import TableView, cards_of
+from deadwood_knock.bots.view import TableView, event_card
 from deadwood_knock.cards import Card
 from deadwood_knock.games.knock_rummy.melds import count_mask
 
@@ -104,15 +104,6 @@ class Turn:
     threw: Card | None
 
 
-def _card(value: object) -> Card | None:
-    if value is None or isinstance(value, (list, tuple, dict)):
-        return None
-    try:
-        return cards_of([value])[0]
-    except ValueError:
-        return None
-
-
 def turns_of(view: TableView) -> list[list[Turn]]:
     """Every seat's turns of this hand, read from the seat's events (the pile is followed
     from the deal; after a turnover the next top is known again from the next throw)."""
@@ -125,7 +116,7 @@ def turns_of(view: TableView) -> list[list[Turn]]:
         if kind == "deal":
             turns = [[] for _ in range(n)]
             pile = []
-            c = _card(event.get("upcard"))
+            c = event_card(event.get("upcard"))
             if c is not None:
                 pile.append(c)
             continue
@@ -138,13 +129,13 @@ def turns_of(view: TableView) -> list[list[Turn]]:
             took = str(event.get("source", "")) == "discard"
             top = pile[-1] if pile else None
             if took:
-                taken = _card(event.get("card"))
+                taken = event_card(event.get("card"))
                 top = taken if taken is not None else top
                 if pile:
                     pile.pop()
             turns[seat].append(Turn(top, took, None))
         elif kind in ("discard", "knock", "rummy"):
-            c = _card(event.get("card") or event.get("discard"))
+            c = event_card(event.get("card") or event.get("discard"))
             if c is None:
                 continue
             pile.append(c)

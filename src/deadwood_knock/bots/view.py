@@ -16,7 +16,7 @@ from deadwood_knock.cards import CARDS, JOKERS, Card, parse_card
 from deadwood_knock.games import facts
 from deadwood_knock.games.base import Observation
 
-__all__ = ["TableView", "cards_of", "view_of"]
+__all__ = ["TableView", "cards_of", "event_card", "view_of"]
 
 
 def cards_of(items: Iterable[object]) -> tuple[Card, ...]:
@@ -30,11 +30,13 @@ def cards_of(items: Iterable[object]) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def _card_or_none(value: object) -> Card | None:
+def event_card(value: object) -> Card | None:
+    """The card an event field names, or None (absent, a list, or not a card): events
+    carry cards as strings, and some fields hold lists or nothing."""
     if value is None or isinstance(value, (list, tuple, dict)):
         return None
     try:
-        return value if isinstance(value, Card) else parse_card(str(value))
+        return cards_of([value])[0]
     except ValueError:
         return None
 
@@ -205,18 +207,18 @@ def _read_event(
     if kind in ("draw", "take", "palm", "pick_up"):
         source = str(event.get("source", ""))
         if source in ("discard", "palm"):
-            c = _card_or_none(event.get("card") or event.get("taken"))
+            c = event_card(event.get("card") or event.get("taken"))
             if c is not None:
                 picked[seat].append(c)
-        cover = _card_or_none(event.get("cover"))
+        cover = event_card(event.get("cover"))
         if cover is not None:
             out.append(cover)
     if kind in ("discard", "place", "placed", "knock"):
-        c = _card_or_none(event.get("card") or event.get("discard"))
+        c = event_card(event.get("card") or event.get("discard"))
         if c is not None:
             thrown[seat].append(c)
     elif kind == "draw":
-        c = _card_or_none(event.get("placed") or event.get("select") or event.get("discarded"))
+        c = event_card(event.get("placed") or event.get("select") or event.get("discarded"))
         if c is not None:
             thrown[seat].append(c)
 
