@@ -376,6 +376,8 @@ class PotOutlook:
     deals: int
     in_pot: int
     rivals: tuple[int, ...]
+    #: Players who have not answered yet (the values assume they fold).
+    pending: int = 0
 
 
 def pot_outlook(
@@ -434,7 +436,8 @@ def pot_outlook(
         ):
             break
     k = max(1, done)
-    return PotOutlook(share / k, call_sum / k, fold_sum / k, done, len(rivals) + 1, rivals)
+    pending = sum(1 for s in range(n) if s not in (me, knocker) and said[s] is None)
+    return PotOutlook(share / k, call_sum / k, fold_sum / k, done, len(rivals) + 1, rivals, pending)
 
 
 def _uniform_rivals(

@@ -709,13 +709,9 @@ def _pot_hint(
         else f"the knocker and {len(pot.rivals) - 1} caller{'s' if len(pot.rivals) > 2 else ''}"
     )
     mine = _dk_now_facts(view, {})
-    said = list(view.raw.get("calls") or [None] * view.players)
-    knocker = view.raw.get("knocker")
-    # The players after this seat who have not answered yet: the values assume they fold,
-    # and the words say so only when there is one.
-    pending = sum(
-        1 for s in range(view.players) if s not in (view.seat, knocker) and said[s] is None
-    )
+    # The values assume the players still to answer fold; the words say so only when
+    # there is one.
+    pending = pot.pending
     facts = {
         "chance": round(pot.chance, 3),
         "pending": pending,

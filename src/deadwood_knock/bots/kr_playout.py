@@ -231,7 +231,9 @@ def _links(high_aces: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(near), tuple(far)
 
 
-_LINKS: Final = (_links(False), _links(True))
+#: Per card, the cards one card from a meld with it (near) and one rank between (far),
+#: low aces and high aces: the meld-aware discard and the likelihood model both read it.
+LINKS: Final = (_links(False), _links(True))
 #: The meld-aware discard: how many points of count a card's partner in hand is worth
 #: keeping it for (near: pair or suited neighbour; far: suited, one rank between), at
 #: a full stock; the weight falls with the stock (late in a hand, points matter).
@@ -258,7 +260,7 @@ def meld_move(t: KrTable, knock_at: int) -> None:
         return
     left, card = best
     banned = t.taken
-    near, far = _LINKS[ha]
+    near, far = LINKS[ha]
     stock = len(t.stock)
     scale = 1.0 if stock >= LINK_STOCK else stock / LINK_STOCK
     wn, wf = LINK_NEAR * scale, LINK_FAR * scale

@@ -43,7 +43,7 @@ from typing import Final
 
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.kr import options_of
-from deadwood_knock.bots.kr_playout import _LINKS
+from deadwood_knock.bots.kr_playout import LINKS
 from deadwood_knock.bots.view import TableView, event_card
 from deadwood_knock.cards import Card
 from deadwood_knock.games.knock_rummy.melds import count_mask
@@ -156,7 +156,7 @@ def discard_scores(
 ) -> dict[int, float]:
     """For a hand (mask) one card too many: each card it may throw and minus (the count
     left plus ``link_w`` times the links the card has with the rest)."""
-    near, far = _LINKS[high_aces]
+    near, far = LINKS[high_aces]
     out: dict[int, float] = {}
     m = mask
     while m:
