@@ -30,8 +30,9 @@ import itertools
 import math
 import random
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
 from deadwood_knock.bots.dk import hand_value
@@ -283,15 +284,19 @@ class HiddenDealer:
         t = self.view.turns[s] if s < len(self.view.turns) else 0
         return 1 + min(t, self.keep_best)
 
-    def quality(self, hand: Sequence[Card], s: int) -> float:
-        if self.dk:
-            if len(hand) < 5:
-                return 0.0
-            value = hand_value(hand)
-            # A knocker's hand allowed the knock.
-            bad = s == self.knocker and value.knock_count > KNOCK_LIMIT
-            return float(value.score) - (1000.0 if bad else 0.0)
-        return -float(count(hand, self.high_aces))
+    def qualities(self, hands: Sequence[Sequence[Card]], s: int) -> list[float]:
+        """How good each of seat s's candidate hands is (higher is better), scored in one
+        batch: Deadwood Knock's score, Knock Rummy's and Gin's count (negated)."""
+        if not self.dk:
+            return [-float(count(hand, self.high_aces)) for hand in hands]
+        if any(len(hand) < 5 for hand in hands):
+            return [0.0] * len(hands)
+        # A knocker's hand allowed the knock.
+        knocker = s == self.knocker
+        return [
+            float(score) - (1000.0 if knocker and knock > KNOCK_LIMIT else 0.0)
+            for score, knock, *_ in evaluate_batch(hands)
+        ]
 
     def deal_once(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
         v = self.view
@@ -307,32 +312,22 @@ class HiddenDealer:
             if self.policy > 1 and s < len(self.turns) and self.turns[s]:
                 pick = self._policy_pick(s, known, left, weights, rng)
             else:
-                pick = self._pick(s, known, left, weights, rng)
+                need = self.need(s)
+                pick = self._pick(s, known, partial(_weighted_pick, left, weights, need, rng))
             taken = set(pick)
             left = [c for c in left if c not in taken]
             hands.append(known + pick)
         rng.shuffle(left)
         return hands, left
 
-    def _pick(
-        self,
-        s: int,
-        known: list[Card],
-        left: Sequence[Card],
-        weights: Sequence[float],
-        rng: random.Random,
-    ) -> list[Card]:
-        """The best by quality of ``tries(s)`` weighted deals of seat s's hidden cards."""
-        tries = self.tries(s)
-        pick = _weighted_pick(left, weights, self.need(s), rng)
-        if tries > 1:
-            best_q = self.quality(known + pick, s)
-            for _ in range(tries - 1):
-                other = _weighted_pick(left, weights, self.need(s), rng)
-                q = self.quality(known + other, s)
-                if q > best_q:
-                    pick, best_q = other, q
-        return pick
+    def _pick(self, s: int, known: list[Card], draw: Callable[[], list[Card]]) -> list[Card]:
+        """The best by quality of ``tries(s)`` deals of seat s's hidden cards by ``draw``
+        (the first of equals)."""
+        picks = [draw() for _ in range(self.tries(s))]
+        if len(picks) == 1:
+            return picks[0]
+        quality = self.qualities([known + p for p in picks], s)
+        return picks[max(range(len(picks)), key=quality.__getitem__)]
 
     def _policy_pick(
         self,
@@ -345,18 +340,8 @@ class HiddenDealer:
         """One of ``policy`` deals by :meth:`_pick`, drawn in proportion to how likely
         seat s's last draws and discards were with each (importance resampling)."""
         cum = list(itertools.accumulate(weights))
-        need, tries = self.need(s), self.tries(s)
-        raw = [_successive_pick(left, cum, need, rng) for _ in range(self.policy * tries)]
-        picks = raw[::tries]
-        if tries > 1 and len(known) + need >= 5:
-            # The best by quality of each run of ``tries`` deals, scored in one batch.
-            rows = evaluate_batch([known + p for p in raw])
-            knocker = s == self.knocker
-            quality = [r[0] - (1000 if knocker and r[1] > KNOCK_LIMIT else 0) for r in rows]
-            picks = []
-            for g in range(self.policy):
-                best = max(range(g * tries, (g + 1) * tries), key=quality.__getitem__)
-                picks.append(raw[best])
+        draw = partial(_successive_pick, left, cum, self.need(s), rng)
+        picks = [self._pick(s, known, draw) for _ in range(self.policy)]
         logs = [log_likelihood(known + p, self.turns[s], rng, fixed=known) for p in picks]
         top = max(logs)
         if top == -math.inf:
