@@ -19,10 +19,9 @@ from typing import Any
 import pytest
 
 from deadwood_knock.bots import Budget, SearchBot, get_bot, likelihood
-from deadwood_knock.bots.inference import evidence_of, marginals
+from deadwood_knock.bots.inference import Dealer, HiddenDealer, evidence_of, marginals
 from deadwood_knock.bots.search import POLICY_DEALS
 from deadwood_knock.bots.view import TableView, view_of
-from deadwood_knock.cards import Card
 from deadwood_knock.games import get_game
 
 CALIBRATION_TOLERANCE = 0.05
@@ -34,14 +33,15 @@ SAMPLES = 200
 BOTS = ("greedy", "legend", "sharp", "regular", "high_roller", "tenderfoot")
 
 
-Marginals = Callable[[TableView, random.Random, int], dict[int, dict[Card, float]]]
-
-
 def _pairs(
-    game_name: str, players: int, games: int, uniform: bool, sampler: Marginals | None = None
+    game_name: str,
+    players: int,
+    games: int,
+    uniform: bool,
+    dealer: Callable[[TableView], Dealer] | None = None,
 ) -> list[tuple[float, int]]:
-    """(predicted probability, held) for every (decision, opponent, unseen card), by the
-    card model's ``marginals`` unless ``sampler`` is given."""
+    """(predicted probability, held) for every (decision, opponent, unseen card): the
+    ``marginals`` of the card model's deals, or of ``dealer(view)``'s if given."""
     game = get_game(game_name)
     opts: dict[str, Any] = {"players": players}
     if game_name == "deadwood-knock":
@@ -60,13 +60,14 @@ def _pairs(
             if step >= 4 and step % 5 == 0:
                 view = view_of(obs, game_name)
                 rng_m = random.Random(g * 1000 + step)
-                if sampler is None:
+                if dealer is None:
                     # The search's sampler: in Deadwood Knock with the rivals' policy as a
                     # likelihood when search.POLICY_DEALS turns it on.
                     policy = POLICY_DEALS if game_name == "deadwood-knock" else 0
-                    probs = marginals(view, rng_m, SAMPLES, uniform, policy=policy)
+                    sampler: Dealer = HiddenDealer(view, uniform, policy=policy)
                 else:
-                    probs = sampler(view, rng_m, SAMPLES)
+                    sampler = dealer(view)
+                probs = marginals(view, sampler, rng_m, SAMPLES)
                 for s, table in probs.items():
                     held = set(state.hands[s])
                     for c, p in table.items():
@@ -123,7 +124,7 @@ def test_policy_reweighted_hands_are_calibrated_and_beat_uniform(
     (0.54 predicted, 0.45 held), which is one reason it is not in play
     (docs/bots.md, Gin, tenth pass)."""
     monkeypatch.setattr(likelihood, "POWER", CALIBRATED_POWER)
-    model = _pairs("gin", 2, 40, uniform=False, sampler=likelihood.marginals)
+    model = _pairs("gin", 2, 40, uniform=False, dealer=likelihood.LikelihoodDealer)
     uniform = _pairs("gin", 2, 40, uniform=True)
     _check_calibrated(model, uniform)
 

@@ -33,7 +33,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Final
+from typing import Final, Protocol
 
 from deadwood_knock.bots.dk import hand_value
 from deadwood_knock.bots.dk_likelihood import log_likelihood, turns_of
@@ -47,6 +47,7 @@ from deadwood_knock.games.points import card_value
 __all__ = [
     "COEFFICIENTS",
     "FEATURES",
+    "Dealer",
     "Evidence",
     "deal_hidden",
     "evidence_of",
@@ -387,20 +388,21 @@ def deal_hidden(
     return HiddenDealer(view, uniform).deal(rng)
 
 
+class Dealer(Protocol):
+    """Anything that deals the unseen cards: :class:`HiddenDealer`,
+    ``likelihood.LikelihoodDealer``."""
+
+    def deal(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]: ...
+
+
 def marginals(
-    view: TableView,
-    rng: random.Random,
-    samples: int,
-    uniform: bool = False,
-    keep_best: int = KEEP_BEST,
-    shrink: float = SHRINK,
-    policy: int = 0,
+    view: TableView, dealer: Dealer, rng: random.Random, samples: int
 ) -> dict[int, dict[Card, float]]:
     """The sampled probability that each other seat holds each unseen card: the share of
-    ``samples`` deals in which it holds it."""
-    dealer = HiddenDealer(view, uniform, keep_best, shrink, policy=policy)
+    ``samples`` deals by ``dealer`` in which it holds it."""
+    unseen = view.unseen()
     counts: dict[int, dict[Card, float]] = {
-        s: dict.fromkeys(dealer.unseen, 0.0) for s in dealer.weights
+        s: dict.fromkeys(unseen, 0.0) for s in range(view.players) if s != view.seat
     }
     for _ in range(samples):
         hands, _rest = dealer.deal(rng)

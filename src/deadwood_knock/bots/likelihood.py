@@ -321,21 +321,3 @@ class LikelihoodDealer:
         rest = list(rest)
         rng.shuffle(rest)
         return [list(h) for h in hands], rest
-
-
-def marginals(
-    view: TableView, rng: random.Random, samples: int, bank: int | None = None
-) -> dict[int, dict[Card, float]]:
-    """The share of ``samples`` deals by :class:`LikelihoodDealer` in which each other
-    seat holds each unseen card."""
-    dealer = LikelihoodDealer(view, bank)
-    counts: dict[int, dict[Card, float]] = {
-        s: dict.fromkeys(dealer.dealer.unseen, 0.0) for s in dealer.dealer.weights
-    }
-    for _ in range(samples):
-        hands, _rest = dealer.deal(rng)
-        for s, table in counts.items():
-            for c in hands[s]:
-                if c in table:
-                    table[c] += 1.0 / samples
-    return counts
