@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Final, Protocol
 
-from deadwood_knock.bots.dk import hand_value
+from deadwood_knock.bots.dk import hand_value, knock_allowed
 from deadwood_knock.bots.dk_likelihood import log_likelihood, turns_of
 from deadwood_knock.bots.kr import count, options_of
 from deadwood_knock.bots.view import TableView, event_card
@@ -358,7 +358,7 @@ class HiddenDealer:
         for s, hand in enumerate(hands):
             if s == self.view.seat or len(hand) < 5:
                 continue
-            if s == self.knocker and hand_value(hand).knock_count > KNOCK_LIMIT:
+            if s == self.knocker and not knock_allowed(hand):
                 bad += 1
             answer = self.calls[s] if s < len(self.calls) else None
             if answer in (True, "call") and hand_value(hand).hand_points < CALL_POINTS:
