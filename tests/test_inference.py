@@ -22,6 +22,7 @@ from deadwood_knock.bots import Budget, SearchBot, get_bot, likelihood
 from deadwood_knock.bots.inference import Dealer, HiddenDealer, evidence_of, marginals
 from deadwood_knock.bots.search import POLICY_DEALS
 from deadwood_knock.bots.view import TableView, view_of
+from deadwood_knock.cards import Card
 from deadwood_knock.games import get_game
 
 CALIBRATION_TOLERANCE = 0.05
@@ -151,6 +152,36 @@ def test_evidence_reads_throws_passes_and_takes() -> None:
     # Every draw is a pass or a take (the first player may pass the upcard).
     draws = sum(1 for e in view.raw["events"] if e.get("type") == "draw" and e.get("seat") == other)
     assert len(ev[other].passed) + len(ev[other].took) == draws
+
+
+def test_passes_are_the_engines_pile_top_through_turnovers() -> None:
+    """Every pass the evidence reads is the top of the pile as the engine had it when the
+    seat drew blind, also after Knock Rummy's turnovers (the engine's ``turn_over``
+    events take the pile away; until 2026-12-06 the walk missed them and read passes
+    against cards no longer on the pile)."""
+    game = get_game("knock-rummy")
+    after_turnover = 0
+    for seed in range(3):
+        state = game.new_game(game.options_from_json({"players": 3}), seed)
+        rng = random.Random(seed)
+        truth: list[list[Card]] = [[], [], []]
+        while True:
+            seat = game.to_act(state)
+            assert seat is not None
+            view = view_of(game.observe(state, seat), "knock-rummy")
+            assert [list(ev.passed) for ev in evidence_of(view)] == truth
+            after_turnover += any(e["type"] == "turn_over" for e in view.raw["events"])
+            legal = game.legal_actions(state)
+            # No knock: play on into the turnovers.
+            action = rng.choice([a for a in legal if a.kind == "draw" or a.kind == "discard"])
+            pile = state.discard_pile
+            state, events = game.apply(state, action)
+            if any(e.kind in ("void", "hand_result") for e in events):
+                break
+            turned = any(e.kind == "turn_over" for e in events)
+            if action.kind == "draw" and action.source == "stock" and pile and not turned:
+                truth[seat].append(pile[-1])
+    assert after_turnover >= 30
 
 
 @pytest.mark.parametrize(

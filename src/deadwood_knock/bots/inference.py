@@ -38,7 +38,7 @@ from typing import Final, Protocol
 from deadwood_knock.bots.dk import hand_value, knock_allowed
 from deadwood_knock.bots.dk_likelihood import log_likelihood, turns_of
 from deadwood_knock.bots.kr import count, options_of
-from deadwood_knock.bots.view import TableView, event_card
+from deadwood_knock.bots.view import TableView, pile_turns
 from deadwood_knock.cards import Card
 from deadwood_knock.games import facts
 from deadwood_knock.games.deadwood_knock.hand import HAND_POINTS, KNOCK_LIMIT, evaluate_batch
@@ -105,57 +105,23 @@ class Evidence:
     turns: int
 
 
-def evidence_of(view: TableView) -> list[Evidence]:
-    """Every seat's throws, passes (blind draws past a top card) and takes this round.
+#: The turns that let the pile's top go by: a blind draw, a stand.
+_PASSES: Final = frozenset({"stock", "stand"})
 
-    Walks the observation's events keeping the pile, so a blind draw knows which top
-    card the seat let go. A pile that cannot be followed (a reshuffle, a turnover) is
-    restarted from the next card thrown: no pass is read from what is not known.
-    """
-    n = view.players
-    threw: list[list[Card]] = [[] for _ in range(n)]
-    passed: list[list[Card]] = [[] for _ in range(n)]
-    took: list[list[Card]] = [[] for _ in range(n)]
-    turns = [0] * n
-    pile: list[Card] = []
-    for event in view.raw.get("events") or ():
-        kind = str(event.get("type", ""))
-        seat = event.get("seat")
-        if kind == "deal":
-            pile = []
-            for key in ("flipped", "upcard"):
-                c = event_card(event.get(key))
-                if c is not None:
-                    pile.append(c)
-            continue
-        if kind in ("reshuffle", "reshuffled", "turnover", "turned_over"):
-            pile = []
-            continue
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            continue
-        if kind == "draw":
-            turns[seat] += 1
-            source = str(event.get("source", ""))
-            if source in ("discard", "palm"):
-                c = event_card(event.get("card") or event.get("taken"))
-                if c is not None:
-                    took[seat].append(c)
-                if pile:
-                    pile.pop()
-                if source == "palm" and pile:
-                    pile.pop()
-            elif pile:
-                passed[seat].append(pile[-1])
-        elif kind == "stand":
-            turns[seat] += 1
-            if pile:
-                passed[seat].append(pile[-1])
-        elif kind in ("discard", "place", "placed", "knock"):
-            c = event_card(event.get("card") or event.get("discard"))
-            if c is not None:
-                threw[seat].append(c)
-                pile.append(c)
-    return [Evidence(tuple(threw[s]), tuple(passed[s]), tuple(took[s]), turns[s]) for s in range(n)]
+
+def evidence_of(view: TableView) -> list[Evidence]:
+    """Every seat's throws, passes (blind draws or stands past a known top card) and
+    takes this round, read from the one walk of the events (``view.pile_turns``): no
+    pass is read where the pile is not followed (after a turnover or a reshuffle)."""
+    return [
+        Evidence(
+            threw=tuple(t.threw for t in turns if t.threw is not None),
+            passed=tuple(t.top for t in turns if t.source in _PASSES and t.top is not None),
+            took=tuple(t.taken for t in turns if t.taken is not None),
+            turns=sum(1 for t in turns if t.source),
+        )
+        for turns in pile_turns(view)
+    ]
 
 
 def _relations(c: Card, others: Sequence[Card]) -> tuple[int, int, int]:
