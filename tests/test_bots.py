@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from typing import Any
 
 import pytest
 
+from bot_positions import played, swapped
 from deadwood_knock.arena import play_match, run_arena
 from deadwood_knock.bots import (
     LADDER,
@@ -158,31 +158,6 @@ def test_strong_bot_plays_legal_games(game: str, players: int, options: dict[str
 # --- hidden information --------------------------------------------------------------------
 
 
-def _mid_game(game_name: str, options: dict[str, Any], seed: int, steps: int) -> Any:
-    game = get_game(game_name)
-    state = game.new_game(game.options_from_json(options), seed)
-    rng = random.Random(seed)
-    bot = get_bot("greedy")
-    for _ in range(steps):
-        seat = game.to_act(state)
-        assert seat is not None
-        legal = game.legal_actions(state)
-        state, _ = game.apply(state, bot.act(game, game.observe(state, seat), legal, rng))
-    return game, state
-
-
-def _doctor(state: Any, seat: int, rng: random.Random) -> Any:
-    """The same position for ``seat`` with another seat's unseen card swapped with the stock."""
-    other = next(s for s in range(len(state.hands)) if s != seat)
-    known = set(state.known[other])
-    hidden = [c for c in state.hands[other] if c not in known]
-    card, stock_card = rng.choice(hidden), state.stock[-1]
-    hands = list(state.hands)
-    hands[other] = tuple(sorted((*[c for c in hands[other] if c != card], stock_card)))
-    stock = (*state.stock[:-1], card)
-    return dataclasses.replace(state, hands=tuple(hands), stock=stock)
-
-
 @pytest.mark.parametrize(
     ("game_name", "options"),
     [
@@ -198,11 +173,12 @@ def test_doctored_hidden_cards_do_not_change_any_decision(
     rng = random.Random(7)
     checked = 0
     for seed in range(6):
-        game, state = _mid_game(game_name, options, seed, steps=rng.randrange(0, 3))
+        game, state = played(game_name, options, seed, steps=rng.randrange(0, 3))
         seat = game.to_act(state)
         if seat is None or game.is_over(state) or not state.stock:
             continue
-        doctored = _doctor(state, seat, rng)
+        other = next(s for s in range(len(state.hands)) if s != seat)
+        doctored = swapped(state, other, rng.choice)
         assert doctored.hands != state.hands
         real_obs, fake_obs = game.observe(state, seat), game.observe(doctored, seat)
         assert real_obs.to_json() == fake_obs.to_json()
@@ -217,7 +193,7 @@ def test_doctored_hidden_cards_do_not_change_any_decision(
 
 def test_bot_reads_only_the_observation_it_is_given() -> None:
     """A JSON copy of the observation (no engine object at all) gives the same decision."""
-    game, state = _mid_game("deadwood-knock", {"players": 4, "rounds": 1}, 5, steps=2)
+    game, state = played("deadwood-knock", {"players": 4, "rounds": 1}, 5, steps=2)
     seat = game.to_act(state)
     obs = game.observe(state, seat)
     legal = game.legal_actions(state)
@@ -233,7 +209,7 @@ def test_bot_reads_only_the_observation_it_is_given() -> None:
 
 
 def test_hand_focus_ranks_legal_actions_and_is_json() -> None:
-    game, state = _mid_game("deadwood-knock", {"players": 2, "rounds": 1}, 12, steps=0)
+    game, state = played("deadwood-knock", {"players": 2, "rounds": 1}, 12, steps=0)
     seat = game.to_act(state)
     hint = hand_focus(game, game.observe(state, seat), Budget(iterations=6))
     data = json.loads(json.dumps(hint.to_json()))

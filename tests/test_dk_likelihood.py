@@ -4,17 +4,15 @@ more likely, the same seed deals the same hands, and only the observation is rea
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 from typing import Any
 
-from deadwood_knock.bots import get_bot
+from bot_positions import played, swapped
 from deadwood_knock.bots.dk_likelihood import Turn, log_likelihood, turns_of
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.view import view_of
 from deadwood_knock.cards import parse_card, parse_cards
-from deadwood_knock.games import get_game
 
 
 def _ll(hand: str, turn: Turn) -> float:
@@ -52,17 +50,16 @@ def test_a_hand_without_the_card_taken_cannot_be_held() -> None:
 
 
 def _mid_round(seed: int, steps: int) -> tuple[Any, Any]:
-    game = get_game("deadwood-knock")
-    state = game.new_game(game.options_from_json({"players": 4, "rounds": 1}), seed)
-    rng = random.Random(seed)
-    bots = [get_bot(n) for n in ("legend", "sharp", "regular", "greedy")]
-    for _ in range(steps):
-        seat = game.to_act(state)
-        if seat is None or game.is_over(state) or state.phase != "play":
-            break
-        legal = game.legal_actions(state)
-        state, _ = game.apply(state, bots[seat].act(game, game.observe(state, seat), legal, rng))
-    return game, state
+    return played(
+        "deadwood-knock",
+        {"players": 4, "rounds": 1},
+        seed,
+        steps,
+        bots=("legend", "sharp", "regular", "greedy"),
+        until=lambda game, state: (
+            game.to_act(state) is None or game.is_over(state) or state.phase != "play"
+        ),
+    )
 
 
 def test_turns_are_read_from_the_events() -> None:
@@ -111,12 +108,7 @@ def test_the_policy_dealer_repeats_for_a_seed_and_reads_only_the_observation() -
     game, state = _mid_round(7, 12)
     seat = game.to_act(state)
     assert seat is not None
-    other = (seat + 1) % 4
-    known = set(state.known[other])
-    card = next(c for c in state.hands[other] if c not in known)
-    hands = list(state.hands)
-    hands[other] = tuple(sorted((*[c for c in hands[other] if c != card], state.stock[-1])))
-    doctored = dataclasses.replace(state, hands=tuple(hands), stock=(*state.stock[:-1], card))
+    doctored = swapped(state, (seat + 1) % 4)
     real, fake = game.observe(state, seat), game.observe(doctored, seat)
     assert real.to_json() == fake.to_json()
     deals = []

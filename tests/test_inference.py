@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from deadwood_knock.bots import Budget, SearchBot, get_bot, likelihood
-from deadwood_knock.bots.inference import evidence_of, marginals
+from deadwood_knock.bots.inference import Dealer, HiddenDealer, evidence_of, marginals
 from deadwood_knock.bots.search import POLICY_DEALS
 from deadwood_knock.bots.view import TableView, view_of
 from deadwood_knock.cards import Card
@@ -34,14 +34,15 @@ SAMPLES = 200
 BOTS = ("greedy", "legend", "sharp", "regular", "high_roller", "tenderfoot")
 
 
-Marginals = Callable[[TableView, random.Random, int], dict[int, dict[Card, float]]]
-
-
 def _pairs(
-    game_name: str, players: int, games: int, uniform: bool, sampler: Marginals | None = None
+    game_name: str,
+    players: int,
+    games: int,
+    uniform: bool,
+    dealer: Callable[[TableView], Dealer] | None = None,
 ) -> list[tuple[float, int]]:
-    """(predicted probability, held) for every (decision, opponent, unseen card), by the
-    card model's ``marginals`` unless ``sampler`` is given."""
+    """(predicted probability, held) for every (decision, opponent, unseen card): the
+    ``marginals`` of the card model's deals, or of ``dealer(view)``'s if given."""
     game = get_game(game_name)
     opts: dict[str, Any] = {"players": players}
     if game_name == "deadwood-knock":
@@ -60,13 +61,14 @@ def _pairs(
             if step >= 4 and step % 5 == 0:
                 view = view_of(obs, game_name)
                 rng_m = random.Random(g * 1000 + step)
-                if sampler is None:
+                if dealer is None:
                     # The search's sampler: in Deadwood Knock with the rivals' policy as a
                     # likelihood when search.POLICY_DEALS turns it on.
                     policy = POLICY_DEALS if game_name == "deadwood-knock" else 0
-                    probs = marginals(view, rng_m, SAMPLES, uniform, policy=policy)
+                    sampler: Dealer = HiddenDealer(view, uniform, policy=policy)
                 else:
-                    probs = sampler(view, rng_m, SAMPLES)
+                    sampler = dealer(view)
+                probs = marginals(view, sampler, rng_m, SAMPLES)
                 for s, table in probs.items():
                     held = set(state.hands[s])
                     for c, p in table.items():
@@ -123,7 +125,7 @@ def test_policy_reweighted_hands_are_calibrated_and_beat_uniform(
     (0.54 predicted, 0.45 held), which is one reason it is not in play
     (docs/bots.md, Gin, tenth pass)."""
     monkeypatch.setattr(likelihood, "POWER", CALIBRATED_POWER)
-    model = _pairs("gin", 2, 40, uniform=False, sampler=likelihood.marginals)
+    model = _pairs("gin", 2, 40, uniform=False, dealer=likelihood.LikelihoodDealer)
     uniform = _pairs("gin", 2, 40, uniform=True)
     _check_calibrated(model, uniform)
 
@@ -150,6 +152,36 @@ def test_evidence_reads_throws_passes_and_takes() -> None:
     # Every draw is a pass or a take (the first player may pass the upcard).
     draws = sum(1 for e in view.raw["events"] if e.get("type") == "draw" and e.get("seat") == other)
     assert len(ev[other].passed) + len(ev[other].took) == draws
+
+
+def test_passes_are_the_engines_pile_top_through_turnovers() -> None:
+    """Every pass the evidence reads is the top of the pile as the engine had it when the
+    seat drew blind, also after Knock Rummy's turnovers (the engine's ``turn_over``
+    events take the pile away; until 2026-12-06 the walk missed them and read passes
+    against cards no longer on the pile)."""
+    game = get_game("knock-rummy")
+    after_turnover = 0
+    for seed in range(3):
+        state = game.new_game(game.options_from_json({"players": 3}), seed)
+        rng = random.Random(seed)
+        truth: list[list[Card]] = [[], [], []]
+        while True:
+            seat = game.to_act(state)
+            assert seat is not None
+            view = view_of(game.observe(state, seat), "knock-rummy")
+            assert [list(ev.passed) for ev in evidence_of(view)] == truth
+            after_turnover += any(e["type"] == "turn_over" for e in view.raw["events"])
+            legal = game.legal_actions(state)
+            # No knock: play on into the turnovers.
+            action = rng.choice([a for a in legal if a.kind == "draw" or a.kind == "discard"])
+            pile = state.discard_pile
+            state, events = game.apply(state, action)
+            if any(e.kind in ("void", "hand_result") for e in events):
+                break
+            turned = any(e.kind == "turn_over" for e in events)
+            if action.kind == "draw" and action.source == "stock" and pile and not turned:
+                truth[seat].append(pile[-1])
+    assert after_turnover >= 30
 
 
 @pytest.mark.parametrize(

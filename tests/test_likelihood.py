@@ -4,12 +4,12 @@ cards."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
 import pytest
 
+from bot_positions import played, swapped
 from deadwood_knock.bots import Budget, get_bot, search
 from deadwood_knock.bots.likelihood import (
     LikelihoodDealer,
@@ -20,7 +20,6 @@ from deadwood_knock.bots.likelihood import (
     turns_of,
 )
 from deadwood_knock.bots.view import cards_of, view_of
-from deadwood_knock.games import get_game
 
 
 def _hand(*names: str) -> list[int]:
@@ -35,16 +34,7 @@ def _mask(cards: list[int]) -> int:
 
 
 def _position(seed: int, steps: int) -> tuple[Any, Any]:
-    game = get_game("gin")
-    state = game.new_game(game.options_from_json({"players": 2}), seed)
-    rng = random.Random(seed)
-    bot = get_bot("legend")
-    for _ in range(steps):
-        seat = game.to_act(state)
-        assert seat is not None
-        legal = game.legal_actions(state)
-        state, _ = game.apply(state, bot.act(game, game.observe(state, seat), legal, rng))
-    return game, state
+    return played("gin", {"players": 2}, seed, steps, bots=("legend",))
 
 
 def test_turns_match_what_the_seat_saw() -> None:
@@ -116,13 +106,7 @@ def test_dealer_never_reads_the_hidden_hand(monkeypatch: pytest.MonkeyPatch) -> 
         seat = game.to_act(state)
         if seat is None or game.is_over(state) or not state.stock:
             continue
-        other = 1 - seat
-        known = set(state.known[other])
-        hidden = [c for c in state.hands[other] if c not in known]
-        card, stock_card = hidden[0], state.stock[-1]
-        hands = list(state.hands)
-        hands[other] = tuple(sorted((*[c for c in hands[other] if c != card], stock_card)))
-        doctored = dataclasses.replace(state, hands=tuple(hands), stock=(*state.stock[:-1], card))
+        doctored = swapped(state, 1 - seat)
         real, fake = game.observe(state, seat), game.observe(doctored, seat)
         assert real.to_json() == fake.to_json()
         deals = []

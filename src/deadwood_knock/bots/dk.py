@@ -28,6 +28,7 @@ __all__ = [
     "HandValue",
     "draw_values",
     "hand_value",
+    "knock_allowed",
     "knock_outlook",
     "potential",
     "safe_values",
@@ -361,6 +362,10 @@ MIN_POT_DEALS = 100
 POT_CHUNK = 25
 
 
+#: A deal of the hidden hands and the rest of the unseen cards (``HiddenDealer.deal``).
+Deal = Callable[[random.Random], tuple[list[list[Card]], list[Card]]]
+
+
 @dataclass(frozen=True, slots=True)
 class PotOutlook:
     """A call-or-fold decision over ``deals`` deals of the unseen cards.
@@ -384,7 +389,7 @@ def pot_outlook(
     view: TableView,
     rng: random.Random,
     deals: int,
-    deal: Callable[[random.Random], tuple[list[list[Card]], list[Card]]] | None = None,
+    deal: Deal | None = None,
     seconds: float | None = None,
 ) -> PotOutlook:
     """Price calling the knocker's pot from what this seat has seen.
@@ -417,10 +422,8 @@ def pot_outlook(
     for done in range(1, deals + 1):
         strengths: list[tuple[int, ...]] = [()] * n
         strengths[me] = mine
-        if deal is not None:
-            hands = _dealt(rng, deal, knocker)
-        else:
-            hands = _uniform_rivals(view, rng, unseen, rivals, knocker)
+        # The uniform deal starts from a fresh pool each time.
+        hands = _dealt(rng, deal or _uniform_deal(view, unseen, rivals), knocker)
         for s in rivals:
             strengths[s] = _value_of(hands[s]).strength
         called = pot_result(knocker, if_call, strengths)
@@ -440,42 +443,39 @@ def pot_outlook(
     return PotOutlook(share / k, call_sum / k, fold_sum / k, done, len(rivals) + 1, rivals, pending)
 
 
-def _uniform_rivals(
-    view: TableView,
-    rng: random.Random,
-    unseen: Sequence[Card],
-    rivals: Sequence[int],
-    knocker: int,
-) -> list[list[Card]]:
+def knock_allowed(cards: Sequence[Card]) -> bool:
+    """Whether a hand allows a knock: its knock count is within the engine's limit
+    (``hand.KNOCK_LIMIT``); fewer than five cards never do."""
+    return _value_of(cards).knock_count <= KNOCK_LIMIT
+
+
+def _uniform_deal(view: TableView, unseen: Sequence[Card], rivals: Sequence[int]) -> Deal:
     """The rivals' hands dealt uniformly from the unseen cards (the other seats' empty):
-    known cards plus a draw; the knocker's is dealt again until it allowed the knock."""
-    hands: list[list[Card]] = [[] for _ in range(view.players)]
+    known cards plus a draw, the knocker's first. Each call shuffles the pool again."""
     pool = list(unseen)
-    rng.shuffle(pool)
-    for s in rivals:
-        known = list(view.known_cards[s]) if s < len(view.known_cards) else []
-        need = max(0, (view.hand_sizes[s] if s < len(view.hand_sizes) else 8) - len(known))
-        hand = known + pool[:need]
-        for _try in range(30):  # the knocker's hand allowed the knock
-            if s != knocker or _value_of(hand).knock_count <= KNOCK_LIMIT:
-                break
-            rng.shuffle(pool)
-            hand = known + pool[:need]
-        pool = [c for c in pool if c not in hand]
-        hands[s] = hand
-    return hands
+
+    def deal(rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+        rng.shuffle(pool)
+        hands: list[list[Card]] = [[] for _ in range(view.players)]
+        rest = pool
+        for s in rivals:
+            known = list(view.known_cards[s]) if s < len(view.known_cards) else []
+            need = max(0, (view.hand_sizes[s] if s < len(view.hand_sizes) else 8) - len(known))
+            hand = known + rest[:need]
+            rest = [c for c in rest if c not in hand]
+            hands[s] = hand
+        return hands, rest
+
+    return deal
 
 
-def _dealt(
-    rng: random.Random,
-    deal: Callable[[random.Random], tuple[list[list[Card]], list[Card]]],
-    knocker: int,
-) -> list[list[Card]]:
-    """One deal of the hidden hands whose knocker could have knocked (the dealer favours
-    such hands; the few it cannot avoid are dealt again, as the uniform deal does)."""
+def _dealt(rng: random.Random, deal: Deal, knocker: int) -> list[list[Card]]:
+    """One deal of the hidden hands whose knocker could have knocked: dealt again (up to
+    30 times) while it could not. The one place ``pot_outlook`` applies the knock rule,
+    to the uniform deal and to the model's (which favours such hands already)."""
     hands, _rest = deal(rng)
     for _try in range(30):
-        if _value_of(hands[knocker]).knock_count <= KNOCK_LIMIT:
+        if knock_allowed(hands[knocker]):
             break
         hands, _rest = deal(rng)
     return hands

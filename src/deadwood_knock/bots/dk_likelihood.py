@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from deadwood_knock.bots.view import TableView, event_card
+from deadwood_knock.bots.view import TableView, pile_turns
 from deadwood_knock.cards import Card
 from deadwood_knock.games.deadwood_knock.hand import evaluate_batch
 
@@ -78,52 +78,16 @@ class Turn:
 
 
 def turns_of(view: TableView) -> list[list[Turn]]:
-    """Every seat's draw-and-discard turns this round, oldest first, from the events.
-
-    Follows the pile as ``inference.evidence_of`` does; a pile that cannot be followed
-    (a reshuffle) leaves the top unknown until the next throw.
-    """
-    n = view.players
-    out: list[list[Turn]] = [[] for _ in range(n)]
-    pile: list[Card] = []
-    pending: dict[int, tuple[Card | None, str, Card | None]] = {}
-    for event in view.raw.get("events") or ():
-        kind = str(event.get("type", ""))
-        seat = event.get("seat")
-        if kind == "deal":
-            pile, pending = [], {}
-            for key in ("flipped", "upcard"):
-                c = event_card(event.get(key))
-                if c is not None:
-                    pile.append(c)
-            for s in range(n):
-                out[s] = []
-            continue
-        if kind in ("reshuffle", "reshuffled", "turnover", "turned_over"):
-            pile = []
-            continue
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            continue
-        if kind == "draw":
-            top = pile[-1] if pile else None
-            source = str(event.get("source", ""))
-            taken = None
-            if source in ("discard", "palm"):
-                taken = event_card(event.get("card"))
-                if pile:
-                    pile.pop()
-                if source == "palm" and pile:
-                    pile.pop()
-            pending[seat] = (top, source, taken)
-        elif kind == "discard":
-            c = event_card(event.get("card"))
-            if c is None:
-                continue
-            pile.append(c)
-            if seat in pending:
-                top, source, taken = pending.pop(seat)
-                out[seat].append(Turn(top, source, taken, c))
-    return out
+    """Every seat's draw-and-discard turns this round, oldest first, from the one walk
+    of the events (``view.pile_turns``; a top not followed, after a reshuffle, is None)."""
+    return [
+        [
+            Turn(t.top, t.source, t.taken, t.threw)
+            for t in turns
+            if t.threw is not None and t.source not in ("", "stand")
+        ]
+        for turns in pile_turns(view)
+    ]
 
 
 def _log_sigmoid(x: float) -> float:

@@ -30,14 +30,15 @@ import itertools
 import math
 import random
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from functools import partial
+from typing import Final, Protocol
 
-from deadwood_knock.bots.dk import hand_value
+from deadwood_knock.bots.dk import hand_value, knock_allowed
 from deadwood_knock.bots.dk_likelihood import log_likelihood, turns_of
 from deadwood_knock.bots.kr import count, options_of
-from deadwood_knock.bots.view import TableView, event_card
+from deadwood_knock.bots.view import TableView, pile_turns
 from deadwood_knock.cards import Card
 from deadwood_knock.games import facts
 from deadwood_knock.games.deadwood_knock.hand import HAND_POINTS, KNOCK_LIMIT, evaluate_batch
@@ -46,6 +47,7 @@ from deadwood_knock.games.points import card_value
 __all__ = [
     "COEFFICIENTS",
     "FEATURES",
+    "Dealer",
     "Evidence",
     "deal_hidden",
     "evidence_of",
@@ -103,57 +105,23 @@ class Evidence:
     turns: int
 
 
-def evidence_of(view: TableView) -> list[Evidence]:
-    """Every seat's throws, passes (blind draws past a top card) and takes this round.
+#: The turns that let the pile's top go by: a blind draw, a stand.
+_PASSES: Final = frozenset({"stock", "stand"})
 
-    Walks the observation's events keeping the pile, so a blind draw knows which top
-    card the seat let go. A pile that cannot be followed (a reshuffle, a turnover) is
-    restarted from the next card thrown: no pass is read from what is not known.
-    """
-    n = view.players
-    threw: list[list[Card]] = [[] for _ in range(n)]
-    passed: list[list[Card]] = [[] for _ in range(n)]
-    took: list[list[Card]] = [[] for _ in range(n)]
-    turns = [0] * n
-    pile: list[Card] = []
-    for event in view.raw.get("events") or ():
-        kind = str(event.get("type", ""))
-        seat = event.get("seat")
-        if kind == "deal":
-            pile = []
-            for key in ("flipped", "upcard"):
-                c = event_card(event.get(key))
-                if c is not None:
-                    pile.append(c)
-            continue
-        if kind in ("reshuffle", "reshuffled", "turnover", "turned_over"):
-            pile = []
-            continue
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            continue
-        if kind == "draw":
-            turns[seat] += 1
-            source = str(event.get("source", ""))
-            if source in ("discard", "palm"):
-                c = event_card(event.get("card") or event.get("taken"))
-                if c is not None:
-                    took[seat].append(c)
-                if pile:
-                    pile.pop()
-                if source == "palm" and pile:
-                    pile.pop()
-            elif pile:
-                passed[seat].append(pile[-1])
-        elif kind == "stand":
-            turns[seat] += 1
-            if pile:
-                passed[seat].append(pile[-1])
-        elif kind in ("discard", "place", "placed", "knock"):
-            c = event_card(event.get("card") or event.get("discard"))
-            if c is not None:
-                threw[seat].append(c)
-                pile.append(c)
-    return [Evidence(tuple(threw[s]), tuple(passed[s]), tuple(took[s]), turns[s]) for s in range(n)]
+
+def evidence_of(view: TableView) -> list[Evidence]:
+    """Every seat's throws, passes (blind draws or stands past a known top card) and
+    takes this round, read from the one walk of the events (``view.pile_turns``): no
+    pass is read where the pile is not followed (after a turnover or a reshuffle)."""
+    return [
+        Evidence(
+            threw=tuple(t.threw for t in turns if t.threw is not None),
+            passed=tuple(t.top for t in turns if t.source in _PASSES and t.top is not None),
+            took=tuple(t.taken for t in turns if t.taken is not None),
+            turns=sum(1 for t in turns if t.source),
+        )
+        for turns in pile_turns(view)
+    ]
 
 
 def _relations(c: Card, others: Sequence[Card]) -> tuple[int, int, int]:
@@ -283,15 +251,19 @@ class HiddenDealer:
         t = self.view.turns[s] if s < len(self.view.turns) else 0
         return 1 + min(t, self.keep_best)
 
-    def quality(self, hand: Sequence[Card], s: int) -> float:
-        if self.dk:
-            if len(hand) < 5:
-                return 0.0
-            value = hand_value(hand)
-            # A knocker's hand allowed the knock.
-            bad = s == self.knocker and value.knock_count > KNOCK_LIMIT
-            return float(value.score) - (1000.0 if bad else 0.0)
-        return -float(count(hand, self.high_aces))
+    def qualities(self, hands: Sequence[Sequence[Card]], s: int) -> list[float]:
+        """How good each of seat s's candidate hands is (higher is better), scored in one
+        batch: Deadwood Knock's score, Knock Rummy's and Gin's count (negated)."""
+        if not self.dk:
+            return [-float(count(hand, self.high_aces)) for hand in hands]
+        if any(len(hand) < 5 for hand in hands):
+            return [0.0] * len(hands)
+        # A knocker's hand allowed the knock.
+        knocker = s == self.knocker
+        return [
+            float(score) - (1000.0 if knocker and knock > KNOCK_LIMIT else 0.0)
+            for score, knock, *_ in evaluate_batch(hands)
+        ]
 
     def deal_once(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
         v = self.view
@@ -307,32 +279,22 @@ class HiddenDealer:
             if self.policy > 1 and s < len(self.turns) and self.turns[s]:
                 pick = self._policy_pick(s, known, left, weights, rng)
             else:
-                pick = self._pick(s, known, left, weights, rng)
+                need = self.need(s)
+                pick = self._pick(s, known, partial(_weighted_pick, left, weights, need, rng))
             taken = set(pick)
             left = [c for c in left if c not in taken]
             hands.append(known + pick)
         rng.shuffle(left)
         return hands, left
 
-    def _pick(
-        self,
-        s: int,
-        known: list[Card],
-        left: Sequence[Card],
-        weights: Sequence[float],
-        rng: random.Random,
-    ) -> list[Card]:
-        """The best by quality of ``tries(s)`` weighted deals of seat s's hidden cards."""
-        tries = self.tries(s)
-        pick = _weighted_pick(left, weights, self.need(s), rng)
-        if tries > 1:
-            best_q = self.quality(known + pick, s)
-            for _ in range(tries - 1):
-                other = _weighted_pick(left, weights, self.need(s), rng)
-                q = self.quality(known + other, s)
-                if q > best_q:
-                    pick, best_q = other, q
-        return pick
+    def _pick(self, s: int, known: list[Card], draw: Callable[[], list[Card]]) -> list[Card]:
+        """The best by quality of ``tries(s)`` deals of seat s's hidden cards by ``draw``
+        (the first of equals)."""
+        picks = [draw() for _ in range(self.tries(s))]
+        if len(picks) == 1:
+            return picks[0]
+        quality = self.qualities([known + p for p in picks], s)
+        return picks[max(range(len(picks)), key=quality.__getitem__)]
 
     def _policy_pick(
         self,
@@ -345,18 +307,8 @@ class HiddenDealer:
         """One of ``policy`` deals by :meth:`_pick`, drawn in proportion to how likely
         seat s's last draws and discards were with each (importance resampling)."""
         cum = list(itertools.accumulate(weights))
-        need, tries = self.need(s), self.tries(s)
-        raw = [_successive_pick(left, cum, need, rng) for _ in range(self.policy * tries)]
-        picks = raw[::tries]
-        if tries > 1 and len(known) + need >= 5:
-            # The best by quality of each run of ``tries`` deals, scored in one batch.
-            rows = evaluate_batch([known + p for p in raw])
-            knocker = s == self.knocker
-            quality = [r[0] - (1000 if knocker and r[1] > KNOCK_LIMIT else 0) for r in rows]
-            picks = []
-            for g in range(self.policy):
-                best = max(range(g * tries, (g + 1) * tries), key=quality.__getitem__)
-                picks.append(raw[best])
+        draw = partial(_successive_pick, left, cum, self.need(s), rng)
+        picks = [self._pick(s, known, draw) for _ in range(self.policy)]
         logs = [log_likelihood(known + p, self.turns[s], rng, fixed=known) for p in picks]
         top = max(logs)
         if top == -math.inf:
@@ -372,7 +324,7 @@ class HiddenDealer:
         for s, hand in enumerate(hands):
             if s == self.view.seat or len(hand) < 5:
                 continue
-            if s == self.knocker and hand_value(hand).knock_count > KNOCK_LIMIT:
+            if s == self.knocker and not knock_allowed(hand):
                 bad += 1
             answer = self.calls[s] if s < len(self.calls) else None
             if answer in (True, "call") and hand_value(hand).hand_points < CALL_POINTS:
@@ -402,20 +354,21 @@ def deal_hidden(
     return HiddenDealer(view, uniform).deal(rng)
 
 
+class Dealer(Protocol):
+    """Anything that deals the unseen cards: :class:`HiddenDealer`,
+    ``likelihood.LikelihoodDealer``."""
+
+    def deal(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]: ...
+
+
 def marginals(
-    view: TableView,
-    rng: random.Random,
-    samples: int,
-    uniform: bool = False,
-    keep_best: int = KEEP_BEST,
-    shrink: float = SHRINK,
-    policy: int = 0,
+    view: TableView, dealer: Dealer, rng: random.Random, samples: int
 ) -> dict[int, dict[Card, float]]:
     """The sampled probability that each other seat holds each unseen card: the share of
-    ``samples`` deals in which it holds it."""
-    dealer = HiddenDealer(view, uniform, keep_best, shrink, policy=policy)
+    ``samples`` deals by ``dealer`` in which it holds it."""
+    unseen = view.unseen()
     counts: dict[int, dict[Card, float]] = {
-        s: dict.fromkeys(dealer.unseen, 0.0) for s in dealer.weights
+        s: dict.fromkeys(unseen, 0.0) for s in range(view.players) if s != view.seat
     }
     for _ in range(samples):
         hands, _rest = dealer.deal(rng)

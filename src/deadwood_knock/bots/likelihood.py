@@ -44,7 +44,7 @@ from typing import Final
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.kr_playout import LINKS
-from deadwood_knock.bots.view import TableView, event_card
+from deadwood_knock.bots.view import TableView, pile_turns
 from deadwood_knock.cards import Card
 from deadwood_knock.games.knock_rummy.melds import count_mask
 
@@ -105,44 +105,17 @@ class Turn:
 
 
 def turns_of(view: TableView) -> list[list[Turn]]:
-    """Every seat's turns of this hand, read from the seat's events (the pile is followed
-    from the deal; after a turnover the next top is known again from the next throw)."""
-    n = view.players
-    turns: list[list[Turn]] = [[] for _ in range(n)]
-    pile: list[Card] = []
-    for event in view.raw.get("events") or ():
-        kind = str(event.get("type", ""))
-        seat = event.get("seat")
-        if kind == "deal":
-            turns = [[] for _ in range(n)]
-            pile = []
-            c = event_card(event.get("upcard"))
-            if c is not None:
-                pile.append(c)
-            continue
-        if kind in ("turn_over", "turnover", "reshuffle"):
-            pile = []
-            continue
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            continue
-        if kind == "draw":
-            took = str(event.get("source", "")) == "discard"
-            top = pile[-1] if pile else None
-            if took:
-                taken = event_card(event.get("card"))
-                top = taken if taken is not None else top
-                if pile:
-                    pile.pop()
-            turns[seat].append(Turn(top, took, None))
-        elif kind in ("discard", "knock", "rummy"):
-            c = event_card(event.get("card") or event.get("discard"))
-            if c is None:
-                continue
-            pile.append(c)
-            if turns[seat] and turns[seat][-1].threw is None:
-                last = turns[seat][-1]
-                turns[seat][-1] = Turn(last.top, last.took, c)
-    return turns
+    """Every seat's draws of this hand, from the one walk of the events
+    (``view.pile_turns``: the pile followed from the deal; after a turnover the next top
+    is known again from the next throw). A take's top is the card taken."""
+    return [
+        [
+            Turn(t.top if t.taken is None else t.taken, t.source == "discard", t.threw)
+            for t in turns
+            if t.source not in ("", "stand")
+        ]
+        for turns in pile_turns(view)
+    ]
 
 
 def _sigmoid_log(z: float, yes: bool) -> float:
@@ -321,21 +294,3 @@ class LikelihoodDealer:
         rest = list(rest)
         rng.shuffle(rest)
         return [list(h) for h in hands], rest
-
-
-def marginals(
-    view: TableView, rng: random.Random, samples: int, bank: int | None = None
-) -> dict[int, dict[Card, float]]:
-    """The share of ``samples`` deals by :class:`LikelihoodDealer` in which each other
-    seat holds each unseen card."""
-    dealer = LikelihoodDealer(view, bank)
-    counts: dict[int, dict[Card, float]] = {
-        s: dict.fromkeys(dealer.dealer.unseen, 0.0) for s in dealer.dealer.weights
-    }
-    for _ in range(samples):
-        hands, _rest = dealer.deal(rng)
-        for s, table in counts.items():
-            for c in hands[s]:
-                if c in table:
-                    table[c] += 1.0 / samples
-    return counts

@@ -9,14 +9,14 @@ threw them, which cards each player took from it (and so still holds), what was 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Final
 
 from deadwood_knock.cards import CARDS, JOKERS, Card, parse_card
 from deadwood_knock.games import facts
 from deadwood_knock.games.base import Observation
 
-__all__ = ["TableView", "cards_of", "event_card", "view_of"]
+__all__ = ["PileTurn", "TableView", "cards_of", "event_card", "pile_turns", "view_of"]
 
 
 def cards_of(items: Iterable[object]) -> tuple[Card, ...]:
@@ -221,6 +221,71 @@ def _read_event(
         c = event_card(event.get("placed") or event.get("select") or event.get("discarded"))
         if c is not None:
             thrown[seat].append(c)
+
+
+#: Events after which the discard pile is not followed, as the engines log them (their
+#: ``Event`` kinds): Knock Rummy's turnover (KR7, ``turn_over``: the pile becomes the
+#: stock) and Deadwood Knock's rebuilt stock (DK7, ``reshuffle``; the engine keeps the top
+#: card there, the walk forgets it too). The pile is followed again from the next throw.
+PILE_LOST: Final = frozenset({"turn_over", "reshuffle"})
+#: Events that put a card on the pile: a discard (``card``), and Knock Rummy's knock and
+#: rummy (``discard``; Deadwood Knock's knock carries no card).
+THROWS: Final = frozenset({"discard", "knock", "rummy"})
+
+
+@dataclass(frozen=True, slots=True)
+class PileTurn:
+    """One turn of a seat as every seat saw it, the pile followed through it."""
+
+    #: "stock", "discard" or "palm" (a draw), "stand", or "" (a throw with no draw seen).
+    source: str
+    #: The pile top as it drew or stood (None: the pile is not followed there).
+    top: Card | None
+    #: The card taken from the pile (a pile or palm draw), else None.
+    taken: Card | None
+    #: The card it threw after the draw (None: not yet, or none).
+    threw: Card | None
+
+
+def pile_turns(view: TableView) -> list[list[PileTurn]]:
+    """Every seat's turns this round, oldest first: the one walk of the seat's events
+    that follows the discard pile (the deal's upcard or flipped card starts it; see
+    ``PILE_LOST``). ``inference.evidence_of`` and both likelihood models read it."""
+    n = view.players
+    turns: list[list[PileTurn]] = [[] for _ in range(n)]
+    pile: list[Card] = []
+    for event in view.raw.get("events") or ():
+        kind = str(event.get("type", ""))
+        seat = event.get("seat")
+        if kind == "deal":
+            turns = [[] for _ in range(n)]
+            starts = (event_card(event.get(key)) for key in ("flipped", "upcard"))
+            pile = [c for c in starts if c is not None]
+            continue
+        if kind in PILE_LOST:
+            pile = []
+            continue
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            continue
+        if kind in ("draw", "stand"):
+            top = pile[-1] if pile else None
+            source = str(event.get("source", "")) if kind == "draw" else "stand"
+            taken = None
+            if source in ("discard", "palm"):
+                taken = event_card(event.get("card"))
+                del pile[-2 if source == "palm" else -1 :]  # a palm sets the top aside too
+            turns[seat].append(PileTurn(source, top, taken, None))
+        elif kind in THROWS:
+            c = event_card(event.get("card") or event.get("discard"))
+            if c is None:
+                continue
+            pile.append(c)
+            mine = turns[seat]
+            if mine and mine[-1].threw is None and mine[-1].source != "stand":
+                mine[-1] = replace(mine[-1], threw=c)
+            else:
+                mine.append(PileTurn("", None, None, c))
+    return turns
 
 
 def without(hand: Sequence[Card], select: Card) -> list[Card]:

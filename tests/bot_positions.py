@@ -1,0 +1,51 @@
+"""Seeded positions the bot tests share: a game played some steps by named bots, and the
+same position with one of a seat's hidden cards swapped for the stock's top card (which
+leaves every other seat's observation as it was: the tests that bots read no hidden
+information use it)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from deadwood_knock.bots import get_bot
+from deadwood_knock.games import get_game
+
+
+def played(
+    game_name: str,
+    options: dict[str, Any],
+    seed: int,
+    steps: int,
+    bots: Sequence[str] = ("greedy",),
+    until: Callable[[Any, Any], bool] | None = None,
+) -> tuple[Any, Any]:
+    """The game and its state after ``steps`` actions from the deal of ``seed``, seat s
+    played by ``bots[s % len(bots)]`` with one generator seeded by ``seed``; earlier if
+    ``until(game, state)`` holds (otherwise a seat must be to act)."""
+    game = get_game(game_name)
+    state = game.new_game(game.options_from_json(options), seed)
+    rng = random.Random(seed)
+    players = [get_bot(name) for name in bots]
+    for _ in range(steps):
+        if until is not None and until(game, state):
+            break
+        seat = game.to_act(state)
+        assert seat is not None
+        bot = players[seat % len(players)]
+        legal = game.legal_actions(state)
+        state, _ = game.apply(state, bot.act(game, game.observe(state, seat), legal, rng))
+    return game, state
+
+
+def swapped(state: Any, other: int, pick: Callable[[list[Any]], Any] | None = None) -> Any:
+    """The same position with one of seat ``other``'s cards the table does not know (the
+    first, or ``pick``'s choice) swapped with the stock's top card."""
+    known = set(state.known[other])
+    hidden = [c for c in state.hands[other] if c not in known]
+    card = hidden[0] if pick is None else pick(hidden)
+    hands = list(state.hands)
+    hands[other] = tuple(sorted((*[c for c in hands[other] if c != card], state.stock[-1])))
+    return dataclasses.replace(state, hands=tuple(hands), stock=(*state.stock[:-1], card))
