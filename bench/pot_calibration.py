@@ -9,6 +9,8 @@ the real hands). Prints, per dealer, the mean stated chance, the mean share take
 Brier score and the tenth-bins (stated / taken).
 
     .venv/bin/python bench/pot_calibration.py --seed 12 --positions 300
+    .venv/bin/python bench/pot_calibration.py --seed 12 --positions 400 --knocker 3,4,5,6 \\
+        --pairs 4:12,4:24,5:12,5:24,3:12
     .venv/bin/python bench/pot_calibration.py --seed 11 --positions 250 \\
         --bots legend,sharp,greedy,strong-v1
 """
@@ -40,13 +42,20 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200, help="deals per position")
     parser.add_argument("--bots", default=",".join(CHARACTERS))
     parser.add_argument("--knocker", default="1,2,3,4,6,12", help="K values to compare")
+    parser.add_argument(
+        "--pairs",
+        default="",
+        help="K:F pairs (F for a knock made before everyone had moved), e.g. 4:12,4:24",
+    )
     args = parser.parse_args()
     game = get_game("deadwood-knock")
     names = args.bots.split(",")
     bots = {n: get_bot(n) for n in names}
+    pairs = [tuple(int(x) for x in p.split(":")) for p in args.pairs.split(",") if p]
     ks = [0] + [int(k) for k in args.knocker.split(",")]  # 0: the uniform deal
+    ks += sorted({k for pair in pairs for k in pair} - set(ks))
     rng = random.Random(args.seed)
-    rows: list[tuple[list[float], float]] = []
+    rows: list[tuple[list[float], float, bool]] = []
     started = time.perf_counter()
     while len(rows) < args.positions:
         n = rng.choice([2, 3, 4, 4, 4, 5, 6])
@@ -68,26 +77,40 @@ def main() -> None:
                 result = next(e for e in events if e.kind == "round_result").data
                 ins = 1 + sum(1 for x in result["calls"] if x == "call")
                 share = (result["pot"][seat] + dk_rules.POT_ANTE) / (dk_rules.POT_ANTE * ins)
-                rows.append((stated, share))
+                rows.append((stated, share, view.first_lap_knock))
             state, _ = game.apply(state, bots[players[seat]].act(game, obs, legal, rng))
-    taken = sum(r[1] for r in rows) / len(rows)
     print(f"{len(rows)} call positions, seed {args.seed}, {time.perf_counter() - started:.0f} s")
-    for i, k in enumerate(ks):
-        said = [r[0][i] for r in rows]
-        brier = sum((p - r[1]) ** 2 for p, r in zip(said, rows, strict=True)) / len(rows)
-        bins: dict[int, list[tuple[float, float]]] = {}
-        for p, r in zip(said, rows, strict=True):
-            bins.setdefault(min(4, int(p * 5)), []).append((p, r[1]))
-        cells = "; ".join(
-            f"{b / 5:.1f}+ n={len(v)} {sum(p for p, _ in v) / len(v):.2f}/"
-            f"{sum(t for _, t in v) / len(v):.2f}"
-            for b, v in sorted(bins.items())
-        )
-        name = "uniform" if k == 0 else f"model, knocker best of {k}"
-        print(
-            f"{name}: stated {sum(said) / len(said):.3f}, taken {taken:.3f}, "
-            f"Brier {brier:.4f} | {cells}"
-        )
+    for label, keep in (("all", None), ("knock on the first lap", True), ("later knock", False)):
+        subset = [r for r in rows if keep is None or r[2] == keep]
+        if not subset:
+            continue
+        print(f"-- {label}: {len(subset)} positions")
+        for i, k in enumerate(ks):
+            name = "uniform" if k == 0 else f"model, knocker best of {k}"
+            _row(name, [(r[0][i], r[1]) for r in subset])
+        if keep is None:
+            for k, f in pairs:
+                said = [r[0][ks.index(f if r[2] else k)] for r in rows]
+                _row(f"model, knocker best of {k} ({f} on the first lap)",
+                     [(p, r[1]) for p, r in zip(said, rows, strict=True)])  # fmt: skip
+
+
+def _row(name: str, pairs: list[tuple[float, float]]) -> None:
+    """The mean stated chance and share taken, the Brier score and the tenth-bins."""
+    n = len(pairs)
+    brier = sum((p - t) ** 2 for p, t in pairs) / n
+    bins: dict[int, list[tuple[float, float]]] = {}
+    for p, t in pairs:
+        bins.setdefault(min(4, int(p * 5)), []).append((p, t))
+    cells = "; ".join(
+        f"{b / 5:.1f}+ n={len(v)} {sum(p for p, _ in v) / len(v):.2f}/"
+        f"{sum(t for _, t in v) / len(v):.2f}"
+        for b, v in sorted(bins.items())
+    )
+    print(
+        f"{name}: stated {sum(p for p, _ in pairs) / n:.3f}, "
+        f"taken {sum(t for _, t in pairs) / n:.3f}, Brier {brier:.4f} | {cells}"
+    )
 
 
 if __name__ == "__main__":

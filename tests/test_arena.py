@@ -324,6 +324,24 @@ def test_knock_timing_follows_patience_in_deadwood_knock() -> None:
     assert eager_pass is not None and patient_pass is not None and patient_pass > eager_pass
 
 
+def test_the_first_trail_tables_wait_for_the_new_player() -> None:
+    # The trail's first Deadwood Knock tables seat eager characters (King Fisher knocks at
+    # any count). While someone has yet to move, a knock must look clearly ahead on enough
+    # deals, so the new player gets a normal turn before a knock in most rounds: before
+    # that rule the first table gave one in 89 of these 120 rounds, now 116.
+    for lineup, seed in (
+        (["regular", "jack-harris", "king-fisher"], 5),
+        (["regular", "jim-courtright", "rowdy-joe-lowe"], 6),
+    ):
+        report = arena.run_arena("deadwood-knock", lineup, 12, seed=seed)
+        stand_in = report.styles["regular"]
+        assert stand_in.rounds == 120
+        assert stand_in.turn_rounds >= 108, (lineup, stand_in.turn_rounds)
+    # Eager characters still knock early once everyone has moved.
+    eager = report.styles["figure:rowdy-joe-lowe"]
+    assert eager.knocks > 0
+
+
 def test_knock_timing_in_knock_rummy_and_json() -> None:
     argv = ["--game", "knock-rummy", "--players", "tenderfoot,legend,bean-counter"]
     argv += ["--matches", "30", "--seed", "8", "--json", "--no-progress"]

@@ -21,6 +21,7 @@ from deadwood_knock.bots import (
     personality_bot,
 )
 from deadwood_knock.bots.hints import explain, hand_focus
+from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.view import view_of
 from deadwood_knock.cards import parse_card, parse_cards
 from deadwood_knock.games import get_game
@@ -322,3 +323,34 @@ def test_batched_safe_values_equal_safe_value_hand_by_hand() -> None:
     got = safe_values(hands)
     assert got == [safe_value(h) for h in hands]
     assert -20.0 in got and len(set(got)) > 50  # short hands and real scores both met
+
+
+def test_the_view_tells_a_knock_made_before_everyone_had_moved() -> None:
+    # Read from the public events, as every seat sees them: a knock while a rival has yet
+    # to take a turn (counted here from the actions applied) is a first-lap knock.
+    game = get_game("deadwood-knock")
+    seen = {True: 0, False: 0}
+    for seed in range(300):
+        state = game.new_game(game.options_from_json({"players": 3}), seed)
+        drew = [0, 0, 0]
+        while state.phase == "play":
+            seat = game.to_act(state)
+            legal = game.legal_actions(state)
+            knock = next((a for a in legal if a.kind == "knock"), None)
+            first = any(n == 0 for s, n in enumerate(drew) if s != seat)
+            if knock is not None and seen[first] < 3:
+                state, _ = game.apply(state, knock)
+                for other in range(3):
+                    view = view_of(game.observe(state, other), game.name)
+                    assert view.first_lap_knock is first
+                # Hand Focus reads such a knocker as holding a better hand.
+                dealer = HiddenDealer(view, knocker_tries=5, first_lap_knocker_tries=12)
+                assert dealer.tries(seat) == (12 if first else 5)
+                seen[first] += 1
+                break
+            draw = next(a for a in legal if a.kind == "draw")
+            state, _ = game.apply(state, draw)
+            drew[seat] += 1
+        if min(seen.values()) >= 3:
+            break
+    assert seen == {True: 3, False: 3}

@@ -12,8 +12,10 @@ shows the same text):
 * **Call or fold** comes from the chance of winning the pot: the knocker's and callers'
   hands are dealt from the cards the seat has not seen by the strong bot's inference
   model (what each player threw, let go past and took; the knocker's hand allowed its
-  knock and is the best of ``POT_KNOCKER_TRIES`` such deals, the calibrated choice; a
-  caller holds a pair), and the engine settles each pot (``bots.dk.pot_outlook``).
+  knock and is the best of ``POT_KNOCKER_TRIES`` such deals, of
+  ``POT_FIRST_LAP_KNOCKER_TRIES`` for a knock made before everyone had moved: the
+  calibrated choice; a caller holds a pair), and the engine settles each pot
+  (``bots.dk.pot_outlook``).
 * **Checked claims.** Every sentence is a :class:`Claim`: figures computed from the
   engine (the evaluator, the meld counter, the legal actions, the rules' constants),
   checked again (``Claim.holds``) before it is said; a claim that does not hold is left
@@ -31,7 +33,11 @@ from typing import TYPE_CHECKING, Any
 
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk import PotOutlook, pot_outlook, source_of
-from deadwood_knock.bots.inference import POT_KNOCKER_TRIES, HiddenDealer
+from deadwood_knock.bots.inference import (
+    POT_FIRST_LAP_KNOCKER_TRIES,
+    POT_KNOCKER_TRIES,
+    HiddenDealer,
+)
 from deadwood_knock.bots.kr import count, discard_card, options_of
 from deadwood_knock.bots.search import SearchBot
 from deadwood_knock.bots.strong import ActionValue
@@ -54,6 +60,7 @@ __all__ = [
     "confidence_words",
     "explain",
     "hand_focus",
+    "pot_dealer",
     "sureness",
 ]
 
@@ -85,12 +92,23 @@ def share_words(share: float, deals: int) -> str:
         return f"in all {deals} deals"
     if share <= 0.0:
         return f"in none of {deals} deals"
-    percent = round(100 * share)
-    if percent >= 100:
+    percent = share_percent(share)
+    if percent == 99 and round(100 * share) >= 100:
         return f"in over 99% of {deals} deals"
-    if percent <= 0:
+    if percent == 1 and round(100 * share) <= 0:
         return f"in under 1% of {deals} deals"
     return f"in about {percent}% of {deals} deals"
+
+
+def share_percent(share: float) -> int | None:
+    """The percentage ``share_words`` says (a bound at the ends), or None for all or none.
+
+    >>> share_percent(0.5), share_percent(0.998), share_percent(0.003), share_percent(1.0)
+    (50, 99, 1, None)
+    """
+    if share >= 1.0 or share <= 0.0:
+        return None
+    return min(99, max(1, round(100 * share)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -677,6 +695,17 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
 # Call or fold ------------------------------------------------------------------------------
 
 
+def pot_dealer(view: TableView) -> HiddenDealer:
+    """The deals Hand Focus prices a pot on: the inference model's, the knocker's hand the
+    best of ``POT_KNOCKER_TRIES`` (``POT_FIRST_LAP_KNOCKER_TRIES`` after a knock made
+    before everyone had moved), the calibrated reading of the trail's characters."""
+    return HiddenDealer(
+        view,
+        knocker_tries=POT_KNOCKER_TRIES,
+        first_lap_knocker_tries=POT_FIRST_LAP_KNOCKER_TRIES,
+    )
+
+
 def _pot_hint(
     game_name: str,
     view: TableView,
@@ -690,8 +719,7 @@ def _pot_hint(
     to ``deals`` deals, fewer (at least ``dk.MIN_POT_DEALS``) if ``seconds`` run out."""
     from deadwood_knock.games.deadwood_knock.rules import POT_ANTE
 
-    dealer = HiddenDealer(view, knocker_tries=POT_KNOCKER_TRIES)
-    pot = pot_outlook(view, rng, deals, dealer.deal, seconds)
+    pot = pot_outlook(view, rng, deals, pot_dealer(view).deal, seconds)
     call = next(a for a in legal if _kind(a) == "call")
     fold = next(a for a in legal if _kind(a) == "fold")
     better, worse = (call, fold) if pot.call >= pot.fold else (fold, call)
@@ -714,6 +742,7 @@ def _pot_hint(
     pending = pot.pending
     facts = {
         "chance": round(pot.chance, 3),
+        "percent": share_percent(pot.chance),
         "pending": pending,
         "deals": pot.deals,
         "in_pot": pot.in_pot,

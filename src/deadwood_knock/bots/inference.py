@@ -84,10 +84,13 @@ REJECT_TRIES: Final = 8
 #: A knocker's hand is the best of this many deals (it chose to knock with it). The
 #: search's: a pessimistic knocker pays against strong-v1 (docs/bots.md).
 KNOCKER_TRIES: Final = 12
-#: Hand Focus's call-or-fold chance deals the knocker the best of this many: the
-#: calibrated choice against the trail's characters (docs/bots.md, "Hints": predicted
-#: share of the pot 0.46 against 0.45 taken, where the uniform deal said 0.68).
-POT_KNOCKER_TRIES: Final = 3
+#: Hand Focus's call-or-fold chance deals the knocker the best of this many, or of the
+#: second figure for a knock made before everyone had moved (the characters knock that
+#: early only with a strong hand): the calibrated choice against the trail's characters
+#: (docs/bots.md, "Hints": predicted share of the pot 0.445 against 0.432 taken, where
+#: the uniform deal said 0.742; bench/pot_calibration.py).
+POT_KNOCKER_TRIES: Final = 5
+POT_FIRST_LAP_KNOCKER_TRIES: Final = 12
 #: A hidden hand is the best (by hand quality) of 1 + min(turns played, KEEP_BEST)
 #: weighted deals; with that, the card weights are scaled by SHRINK, so as not to count
 #: the same evidence twice (both chosen by the calibration test, tests/test_inference.py).
@@ -206,9 +209,13 @@ class HiddenDealer:
         shrink: float = SHRINK,
         knocker_tries: int = KNOCKER_TRIES,
         policy: int = 0,
+        first_lap_knocker_tries: int | None = None,
     ) -> None:
         self.view = view
         self.knocker_tries = knocker_tries
+        # A knock before everyone has moved is read as its own, stronger kind when given.
+        if first_lap_knocker_tries is not None and view.first_lap_knock:
+            self.knocker_tries = first_lap_knocker_tries
         self.uniform = uniform
         self.keep_best = 0 if uniform else keep_best
         self.dk = facts(view.game).poker_split

@@ -62,6 +62,12 @@ KNOCK_SHADE = 10.0
 #: Knock Rummy and Gin: the hand's knock timing is set mostly by the knock threshold (the
 #: count it waits for); patience only shades knocks the outlook finds close.
 RUMMY_KNOCK_SHADE = 3.0
+#: Deadwood Knock, while another player has yet to take a turn this round: a knock must
+#: look this many points ahead whatever the patience, priced on at least this many deals.
+#: An eager character otherwise knocked on the outlook's noise, and at a new player's
+#: first table three rounds in ten ended before the player had moved (bench/first_turn.py).
+FIRST_LAP_MARGIN = 5.0
+FIRST_LAP_SAMPLES = 24
 #: Nerve sets the hand points it expects a rival to call with: 15 (a pair) for a timid
 #: player, up to 40 (three of a kind) for a bold one, who knocks into more pots.
 TIMID_CALL_POINTS, BOLD_CALL_POINTS = 15, 40
@@ -152,6 +158,12 @@ class PersonalityParams:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
+def _first_lap(view: TableView) -> bool:
+    """Another player has yet to take a turn this round (a knock now would end the round
+    before that player had moved)."""
+    return any(t == 0 for seat, t in enumerate(view.turns) if seat != view.seat)
+
+
 def _kind(action: Action) -> str:
     return action.kind
 
@@ -236,14 +248,20 @@ class PersonalityBot:
         line = TIMID_CALL_POINTS + (BOLD_CALL_POINTS - TIMID_CALL_POINTS) * p.nerve
         kept = without(view.hand, draw.select)
         samples = max(6, self.skill.sample // 2)
+        if _first_lap(view):
+            samples = max(samples, FIRST_LAP_SAMPLES)
         return knock_outlook(view, rng, samples, (kept, draw.taken), round(line)).edge
 
     def knock_margin(self, view: TableView) -> float:
         """How far ahead knocking must look: patience shades it, fading near the stock's end."""
         assert self.params.patience is not None
         turns_left = view.stock_size / max(1, view.players)
-        shade = KNOCK_SHADE if facts(view.game).poker_split else RUMMY_KNOCK_SHADE
-        return shade * (2.0 * self.params.patience - 1.0) * min(1.0, turns_left / 3.0)
+        poker = facts(view.game).poker_split
+        shade = KNOCK_SHADE if poker else RUMMY_KNOCK_SHADE
+        margin = shade * (2.0 * self.params.patience - 1.0) * min(1.0, turns_left / 3.0)
+        if poker and _first_lap(view):
+            return max(margin, FIRST_LAP_MARGIN)
+        return margin
 
     def _call_or_fold(self, view: TableView, legal: Sequence[A], rng: random.Random) -> A:
         p = self.params

@@ -62,6 +62,9 @@ class TableView:
     turn: int
     turns: tuple[int, ...]  # turns each seat has taken this round (draws and stands)
     raw: Mapping[str, Any]
+    #: The round's knock came while another player had yet to take a turn (characters
+    #: knock that early only with a strong hand: bots/personality.py FIRST_LAP_MARGIN).
+    first_lap_knock: bool = False
 
     @property
     def top(self) -> Card | None:
@@ -161,11 +164,14 @@ def view_of(observation: Observation | Mapping[str, Any], game: str | None = Non
     out: list[Card] = []
     turn = 0
     turns = [0] * players
+    first_lap_knock = False
     for event in data.get("events") or ():
         _read_event(event, seat, picked, thrown, out)
         if event.get("seat") == seat and event.get("type") in ("draw", "stand", "knock"):
             turn += 1
         who = event.get("seat")
+        if event.get("type") == "knock":
+            first_lap_knock = any(t == 0 for s, t in enumerate(turns) if s != who)
         if isinstance(who, int) and 0 <= who < players and event.get("type") in ("draw", "stand"):
             turns[who] += 1
     for key in ("covers", "set_aside", "out_of_play"):
@@ -189,6 +195,7 @@ def view_of(observation: Observation | Mapping[str, Any], game: str | None = Non
         turn=turn,
         turns=tuple(turns),
         raw=data,
+        first_lap_knock=first_lap_knock,
     )
 
 
