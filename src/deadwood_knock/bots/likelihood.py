@@ -27,7 +27,9 @@ of ``BANK`` candidate positions by the card model once per decision, weighs each
 likelihood (to the power ``POWER``) and then deals every sample by drawing one from the
 bank in proportion to weight, its stock shuffled again: the card model is the proposal,
 the policy the importance weight. ``strong`` uses it where ``search.LIKELIHOOD_RUMMY``
-says: nowhere in play today (docs/bots.md, Gin, tenth pass).
+says: nowhere in play today (docs/bots.md, Gin, tenth and eleventh passes: ahead at a
+power that fails the calibration test, level with the card model alone at one that
+passes).
 
 Everything here reads only the seat's :class:`~deadwood_knock.bots.view.TableView`.
 """
@@ -67,7 +69,8 @@ BANK: int = 200
 #: count (PIT 0.51), scored best card by card there and measured best against
 #: strong-v1, but its 0.5-0.6 bin is overconfident against the personalities, where 0.2
 #: passes tests/test_inference.py (``bench/fit_likelihood.py --evaluate``; docs/bots.md,
-#: Gin, tenth pass).
+#: Gin, tenth pass); at 0.2 the arena measured it level with the card model alone
+#: (eleventh pass).
 POWER: float = 0.35
 
 

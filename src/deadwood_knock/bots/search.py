@@ -183,9 +183,11 @@ class MeldKrSearch(KrSimSearch):
 #: play: at Gin (likelihood to the power 0.35) it was ahead of strong as it is on three
 #: seeds against strong-v1 (+2.04 a hand pooled against -1.45) and against the legend,
 #: but at that power its deals are miscalibrated against the personalities; at the
-#: calibrated 0.2 it was ahead on the two seeds run (+0.65 against -2.05), not yet
-#: enough to switch it on (docs/bots.md, Gin, tenth pass). Knock Rummy was not tried
-#: (its policy is not fitted). ``bench/likelihood_arena.py`` switches it on.
+#: calibrated 0.2, over five seeds, it was level with strong as it is (-0.93 a hand
+#: pooled against -0.80, two seeds about 4 behind on the same deals) and behind it
+#: against the legend, so it stays off (docs/bots.md, Gin, tenth and eleventh passes).
+#: Knock Rummy was not tried (its policy is not fitted). ``bench/likelihood_arena.py``
+#: switches it on.
 LIKELIHOOD_RUMMY: frozenset[str] = frozenset()
 
 
