@@ -121,10 +121,10 @@ def test_installable_pieces(server_url: str, new_page: Any, console: Console):
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
     wait_until(page, "navigator.serviceWorker.controller !== null")
-    wait_until(page, "caches.has('dk-shell-v5')")
+    wait_until(page, "caches.has('dk-shell-v6')")
     wait_until(
         page,
-        "caches.open('dk-shell-v5').then(c => c.match('/vendor/preact/dist/preact.mjs'))"
+        "caches.open('dk-shell-v6').then(c => c.match('/vendor/preact/dist/preact.mjs'))"
         ".then(r => !!r)",
     )
     page.context.set_offline(True)

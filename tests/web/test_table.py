@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from typing import Any
@@ -133,7 +134,36 @@ def test_deadwood_knock_round_at_desktop_size(server_url: str, new_page: Any, co
     start_quick_table(page, server_url, "Deadwood Knock")
     page.get_by_text("Round 1 of 10").wait_for()
     shot(page, "table-start-desktop")
-    title = play_until_over(page, "desktop", play_dk_turn, one_round=True)
+    checked = []
+
+    def in_view(page: Any) -> None:
+        # Hand Focus stands beside the felt: however long its hint, the screen does not
+        # scroll and every control stays in view (a long hint scrolls inside its panel).
+        if dialog_title(page) is not None:
+            return
+        with contextlib.suppress(PlaywrightTimeout):
+            page.locator('aside[aria-label="Hand Focus"] .advice').wait_for(timeout=10000)
+        if not checked:  # the longest hint there could be: a panel's height of text
+            page.evaluate(
+                """() => {
+                    const extra = document.createElement('p');
+                    extra.className = 'test-long-hint';
+                    extra.style.height = '2000px';
+                    document.querySelector('aside[aria-label="Hand Focus"]').append(extra);
+                }"""
+            )
+        out = controls_out_of_view(page)
+        if out:
+            shot(page, "FAILED-off-screen-desktop")
+        page.evaluate("() => document.querySelector('.test-long-hint')?.remove()")
+        assert not out, out
+        checked.append(table_version(page))
+
+    def turn(page: Any, shots: dict[str, bool], label: str) -> None:
+        play_dk_turn(page, shots, label, check=in_view)
+
+    title = play_until_over(page, "desktop", turn, one_round=True)
+    assert checked
     assert title == "Showdown"
     dialog = page.get_by_role("dialog")
     # Each seat's poker hand and deadwood, and the arithmetic of its round score.

@@ -59,7 +59,7 @@ export function HandFocus({ obs, canKnock, advice, open, onClose }) {
   else if (canKnock) hint = `Knock count ${knockCount}: you may knock now.`;
   else if (knockCount != null && limit != null) hint = `Knock count ${knockCount}: knocking needs ${limit} or less.`;
   else hint = "Keep deadwood low and build your poker hand.";
-  return html`<aside class=${`panel focus sheet${open ? " open" : ""}`} aria-label="Hand Focus" id="sheet-focus">
+  return html`<aside class=${`panel focus sheet${open ? " open" : ""}`} aria-label="Hand Focus" id="sheet-focus" tabindex="0">
     <${SheetHead} title="Hand Focus" onClose=${onClose} />
     <dl>
       <div><dt>Best hand</dt><dd>${categoryWords(ev && ev.category)}</dd></div>
@@ -80,7 +80,7 @@ export function HandFocus({ obs, canKnock, advice, open, onClose }) {
 export function MeldPanel({ obs, advice, open, onClose }) {
   const arr = obs.arrangement;
   const melds = (arr && arr.melds) || [];
-  return html`<aside class=${`panel focus sheet${open ? " open" : ""}`} aria-label="Your count" id="sheet-focus">
+  return html`<aside class=${`panel focus sheet${open ? " open" : ""}`} aria-label="Your count" id="sheet-focus" tabindex="0">
     <${SheetHead} title="Your Count" onClose=${onClose} />
     <dl>
       <div><dt>Count</dt><dd>${arr ? arr.count : "—"}</dd></div>
