@@ -3,9 +3,6 @@ and hints call it): p50 and p95, wall clock and CPU, over seeded games against a
 personality. Prints one JSON object per game; report the load average with it.
 
     .venv/bin/python bench/decision_time.py --bot strong --games 3 --seed 1
-
-``--likelihood gin --power 0.2`` measures ``strong`` with its samples reweighted by the
-opponent's policy there (``search.LIKELIHOOD_RUMMY``, ``bots/likelihood.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +14,7 @@ import random
 import time
 from typing import Any
 
-from deadwood_knock.bots import get_bot, likelihood, search
+from deadwood_knock.bots import get_bot
 from deadwood_knock.games import get_game
 
 TABLES: dict[str, dict[str, Any]] = {
@@ -74,13 +71,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cap", type=int, default=160, help="moves per game at most")
     ap.add_argument("--game", action="append", help="default: all three")
-    ap.add_argument("--likelihood", nargs="*", help="games where samples are reweighted")
-    ap.add_argument("--power", type=float, help="the likelihood's exponent")
     args = ap.parse_args()
-    if args.likelihood is not None:
-        search.LIKELIHOOD_RUMMY = frozenset(args.likelihood)
-    if args.power is not None:
-        likelihood.POWER = args.power
     for name in args.game or list(TABLES):
         print(json.dumps(measure(name, args.bot, args.games, args.seed, args.cap)), flush=True)
 

@@ -26,17 +26,14 @@ Everything here reads only the seat's :class:`~deadwood_knock.bots.view.TableVie
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
-from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Final, Protocol
 
 from deadwood_knock.bots.dk import hand_value, knock_allowed
-from deadwood_knock.bots.dk_likelihood import log_likelihood, turns_of
 from deadwood_knock.bots.kr import count, options_of
 from deadwood_knock.bots.view import TableView, pile_turns
 from deadwood_knock.cards import Card
@@ -181,23 +178,6 @@ def _weighted_pick(
     return [pool[i] for _, i in keyed[:k]]
 
 
-def _successive_pick(
-    pool: Sequence[Card], cum: Sequence[float], k: int, rng: random.Random
-) -> list[Card]:
-    """``k`` cards without replacement in proportion to weight, as ``_weighted_pick``
-    (the same successive sampling) but drawn with replacement and repeats skipped: a
-    few bisections instead of a key per card. ``cum`` holds the cumulative weights."""
-    if k <= 0:
-        return []
-    if k >= len(pool):
-        return list(pool)
-    chosen: dict[int, None] = {}
-    total, rand, last = cum[-1], rng.random, len(pool) - 1
-    while len(chosen) < k:
-        chosen[min(last, bisect_right(cum, rand() * total))] = None
-    return [pool[i] for i in chosen]
-
-
 class HiddenDealer:
     """Deals the unseen cards to the other hands by the model; built once per decision."""
 
@@ -208,7 +188,6 @@ class HiddenDealer:
         keep_best: int = KEEP_BEST,
         shrink: float = SHRINK,
         knocker_tries: int = KNOCKER_TRIES,
-        policy: int = 0,
         first_lap_knocker_tries: int | None = None,
     ) -> None:
         self.view = view
@@ -219,10 +198,6 @@ class HiddenDealer:
         self.uniform = uniform
         self.keep_best = 0 if uniform else keep_best
         self.dk = facts(view.game).poker_split
-        # Deadwood Knock: each rival's hand is resampled from ``policy`` candidate deals
-        # by the likelihood of its recent draws and discards (bots/dk_likelihood.py).
-        self.policy = policy if self.dk and not uniform else 0
-        self.turns = turns_of(view) if self.policy > 1 else []
         self.high_aces = False if self.dk else options_of(view.raw)[0]
         self.unseen = list(view.unseen())
         coef = [a * shrink for a in COEFFICIENTS.get(view.game, COEFFICIENTS["knock-rummy"])]
@@ -283,11 +258,8 @@ class HiddenDealer:
             known = list(v.known_cards[s]) if s < len(v.known_cards) else []
             w = self.weights[s]
             weights = [w[c] for c in left]
-            if self.policy > 1 and s < len(self.turns) and self.turns[s]:
-                pick = self._policy_pick(s, known, left, weights, rng)
-            else:
-                need = self.need(s)
-                pick = self._pick(s, known, partial(_weighted_pick, left, weights, need, rng))
+            need = self.need(s)
+            pick = self._pick(s, known, partial(_weighted_pick, left, weights, need, rng))
             taken = set(pick)
             left = [c for c in left if c not in taken]
             hands.append(known + pick)
@@ -302,26 +274,6 @@ class HiddenDealer:
             return picks[0]
         quality = self.qualities([known + p for p in picks], s)
         return picks[max(range(len(picks)), key=quality.__getitem__)]
-
-    def _policy_pick(
-        self,
-        s: int,
-        known: list[Card],
-        left: Sequence[Card],
-        weights: Sequence[float],
-        rng: random.Random,
-    ) -> list[Card]:
-        """One of ``policy`` deals by :meth:`_pick`, drawn in proportion to how likely
-        seat s's last draws and discards were with each (importance resampling)."""
-        cum = list(itertools.accumulate(weights))
-        draw = partial(_successive_pick, left, cum, self.need(s), rng)
-        picks = [self._pick(s, known, draw) for _ in range(self.policy)]
-        logs = [log_likelihood(known + p, self.turns[s], rng, fixed=known) for p in picks]
-        top = max(logs)
-        if top == -math.inf:
-            return picks[0]
-        chances = [math.exp(x - top) for x in logs]
-        return picks[rng.choices(range(len(picks)), weights=chances)[0]]
 
     def plausible(self, hands: Sequence[Sequence[Card]]) -> int:
         """How many of the Deadwood Knock pot facts this deal contradicts (0: none)."""
@@ -362,8 +314,7 @@ def deal_hidden(
 
 
 class Dealer(Protocol):
-    """Anything that deals the unseen cards: :class:`HiddenDealer`,
-    ``likelihood.LikelihoodDealer``."""
+    """Anything that deals the unseen cards (:class:`HiddenDealer`)."""
 
     def deal(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]: ...
 

@@ -232,7 +232,7 @@ def _links(high_aces: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 #: Per card, the cards one card from a meld with it (near) and one rank between (far),
-#: low aces and high aces: the meld-aware discard and the likelihood model both read it.
+#: low aces and high aces: the meld-aware discard reads it.
 LINKS: Final = (_links(False), _links(True))
 #: The meld-aware discard: how many points of count a card's partner in hand is worth
 #: keeping it for (near: pair or suited neighbour; far: suited, one rank between), at

@@ -26,7 +26,6 @@ from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.kr import discard_card, options_of
-from deadwood_knock.bots.likelihood import LikelihoodDealer
 from deadwood_knock.bots.strong import (
     ActionValue,
     KrSimSearch,
@@ -127,20 +126,11 @@ def _knock_counts(view: TableView, legal: Sequence[A]) -> dict[A, int]:
     }
 
 
-#: Deadwood Knock: each rival's hand is drawn from this many of the model's deals by the
-#: likelihood of its last two draws and discards under a soft playout policy
-#: (``bots/dk_likelihood.py``); 0 or 1 deals by the model alone. Off: with 4 deals it
-#: was behind on the same deals, against three strong-v1 (-1.19 a round over 320
-#: rounds, seeds 2201-2202) and against greedy, the legend and sharp (-2.95 over 80),
-#: and each decision cost about twice the CPU (docs/bots.md, Deadwood Knock, eighth pass).
-POLICY_DEALS = 0
-
-
 class InferredSimSearch(SimSearch):
     """Deadwood Knock playouts on positions whose hidden hands come from the model."""
 
     def __init__(self, view: TableView, style: Style = DK_STYLE) -> None:
-        super().__init__(view, HiddenDealer(view, policy=POLICY_DEALS).deal, style)
+        super().__init__(view, HiddenDealer(view).deal, style)
 
 
 #: The rummy games whose playouts use the meld-aware discard (``kr_playout.meld_move``:
@@ -177,31 +167,14 @@ class MeldKrSearch(KrSimSearch):
         return kr_playout.playout(sim, self.knock_at, move=self.move)[seat]
 
 
-#: The rummy games whose samples are reweighted by the opponents' policy
-#: (``bots/likelihood.py``: a bank of model deals per decision, each weighted by how
-#: likely the opponent's last moves were with that hand, resampled by weight). None in
-#: play: at Gin (likelihood to the power 0.35) it was ahead of strong as it is on three
-#: seeds against strong-v1 (+2.04 a hand pooled against -1.45) and against the legend,
-#: but at that power its deals are miscalibrated against the personalities; at the
-#: calibrated 0.2, over five seeds, it was level with strong as it is (-0.93 a hand
-#: pooled against -0.80, two seeds about 4 behind on the same deals) and behind it
-#: against the legend, so it stays off (docs/bots.md, Gin, tenth and eleventh passes).
-#: Knock Rummy was not tried (its policy is not fitted). ``bench/likelihood_arena.py``
-#: switches it on.
-LIKELIHOOD_RUMMY: frozenset[str] = frozenset()
-
-
 class InferredKrSearch(MeldKrSearch):
     """Knock Rummy / Gin playouts on positions whose hidden hands come from the model.
     ``table`` is the position with its public parts (any sample of the view); each sample
-    is a copy of it with the hidden hands and the stock dealt by the model (reweighted
-    by the opponents' policy where ``LIKELIHOOD_RUMMY`` says)."""
+    is a copy of it with the hidden hands and the stock dealt by the model."""
 
     def __init__(self, view: TableView, game: str, table: KrTable) -> None:
         super().__init__(view, game)
-        self.dealer: HiddenDealer | LikelihoodDealer = (
-            LikelihoodDealer(view) if game in LIKELIHOOD_RUMMY else HiddenDealer(view)
-        )
+        self.dealer = HiddenDealer(view)
         self.table = table
 
     def sample(self, rng: random.Random) -> KrTable:

@@ -257,7 +257,7 @@ class PileTurn:
 def pile_turns(view: TableView) -> list[list[PileTurn]]:
     """Every seat's turns this round, oldest first: the one walk of the seat's events
     that follows the discard pile (the deal's upcard or flipped card starts it; see
-    ``PILE_LOST``). ``inference.evidence_of`` and both likelihood models read it."""
+    ``PILE_LOST``). ``inference.evidence_of`` reads it."""
     n = view.players
     turns: list[list[PileTurn]] = [[] for _ in range(n)]
     pile: list[Card] = []
