@@ -34,7 +34,7 @@ from deadwood_knock.bots.kr import (
     source_of,
 )
 from deadwood_knock.bots.kr import knock_outlook as kr_knock_outlook
-from deadwood_knock.bots.view import TableView, view_of, without
+from deadwood_knock.bots.view import TableView, first_lap, view_of, without
 from deadwood_knock.cards import Card
 from deadwood_knock.games import facts
 from deadwood_knock.games.base import Action, Game, GameError
@@ -158,12 +158,6 @@ class PersonalityParams:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def _first_lap(view: TableView) -> bool:
-    """Another player has yet to take a turn this round (a knock now would end the round
-    before that player had moved)."""
-    return any(t == 0 for seat, t in enumerate(view.turns) if seat != view.seat)
-
-
 def _kind(action: Action) -> str:
     return action.kind
 
@@ -248,7 +242,7 @@ class PersonalityBot:
         line = TIMID_CALL_POINTS + (BOLD_CALL_POINTS - TIMID_CALL_POINTS) * p.nerve
         kept = without(view.hand, draw.select)
         samples = max(6, self.skill.sample // 2)
-        if _first_lap(view):
+        if first_lap(view.turns, view.seat):
             samples = max(samples, FIRST_LAP_SAMPLES)
         return knock_outlook(view, rng, samples, (kept, draw.taken), round(line)).edge
 
@@ -259,7 +253,7 @@ class PersonalityBot:
         poker = facts(view.game).poker_split
         shade = KNOCK_SHADE if poker else RUMMY_KNOCK_SHADE
         margin = shade * (2.0 * self.params.patience - 1.0) * min(1.0, turns_left / 3.0)
-        if poker and _first_lap(view):
+        if poker and first_lap(view.turns, view.seat):
             return max(margin, FIRST_LAP_MARGIN)
         return margin
 

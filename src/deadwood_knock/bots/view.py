@@ -16,7 +16,15 @@ from deadwood_knock.cards import CARDS, JOKERS, Card, parse_card
 from deadwood_knock.games import facts
 from deadwood_knock.games.base import Observation
 
-__all__ = ["PileTurn", "TableView", "cards_of", "event_card", "pile_turns", "view_of"]
+__all__ = [
+    "PileTurn",
+    "TableView",
+    "cards_of",
+    "event_card",
+    "first_lap",
+    "pile_turns",
+    "view_of",
+]
 
 
 def cards_of(items: Iterable[object]) -> tuple[Card, ...]:
@@ -152,6 +160,12 @@ def _as_data(observation: Observation | Mapping[str, Any], game: str | None) -> 
     return data
 
 
+def first_lap(turns: Sequence[int], seat: int) -> bool:
+    """Another seat than ``seat`` has yet to take a turn this round (``turns`` counts each
+    seat's draws and stands): a knock now ends the round before that player has moved."""
+    return any(t == 0 for s, t in enumerate(turns) if s != seat)
+
+
 def view_of(observation: Observation | Mapping[str, Any], game: str | None = None) -> TableView:
     """Read the seat's view from an observation object (or its JSON dict)."""
     data = _as_data(observation, game)
@@ -170,8 +184,8 @@ def view_of(observation: Observation | Mapping[str, Any], game: str | None = Non
         if event.get("seat") == seat and event.get("type") in ("draw", "stand", "knock"):
             turn += 1
         who = event.get("seat")
-        if event.get("type") == "knock":
-            first_lap_knock = any(t == 0 for s, t in enumerate(turns) if s != who)
+        if event.get("type") == "knock" and isinstance(who, int):
+            first_lap_knock = first_lap(turns, who)
         if isinstance(who, int) and 0 <= who < players and event.get("type") in ("draw", "stand"):
             turns[who] += 1
     for key in ("covers", "set_aside", "out_of_play"):
