@@ -130,7 +130,7 @@ export function Replay({ id }) {
         <div><span class="pile-label">Stock · ${step.stock_size ?? "?"}</span>
           <ul class="replay-cards" aria-hidden="true"><li><${CardBack} /></li></ul></div>
         <div class="replay-top"><span class="pile-label">Discard</span>
-          ${step.discard_top ? html`<${Cards} cards=${[step.discard_top]} label="Top of the discard pile" />` : html`<span class="empty-pile"></span>`}</div>
+          ${step.discard_top ? html`<${Cards} cards=${[step.discard_top]} label="Top of the discard pile" />` : html`<span class="empty-pile" role="img" aria-label="The discard pile is empty"></span>`}</div>
       </div>
       <ol class="replay-lines" aria-live="polite">
         ${recent.map(([n, l], i) => html`<li key=${`${n}-${i}`} class=${n === at ? "now" : ""}>${l}</li>`)}
