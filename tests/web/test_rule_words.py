@@ -53,7 +53,7 @@ def test_the_words_shown_come_from_the_server(
     try:
         page.goto(server_url + "/")
         page.get_by_text("You start with 7 cards.").wait_for()
-        page.get_by_text("when your deadwood is 9 or less").wait_for()
+        page.get_by_text("any split of your hand leaves) is 9 or less").wait_for()
         sign_in(page, server_url)
         # The quick tables: titles and figures from the catalogue.
         quick = page.locator(".tables.quick")

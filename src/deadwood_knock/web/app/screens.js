@@ -55,7 +55,7 @@ export function Welcome() {
     <ul class="quick-rules">
       ${dk ? html`<li>You start with ${dk.hand_size} cards.</li>` : null}
       <li>Each turn: choose a discard, take 1 from the stock or the discard pile.</li>
-      ${dk ? html`<li>Knock at the start of your turn when your deadwood is ${dk.knock_limit} or less.</li>` : null}
+      ${dk ? html`<li>Knock at the start of your turn when your knock count (the lowest deadwood any split of your hand leaves) is ${dk.knock_limit} or less.</li>` : null}
       <li>Call or fold: wager your poker hand against the others.</li>
       <li>Round score: hand points − deadwood + the pot.</li>
     </ul>
