@@ -20,6 +20,7 @@ from deadwood_knock.bots.base import (
     register,
     resolve_bot_name,
 )
+from deadwood_knock.bots.ismcts import IsmctsBot
 from deadwood_knock.bots.personality import (
     LADDER,
     PERSONALITIES,
@@ -38,6 +39,7 @@ __all__ = [
     "Bot",
     "Budget",
     "GreedyBot",
+    "IsmctsBot",
     "PersonalityBot",
     "PersonalityParams",
     "RandomBot",
@@ -61,6 +63,8 @@ def _register_builtins() -> None:
     register("strong", SearchBot)
     # Today's search bot before issue #17, frozen: the yardstick for the new one.
     register("strong-v1", StrongBot)
+    # Information-set MCTS at heads-up Gin (else ``strong``): measured, issue #17.
+    register("strong-mcts", IsmctsBot)
     for name in PERSONALITIES:
         register(name, lambda name=name: _personality_factory(name))  # type: ignore[misc]
 
