@@ -167,7 +167,9 @@ def test_strong_bot_plays_legal_games(game: str, players: int, options: dict[str
         ("gin", {"players": 2}),
     ],
 )
-@pytest.mark.parametrize("bot_name", ["strong", "strong-v1", "greedy", "legend", "tenderfoot"])
+@pytest.mark.parametrize(
+    "bot_name", ["strong", "strong-v1", "strong-mcts", "greedy", "legend", "tenderfoot"]
+)
 def test_doctored_hidden_cards_do_not_change_any_decision(
     game_name: str, options: dict[str, Any], bot_name: str
 ) -> None:
