@@ -168,7 +168,8 @@ def test_strong_bot_plays_legal_games(game: str, players: int, options: dict[str
     ],
 )
 @pytest.mark.parametrize(
-    "bot_name", ["strong", "strong-v1", "strong-mcts", "greedy", "legend", "tenderfoot"]
+    "bot_name",
+    ["strong", "strong-v1", "strong-mcts", "strong-mcts-paired", "greedy", "legend", "tenderfoot"],
 )
 def test_doctored_hidden_cards_do_not_change_any_decision(
     game_name: str, options: dict[str, Any], bot_name: str

@@ -87,3 +87,28 @@ def test_strong_mcts_plays_legal_gin_matches() -> None:
             "gin", ["strong-mcts", "greedy"], {"target": 25}, seed=seed, budget=Budget(iterations=3)
         )
         assert result.round_scores
+
+
+def test_strong_mcts_paired_is_deterministic_and_legal_with_an_iteration_budget() -> None:
+    bot = get_bot("strong-mcts-paired")
+    checked = 0
+    for game, state in _gin_states(4, 10):
+        seat = game.to_act(state)  # type: ignore[attr-defined]
+        legal = game.legal_actions(state)  # type: ignore[attr-defined]
+        if len(legal) < 2:
+            continue
+        obs = game.observe(state, seat)  # type: ignore[attr-defined]
+        runs = [
+            bot.evaluate(game, obs, legal, random.Random(2), Budget(iterations=10))  # type: ignore[attr-defined]
+            for _ in range(2)
+        ]
+        assert [(av.action, av.value) for av in runs[0]] == [
+            (av.action, av.value) for av in runs[1]
+        ]
+        assert runs[0][0].action in legal
+        checked += 1
+    assert checked >= 5
+    result = play_match(
+        "gin", ["strong-mcts-paired", "greedy"], {"target": 25}, seed=1, budget=Budget(iterations=3)
+    )
+    assert result.round_scores

@@ -20,7 +20,7 @@ from deadwood_knock.bots.base import (
     register,
     resolve_bot_name,
 )
-from deadwood_knock.bots.ismcts import IsmctsBot
+from deadwood_knock.bots.ismcts import IsmctsBot, PairedIsmctsBot
 from deadwood_knock.bots.personality import (
     LADDER,
     PERSONALITIES,
@@ -40,6 +40,7 @@ __all__ = [
     "Budget",
     "GreedyBot",
     "IsmctsBot",
+    "PairedIsmctsBot",
     "PersonalityBot",
     "PersonalityParams",
     "RandomBot",
@@ -65,6 +66,7 @@ def _register_builtins() -> None:
     register("strong-v1", StrongBot)
     # Information-set MCTS at heads-up Gin (else ``strong``): measured, issue #17.
     register("strong-mcts", IsmctsBot)
+    register("strong-mcts-paired", PairedIsmctsBot)
     for name in PERSONALITIES:
         register(name, lambda name=name: _personality_factory(name))  # type: ignore[misc]
 

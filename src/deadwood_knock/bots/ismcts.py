@@ -21,7 +21,12 @@ it by ``ROOT_Z`` standard errors (the flat search's rule, unpaired).
 It plays only heads-up Gin; anything else is ``strong``'s search. One budget iteration is
 one deal and ``PER_ITERATION`` descents on it (about the CPU of one of the flat search's
 iterations, which plays every kept candidate on one deal); under a time budget it goes
-on until the time is up. Measured against ``strong-v1`` in docs/bots.md ("Twelfth pass (Gin)").
+on until the time is up.
+
+``strong-mcts-paired`` (:class:`PairedIsmctsBot`) keeps ``strong``'s flat search at the
+root (every kept candidate on each deal, paired; successive halving; the anchor rule) and
+values a candidate on a deal by one descent of its own subtree (:class:`TreeKrSearch`).
+Both are measured against ``strong-v1`` in docs/bots.md ("Twelfth pass (Gin)").
 """
 
 from __future__ import annotations
@@ -36,9 +41,9 @@ from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.search import GIN_WIDTH, InferredKrSearch, SearchBot, gin_weighed
-from deadwood_knock.bots.strong import ActionValue, playout_knock_at
-from deadwood_knock.bots.view import view_of
-from deadwood_knock.games.base import Game
+from deadwood_knock.bots.strong import ActionValue, Search, playout_knock_at
+from deadwood_knock.bots.view import TableView, view_of
+from deadwood_knock.games.base import Action, Game
 from deadwood_knock.games.knock_rummy.core import (
     DISCARDS,
     DRAW,
@@ -54,7 +59,7 @@ from deadwood_knock.games.knock_rummy.core import (
 )
 from deadwood_knock.games.knock_rummy.melds import count_mask
 
-__all__ = ["IsmctsBot"]
+__all__ = ["IsmctsBot", "PairedIsmctsBot"]
 
 #: Discards a tree node weighs (the best by the meld-aware key), plus the best knock.
 TREE_DISCARDS = 3
@@ -149,6 +154,7 @@ class IsmctsBot(SearchBot):
     """``strong-mcts``: see the module docstring."""
 
     name = "strong-mcts"
+    paired = False
 
     def evaluate(
         self,
@@ -200,8 +206,8 @@ class IsmctsBot(SearchBot):
         while True:
             sample = search.sample(rng)
             for _ in range(PER_ITERATION - 1):
-                self._descend(sample.copy(), root, codes, seat, knock_at)
-            self._descend(sample, root, codes, seat, knock_at)
+                descend(sample.copy(), root, codes, seat, knock_at)
+            descend(sample, root, codes, seat, knock_at)
             it += 1
             if limit is not None and it >= limit:
                 break
@@ -221,73 +227,130 @@ class IsmctsBot(SearchBot):
                 order.insert(0, anchor_i)
         return [out[i] for i in order]
 
-    def _descend(
-        self, t: KrTable, root: Node, root_codes: list[int], seat: int, knock_at: int
-    ) -> None:
-        path: list[Node] = []
-        node = root
-        acts: list[int] | None = root_codes
-        while True:
-            if t.phase == OVER:
-                break
-            if acts is None:
-                acts = tree_actions(t)
-            if not acts:
-                break
-            mover = t.to_act
-            if mover != seat and not OPPONENT_IN_TREE:
-                probe = t.copy()
-                kr_playout.meld_move(probe, knock_at)
-                code = _last_code(t, probe)
-                child = node.children.get(code)
-                if child is None:
-                    child = node.children[code] = Node()
-                    _play(t, code)
-                    path.append(child)
-                    break
+    def _search(self, game: Game[Any, Any, O], observation: O, view: TableView) -> Search:
+        search = super()._search(game, observation, view)
+        if isinstance(search, InferredKrSearch) and view.players == 2 and self.paired:
+            return TreeKrSearch(search)
+        return search
+
+
+class PairedIsmctsBot(IsmctsBot):
+    """``strong-mcts-paired``: ``strong``'s flat search at the root (every kept candidate
+    on each deal, paired, successive halving, the anchor kept unless beaten by one standard
+    error of the paired difference), with each candidate valued by an IS-MCTS descent of
+    its own subtree instead of one fixed-policy playout (``TreeKrSearch``)."""
+
+    name = "strong-mcts-paired"
+    paired = True
+
+    def evaluate(
+        self,
+        game: Game[Any, A, O],
+        observation: O,
+        legal: Sequence[A],
+        rng: random.Random,
+        budget: Budget | None = None,
+        cull: bool = True,
+    ) -> list[ActionValue[A]]:
+        return SearchBot.evaluate(self, game, observation, legal, rng, budget, cull)
+
+
+class TreeKrSearch:
+    """``strong``'s Gin sampler; an action's value on a deal is one descent of that
+    action's subtree (both seats' later moves by UCB over the moves available in the
+    deal, then the playout)."""
+
+    def __init__(self, inner: InferredKrSearch) -> None:
+        self.inner = inner
+        self.seat = inner.view.seat
+        self.knock_at = playout_knock_at(True)
+        self.trees: dict[int, Node] = {}
+
+    def sample(self, rng: random.Random) -> KrTable:
+        return self.inner.sample(rng)
+
+    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
+        code = _code(action)
+        sim = sample.copy()
+        if code is None or not kr_playout.apply_action(sim, self.seat, action):
+            return -1000.0
+        node = self.trees.get(code)
+        if node is None:
+            node = self.trees[code] = Node()
+        return descend(sim, node, None, self.seat, self.knock_at)
+
+
+def descend(
+    t: KrTable, root: Node, root_codes: list[int] | None, seat: int, knock_at: int
+) -> float:
+    """One IS-MCTS descent from ``root`` on the deal ``t`` (changed in place): select by
+    UCB among the moves available here (``root_codes`` at the root, else
+    :func:`tree_actions`), expand one, play out; backs up and returns the seat's score."""
+    path: list[Node] = []
+    node = root
+    acts: list[int] | None = root_codes
+    while True:
+        if t.phase == OVER:
+            break
+        if acts is None:
+            acts = tree_actions(t)
+        if not acts:
+            break
+        mover = t.to_act
+        if mover != seat and not OPPONENT_IN_TREE:
+            probe = t.copy()
+            kr_playout.meld_move(probe, knock_at)
+            code = _last_code(t, probe)
+            child = node.children.get(code)
+            if child is None:
+                child = node.children[code] = Node()
                 _play(t, code)
                 path.append(child)
-                node = child
-                acts = None
-                continue
-            chosen: Node | None = None
-            code = -1
-            for a in acts:
-                child = node.children.get(a)
-                if child is None:
-                    child = node.children[a] = Node()
-                if child.n == 0:
-                    chosen, code = child, a
-                    break
-            if chosen is not None:
-                chosen.avail += 1
-                _play(t, code)
-                path.append(chosen)
                 break
-            sign = 1.0 if mover == seat else -1.0
-            best_u = -math.inf
-            for a in acts:
-                child = node.children[a]
-                child.avail += 1
-                u = sign * child.w / (child.n * VALUE_SCALE) + UCB_C * math.sqrt(
-                    math.log(child.avail) / child.n
-                )
-                if u > best_u:
-                    best_u, chosen, code = u, child, a
-            assert chosen is not None
+            _play(t, code)
+            path.append(child)
+            node = child
+            acts = None
+            continue
+        chosen: Node | None = None
+        code = -1
+        for a in acts:
+            child = node.children.get(a)
+            if child is None:
+                child = node.children[a] = Node()
+            if child.n == 0:
+                chosen, code = child, a
+                break
+        if chosen is not None:
+            chosen.avail += 1
             _play(t, code)
             path.append(chosen)
-            node = chosen
-            acts = None
-        if t.phase != OVER:
-            value = kr_playout.playout(t, knock_at, move=kr_playout.meld_move)[seat]
-        else:
-            assert t.hand_scores is not None
-            value = float(t.hand_scores[seat])
-        for n in path:
-            n.n += 1
-            n.w += value
-            n.sq += value * value
+            break
+        sign = 1.0 if mover == seat else -1.0
+        best_u = -math.inf
+        for a in acts:
+            child = node.children[a]
+            child.avail += 1
+            u = sign * child.w / (child.n * VALUE_SCALE) + UCB_C * math.sqrt(
+                math.log(child.avail) / child.n
+            )
+            if u > best_u:
+                best_u, chosen, code = u, child, a
+        assert chosen is not None
+        _play(t, code)
+        path.append(chosen)
+        node = chosen
+        acts = None
+    if t.phase != OVER:
+        value = kr_playout.playout(t, knock_at, move=kr_playout.meld_move)[seat]
+    else:
+        assert t.hand_scores is not None
+        value = float(t.hand_scores[seat])
+    for n in path:
+        n.n += 1
+        n.w += value
+        n.sq += value * value
+    return value
 
 
 def _last_code(before: KrTable, after: KrTable) -> int:
