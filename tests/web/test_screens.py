@@ -396,6 +396,15 @@ def test_a_replay_steps_through_a_finished_match_and_shows_hands_only_at_its_end
         assert drawn == cards
     assert any("discard" in line for line in shown)
     shot(page, "replay-end-phone")
+    # The arrow keys step and Home and End jump, from anywhere but a form control.
+    page.keyboard.press("Home")
+    page.get_by_text(f"Step 0 of {last}").wait_for()
+    page.keyboard.press("ArrowRight")
+    page.get_by_text(f"Step 1 of {last}").wait_for()
+    page.keyboard.press("End")
+    page.get_by_text(f"Step {last} of {last}").wait_for()
+    page.keyboard.press("ArrowLeft")
+    page.get_by_text(f"Step {last - 1} of {last}").wait_for()
     # Export, then import the same record from a file: the same replay.
     with page.expect_download() as got:
         page.get_by_role("button", name="Save as GameRecord JSON").click()

@@ -6,7 +6,12 @@ import json
 import re
 from typing import Any
 
-from .helpers import DESKTOP, PHONE, Console, shot, sign_in, wait_until
+from .helpers import DESKTOP, PHONE, REPO, Console, shot, sign_in, wait_until
+
+# The shell cache's name, read from the service worker (bumped there when the shell changes).
+SHELL_CACHE = re.search(
+    r'const CACHE = "([^"]+)"', (REPO / "src/deadwood_knock/web/sw.js").read_text()
+).group(1)  # type: ignore[union-attr]
 
 
 def test_screens_render_at_phone_and_desktop(server_url: str, new_page: Any, console: Console):
@@ -121,10 +126,10 @@ def test_installable_pieces(server_url: str, new_page: Any, console: Console):
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
     wait_until(page, "navigator.serviceWorker.controller !== null")
-    wait_until(page, "caches.has('dk-shell-v6')")
+    wait_until(page, f"caches.has('{SHELL_CACHE}')")
     wait_until(
         page,
-        "caches.open('dk-shell-v6').then(c => c.match('/vendor/preact/dist/preact.mjs'))"
+        f"caches.open('{SHELL_CACHE}').then(c => c.match('/vendor/preact/dist/preact.mjs'))"
         ".then(r => !!r)",
     )
     page.context.set_offline(True)

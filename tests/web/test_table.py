@@ -411,6 +411,56 @@ def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Conso
     assert console.errors == []
 
 
+def test_gin_side_column_at_desktop_size(server_url: str, new_page: Any, console: Console):
+    """Beside the felt, Your Count (melds and the hint) shows whole however long the log
+    grows, and the log keeps its newest line in view as the panels above it change."""
+    page = new_page(DESKTOP)
+    start_quick_table(page, server_url, "Gin")
+    page.get_by_text("Gin · to 100", exact=True).wait_for()
+    panel = 'aside[aria-label="Your count"]'
+    stock = page.get_by_role("button", name="Draw from stock")
+    checked = 0
+    deadline = time.monotonic() + 120
+    while checked < 4 and dialog_title(page) is None:
+        assert time.monotonic() < deadline, "four turns did not come"
+        if not enabled(stock):
+            page.wait_for_timeout(100)
+            continue
+        try:
+            stock.click(timeout=3000)
+            page.locator(f"{panel} .advice").wait_for(timeout=15000)
+        except PlaywrightTimeout:
+            continue  # the hand ended under the click
+        # Let the hint's panel settle, then read every box.
+        page.wait_for_timeout(300)
+        boxes = page.evaluate(
+            """(panel) => {
+                const p = document.querySelector(panel);
+                const log = document.querySelector('#table-log-list');
+                const items = log.querySelectorAll('li');
+                const last = items[items.length - 1].getBoundingClientRect();
+                return {clipped: p.scrollHeight - p.clientHeight,
+                        below: last.bottom - log.getBoundingClientRect().bottom,
+                        lines: items.length};
+            }""",
+            panel,
+        )
+        assert boxes["clipped"] <= 1, boxes
+        assert boxes["below"] <= 1, boxes
+        assert controls_out_of_view(page) == []
+        checked += 1
+        card = page.locator(".hand button.card:not([disabled])").last
+        label = (card.get_attribute("aria-label") or "")[len("Select ") :]
+        try:
+            card.click(timeout=3000)
+            page.get_by_role("button", name=f"Discard {label}").click(timeout=3000)
+        except PlaywrightTimeout:
+            continue
+    shot(page, "table-gin-desktop")
+    assert checked, "no turn was checked"
+    assert console.errors == []
+
+
 def test_sleight_of_hand_palm_by_clicks(server_url: str, new_page: Any, console: Console):
     page = new_page(PHONE)
     sign_in(page, server_url, "Doc Holliday")

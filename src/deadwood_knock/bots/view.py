@@ -220,26 +220,24 @@ def _read_event(
     thrown: list[list[Card]],
     out: list[Card],
 ) -> None:
-    """Remember who took and who threw which card, tolerant of each game's event fields."""
+    """Remember who took and who threw which card, from the engines' events as they log
+    them: ``draw`` from the ``discard`` pile or ``palm`` (``card``; a palm's ``cover`` is
+    out of play), and the throws (``THROWS``: ``card``, or ``discard`` for Knock Rummy's
+    knock and rummy)."""
     seat = event.get("seat")
     if not isinstance(seat, int) or not 0 <= seat < len(picked):
         return
-    kind = str(event.get("type", ""))
-    if kind in ("draw", "take", "palm", "pick_up"):
-        source = str(event.get("source", ""))
-        if source in ("discard", "palm"):
-            c = event_card(event.get("card") or event.get("taken"))
+    kind = event.get("type")
+    if kind == "draw":
+        if event.get("source") in ("discard", "palm"):
+            c = event_card(event.get("card"))
             if c is not None:
                 picked[seat].append(c)
         cover = event_card(event.get("cover"))
         if cover is not None:
             out.append(cover)
-    if kind in ("discard", "place", "placed", "knock"):
+    elif kind in THROWS:
         c = event_card(event.get("card") or event.get("discard"))
-        if c is not None:
-            thrown[seat].append(c)
-    elif kind == "draw":
-        c = event_card(event.get("placed") or event.get("select") or event.get("discarded"))
         if c is not None:
             thrown[seat].append(c)
 

@@ -26,6 +26,11 @@ function Backs({ count, label }) {
   </ul>`;
 }
 
+// A seat's name and its match total at this step.
+function SeatName({ name, total }) {
+  return html`<span class="replay-name">${name}${total == null ? null : html` <small>${total} pts</small>`}</span>`;
+}
+
 export function Replay({ id }) {
   const [rep, setRep] = useState(undefined);
   const [error, setError] = useState("");
@@ -49,6 +54,22 @@ export function Replay({ id }) {
     // The hands are shown once the replay has been followed to its end, and stay shown.
     if (rep && at === last && (rep.over || rep.finished)) setRevealed(true);
   }, [at, rep]);
+  useEffect(() => {
+    // The arrow keys step (Home and End jump), as a player expects of a replay; the slider
+    // and other form controls keep their own keys.
+    if (!rep) return undefined;
+    const steps = { ArrowLeft: -1, ArrowRight: 1 };
+    function onKey(e) {
+      const t = e.target;
+      if (e.altKey || e.ctrlKey || e.metaKey || (t instanceof HTMLElement && t.closest("input, select, textarea"))) return;
+      if (e.key in steps) setAt((n) => Math.max(0, Math.min(last, n + steps[e.key])));
+      else if (e.key === "Home" || e.key === "End") setAt(e.key === "Home" ? 0 : last);
+      else return;
+      e.preventDefault();
+    }
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [rep, last]);
   if (rep === undefined) return html`<section class="screen replay"><h1>Replay</h1><p class="loading">Finding the record…</p></section>`;
   if (!rep) {
     return html`<section class="screen replay"><h1>Replay</h1>
@@ -59,6 +80,7 @@ export function Replay({ id }) {
   const names = rep.names;
   const me = rep.seat;
   const go = (n) => setAt(Math.max(0, Math.min(last, n)));
+  const total = (s) => (step.totals ? step.totals[s] : null);
   const recent = rep.steps.slice(Math.max(0, at - 5), at + 1).flatMap((s) => s.lines.map((l) => [s.n, l]));
   async function save() {
     try {
@@ -77,8 +99,8 @@ export function Replay({ id }) {
   }
   return html`<section class="screen replay">
     <h1 ref=${heading}>Replay: ${rep.title}${rep.town ? html`<small>, ${rep.town}</small>` : null}</h1>
-    <p class="lede">${rep.game_title} ${rep.place}. Step through every move as you saw it; the other
-      hands are shown once you reach the end.</p>
+    <p class="lede">${rep.game_title} ${rep.place}. Step through every move as you saw it (the
+      arrow keys step too); the other hands are shown once you reach the end.</p>
     <div class="replay-bar" role="group" aria-label="Replay controls">
       <button class="btn small" onClick=${() => go(0)} disabled=${at === 0}>First</button>
       <button class="btn small" onClick=${() => go(at - 1)} disabled=${at === 0}>Back</button>
@@ -91,30 +113,32 @@ export function Replay({ id }) {
     <div class="replay-table card-panel">
       <p class="replay-round">${step.round != null ? `Round ${step.round}${step.rounds ? ` of ${step.rounds}` : ""}` : ""}
         ${step.actor != null ? ` · move by ${names[step.actor]}` : " · the deal"}</p>
+      ${revealed
+        ? html`<section class="replay-hands replay-seats" aria-label="Every hand">
+            <h2 class="sr-only">Every hand</h2>
+            ${step.hands.map((h, s) => s === me ? null : html`<div key=${s} class="replay-seat" data-seat=${s}>
+              <${SeatName} name=${names[s]} total=${total(s)} />
+              <${Cards} cards=${h} label=${`${names[s]}'s hand`} /></div>`)}
+          </section>`
+        : html`<section class="replay-hidden replay-seats" aria-label="Other hands">
+            ${(step.hand_sizes || []).map((n, s) => s === me ? null : html`<div key=${s} class="replay-seat">
+              <${SeatName} name=${names[s]} total=${total(s)} />
+              <${Backs} count=${n} label=${`${names[s]}: ${n} cards, hidden`} /></div>`)}
+            <p class="hint">Hidden until the end of the replay, as they were at the table.</p>
+          </section>`}
       <div class="replay-piles">
         <div><span class="pile-label">Stock · ${step.stock_size ?? "?"}</span>
           <ul class="replay-cards" aria-hidden="true"><li><${CardBack} /></li></ul></div>
         <div class="replay-top"><span class="pile-label">Discard</span>
-          ${step.discard_top ? html`<${Cards} cards=${[step.discard_top]} label="Top of the discard pile" />` : html`<span>empty</span>`}</div>
+          ${step.discard_top ? html`<${Cards} cards=${[step.discard_top]} label="Top of the discard pile" />` : html`<span class="empty-pile"></span>`}</div>
       </div>
       <ol class="replay-lines" aria-live="polite">
         ${recent.map(([n, l], i) => html`<li key=${`${n}-${i}`} class=${n === at ? "now" : ""}>${l}</li>`)}
       </ol>
-      <h2>Your hand</h2>
-      <${Cards} cards=${step.hand} label="Your hand" />
-      <h2>Totals</h2>
-      <p class="replay-totals">${(step.totals || []).map((t, i) => `${names[i]} ${t}`).join(" · ")}</p>
-      ${revealed
-        ? html`<section class="replay-hands" aria-label="Every hand">
-            <h2>Every hand</h2>
-            ${step.hands.map((h, s) => s === me ? null : html`<div key=${s} class="replay-seat" data-seat=${s}>
-              <strong>${names[s]}</strong><${Cards} cards=${h} label=${`${names[s]}'s hand`} /></div>`)}
-          </section>`
-        : html`<section class="replay-hidden" aria-label="Other hands">
-            ${(step.hand_sizes || []).map((n, s) => s === me ? null : html`<div key=${s} class="replay-seat">
-              <strong>${names[s]}</strong> <${Backs} count=${n} label=${`${names[s]}: ${n} cards, hidden`} /></div>`)}
-            <p class="hint">Hidden until the end of the replay, as they were at the table.</p>
-          </section>`}
+      <div class="replay-mine">
+        <h2><${SeatName} name="Your hand" total=${total(me)} /></h2>
+        <${Cards} cards=${step.hand} label="Your hand" />
+      </div>
     </div>
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     <div class="stack">

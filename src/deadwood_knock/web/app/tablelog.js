@@ -132,6 +132,21 @@ export function TableLog({ entries, open, onToggle }) {
     if (list.current) list.current.scrollTop = list.current.scrollHeight;
     setCount(entries.length);
   }, [entries.length, open]);
+  // On a desktop the panels above the log grow and shrink with the hint, and the log's box
+  // with them: if the newest line was in view at the old height, keep it in view. (Read
+  // against the old height, not from scroll events, which can arrive after the resize.)
+  useEffect(() => {
+    const el = list.current;
+    if (!el) return undefined;
+    let height = el.clientHeight;
+    const resized = new ResizeObserver(() => {
+      const wasAtEnd = el.scrollHeight - el.scrollTop - height < 4;
+      height = el.clientHeight;
+      if (wasAtEnd) el.scrollTop = el.scrollHeight;
+    });
+    resized.observe(el);
+    return () => resized.disconnect();
+  }, []);
   const last = entries[entries.length - 1];
   return html`<section class=${`panel table-log${open ? " open" : ""}`} aria-label="Table log">
     <h2 class="log-title">
