@@ -152,6 +152,40 @@ def test_passes_are_the_engines_pile_top_through_turnovers() -> None:
     assert after_turnover >= 30
 
 
+def test_passes_are_the_engines_pile_top_through_a_reshuffle() -> None:
+    """Deadwood Knock's reshuffle (DK7) makes the stock of the cards under the top discard
+    and keeps that card as the pile: every blind draw, the one that set off the reshuffle
+    and those after it too, is a pass of the engine's top card (until 2026-12-06 the walk
+    forgot the top at a reshuffle and read no pass there)."""
+    game = get_game("deadwood-knock")
+    after_reshuffle = 0
+    for seed in range(3):
+        state = game.new_game(game.options_from_json({"players": 4, "rounds": 1}), seed)
+        rng = random.Random(seed)
+        truth: list[list[Card]] = [[] for _ in range(4)]
+        while not game.is_over(state):
+            seat = game.to_act(state)
+            assert seat is not None
+            view = view_of(game.observe(state, seat), "deadwood-knock")
+            # By name: an observation writes the two jokers alike.
+            assert [[str(c) for c in ev.passed] for ev in evidence_of(view)] == [
+                [str(c) for c in cards] for cards in truth
+            ]
+            after_reshuffle += any(e["type"] == "reshuffle" for e in view.raw["events"])
+            # Draws only (no knock, no stand): play on into the reshuffle and the dry stock.
+            draws = [a for a in game.legal_actions(state) if type(a).__name__ == "Draw"]
+            if not draws:
+                break
+            action = rng.choice(draws)
+            pile = state.discard
+            state, events = game.apply(state, action)
+            if action.source == "stock" and pile:
+                truth[seat].append(pile[-1])
+            if any(e.kind in ("round_result", "stock_out") for e in events):
+                break
+    assert after_reshuffle >= 20
+
+
 @pytest.mark.parametrize(
     ("game_name", "options"),
     [

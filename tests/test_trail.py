@@ -382,6 +382,34 @@ def test_gazette_is_newest_first_with_an_empty_message(content: Content) -> None
     assert any(first.name in i["item"] for i in view["items"])
 
 
+def test_a_new_players_gazette_prints_their_arrival_and_the_towns_news(content: Content) -> None:
+    town = content.trail[0]
+    view = gazette_view(content, Lifetime(), TrailProgress(), "Kit Lane")
+    assert view["message"] is None
+    # The first town has no sourced note: the arrival alone.
+    assert not town.notes
+    [arrival] = view["items"]
+    assert arrival["event"] == "new_town" and arrival["match_id"] is None
+    assert town.name in arrival["item"] and "Kit Lane" in arrival["item"]
+    # No name yet: the paper's word for a newcomer.
+    assert "a stranger" in gazette_view(content, Lifetime(), TrailProgress())["items"][0]["item"]
+    # A player who stands in a town with notes (every table before it won) gets its news.
+    noted = next(t for t in content.trail if t.notes)
+    venues = content.trail_venues()
+    before = [v.id for v in venues[: next(i for i, v in enumerate(venues) if v.town == noted.id)]]
+    there = gazette_view(content, Lifetime(), TrailProgress(tables_won=tuple(before)), "Kit")
+    assert [i["event"] for i in there["items"]] == ["town_news", "new_town"]  # newest first
+    news = there["items"][0]
+    assert noted.notes[0].text in news["item"] and noted.name.upper() in news["headline"]
+    for item in (*view["items"], *there["items"]):
+        assert "{" not in item["item"] + item["headline"]
+    # The first real news replaces the first edition.
+    first = content.venues_in(town.id)[0]
+    lost = play(content, TrailProgress(), Lifetime(), Entry("table", first.id), LOSS, "a")
+    after = gazette_view(content, lost.lifetime, lost.progress, "Kit Lane")
+    assert [i["event"] for i in after["items"]] == ["match_lost"]
+
+
 def test_templates_cover_every_event_the_trail_writes(content: Content) -> None:
     for event in GazetteEvent:
         assert content.gazette_for(event)

@@ -447,6 +447,50 @@ async def test_80x24_plays_a_round_with_the_newest_log_line_in_view(
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("game", "bots"),
+    [
+        ("deadwood-knock", None),
+        ("deadwood-knock", ["greedy", "random", "greedy", "random", "greedy"]),
+        ("gin", None),
+    ],
+)
+async def test_80x24_shows_the_result_with_hand_focus_on(game: str, bots: list[str] | None) -> None:
+    """A player who keeps Hand Focus on still sees each round's result on a small screen:
+    it stands from the round's end until their next key, then the hint has the room."""
+    session = Session(game, bots, seed=21, rounds=2, target=40)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")
+        moves = 0
+        start = session.observation().last_result
+        while session.observation().last_result is start and not session.over():
+            dk = game == "deadwood-knock"
+            action = dk_choice(session.legal(), moves) if dk else kr_choice(app, moves)
+            for key in keys_for(app, action):
+                await pilot.press(key)
+            await settle(pilot, app)
+            moves += 1
+            assert moves < 150
+        assert app.show_focus
+        _fully_on_screen(app)
+        assert app.query_one("#results").display
+        assert "result:" in app.screen_text()
+        if session.over():
+            return
+        await pilot.press("right")  # any key: the result has been read
+        for _ in range(500):
+            await pilot.pause()
+            if app.hint is not None and app._hint_for is session.state:
+                break
+        _fully_on_screen(app)
+        assert not app.query_one("#results").display
+        assert app.hint is not None
+        assert app.hint.ranking_lines()[0][:20] in app.screen_text()
+
+
+@pytest.mark.asyncio
 @pytest.mark.parametrize("key", ["question_mark", "f1"])
 async def test_help_opens_with_rules_and_keys_and_closes(key: str) -> None:
     from deadwood_knock.tui.app import HelpScreen

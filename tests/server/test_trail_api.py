@@ -73,7 +73,11 @@ def test_trail_needs_a_player_and_starts_at_the_first_table(
     assert trail["towns"][0]["tables"][0]["status"] == "open"
     assert trail["towns"][1]["status"] == "locked"
     gazette = client.get("/api/gazette", headers=headers).json()
-    assert gazette == {"items": [], "message": "No news from the trail just yet."}
+    # The first edition: the player's arrival in the first town (and its news, if any).
+    assert gazette["message"] is None
+    assert [i["event"] for i in gazette["items"]][-1] == "new_town"
+    assert "Kit" in gazette["items"][-1]["item"]
+    assert content.trail[0].name in gazette["items"][-1]["item"]
 
 
 def test_trail_match_seats_the_tables_figures_and_a_forfeit_keeps_it_open(

@@ -244,9 +244,11 @@ def _read_event(
 
 #: Events after which the discard pile is not followed, as the engines log them (their
 #: ``Event`` kinds): Knock Rummy's turnover (KR7, ``turn_over``: the pile becomes the
-#: stock) and Deadwood Knock's rebuilt stock (DK7, ``reshuffle``; the engine keeps the top
-#: card there, the walk forgets it too). The pile is followed again from the next throw.
-PILE_LOST: Final = frozenset({"turn_over", "reshuffle"})
+#: stock). The pile is followed again from the next throw.
+PILE_LOST: Final = frozenset({"turn_over"})
+#: Deadwood Knock's rebuilt stock (DK7, ``reshuffle``): the cards under the top discard
+#: become the stock, the top card stays the pile.
+PILE_RESHUFFLED: Final = frozenset({"reshuffle"})
 #: Events that put a card on the pile: a discard (``card``), and Knock Rummy's knock and
 #: rummy (``discard``; Deadwood Knock's knock carries no card).
 THROWS: Final = frozenset({"discard", "knock", "rummy"})
@@ -269,7 +271,7 @@ class PileTurn:
 def pile_turns(view: TableView) -> list[list[PileTurn]]:
     """Every seat's turns this round, oldest first: the one walk of the seat's events
     that follows the discard pile (the deal's upcard or flipped card starts it; see
-    ``PILE_LOST``). ``inference.evidence_of`` reads it."""
+    ``PILE_LOST`` and ``PILE_RESHUFFLED``). ``inference.evidence_of`` reads it."""
     n = view.players
     turns: list[list[PileTurn]] = [[] for _ in range(n)]
     pile: list[Card] = []
@@ -283,6 +285,9 @@ def pile_turns(view: TableView) -> list[list[PileTurn]]:
             continue
         if kind in PILE_LOST:
             pile = []
+            continue
+        if kind in PILE_RESHUFFLED:
+            pile = pile[-1:]
             continue
         if not isinstance(seat, int) or not 0 <= seat < n:
             continue

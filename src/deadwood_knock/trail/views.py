@@ -11,8 +11,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from deadwood_knock.content.loader import Content, Misfit
-from deadwood_knock.content.schema import Figure, Source, Venue, WantedPoster
+from deadwood_knock.content.schema import Figure, GazetteEvent, Source, Venue, WantedPoster
 from deadwood_knock.trail.figure_bots import figure_bot_name
+from deadwood_knock.trail.gazette import GazetteItem, Story, write_stories
 from deadwood_knock.trail.progress import (
     Lifetime,
     MatchSummary,
@@ -28,6 +29,7 @@ __all__ = [
     "character_detail",
     "character_sources",
     "character_summary",
+    "first_edition",
     "gazette_view",
     "legends_note",
     "records_view",
@@ -261,10 +263,36 @@ def records_view(content: Content, progress: TrailProgress, lifetime: Lifetime) 
     }
 
 
-def gazette_view(content: Content, lifetime: Lifetime) -> dict[str, Any]:
-    """Newest first; with no items the paper prints the content's "no news" line."""
+def gazette_view(
+    content: Content,
+    lifetime: Lifetime,
+    progress: TrailProgress | None = None,
+    player: str | None = None,
+) -> dict[str, Any]:
+    """Newest first. Before the player's first news the paper prints its first edition:
+    their arrival in the town they are in (``progress``) and that town's first sourced
+    note; with neither, the content's "no news" line."""
     items = [g.to_json() for g in lifetime.gazette]
+    if not items and progress is not None:
+        items = [g.to_json() for g in reversed(first_edition(content, progress, player))]
     return {"items": items, "message": None if items else content.gazette_empty}
+
+
+def first_edition(
+    content: Content, progress: TrailProgress, player: str | None
+) -> tuple[GazetteItem, ...]:
+    """The arrival story and the local news of the town the player is in, oldest first;
+    none when the trail is done. Written by the same templates as the stories a new town
+    brings (``NEW_TOWN``, ``TOWN_NEWS``), so the paper reads the same at every town."""
+    table = current_table(content, progress)
+    if table is None:
+        return ()
+    town = content.town_by_id[table.town]
+    words = {"town": town.name, **({"player": player} if player else {})}
+    stories = [Story(GazetteEvent.NEW_TOWN, words)]
+    if town.notes:
+        stories.append(Story(GazetteEvent.TOWN_NEWS, {**words, "news": town.notes[0].text}))
+    return write_stories(content, stories, 0, None)
 
 
 def card_backs_view(

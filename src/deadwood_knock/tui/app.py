@@ -198,11 +198,10 @@ class DeadwoodApp(App[None]):
         self.query_one("#prompt", Static).update(self._prompt(obs))
         results = result_lines(s.name, obs, s.names, compact=self.compact)
         # A small screen shows the last result from the round's end to the person's next
-        # move; a roomy one keeps it up.
+        # move, or with Hand Focus on to their next key (then the hint has the room); a
+        # roomy one keeps it up.
         fresh = bool(results) and (
-            not self.compact
-            or (not self.show_focus and obs.last_result is not self._result_seen)
-            or s.over()
+            not self.compact or obs.last_result is not self._result_seen or s.over()
         )
         panel = self.query_one("#results")
         panel.display = fresh
@@ -456,11 +455,17 @@ class DeadwoodApp(App[None]):
             return
         if key == "h":
             self.show_focus = not self.show_focus
+            if self.show_focus:  # the result has been seen: the hint takes its room
+                self._result_seen = self.session.observation().last_result
             self.refresh_view()
             if self.show_focus:
                 self._start_hint()
             return
         key = _KEY_NAMES.get(key, key)
+        if self.show_focus:
+            # Any key moves past the result on a small screen (a result this key's move
+            # brings stays until the next one).
+            self._result_seen = self.session.observation().last_result
         hand = self.hand_order()
         if len(key) == 1 and key in _NUMBER_KEYS and _NUMBER_KEYS.index(key) < len(hand):
             self.selected = _NUMBER_KEYS.index(key)

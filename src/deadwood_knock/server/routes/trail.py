@@ -53,7 +53,7 @@ async def get_character(figure_id: str) -> dict[str, Any]:
 
 @router.get("/gazette")
 async def get_gazette(me: Me) -> dict[str, Any]:
-    return gazette_view(trail_content(), lifetime_of(me))
+    return gazette_view(trail_content(), lifetime_of(me), progress_of(me), me.name)
 
 
 @router.get("/records")
