@@ -20,8 +20,7 @@ from deadwood_knock.bots import (
     get_bot,
     personality_bot,
 )
-from deadwood_knock.bots.hints import explain, hand_focus
-from deadwood_knock.bots.inference import HiddenDealer
+from deadwood_knock.bots.hints import explain, hand_focus, pot_dealer
 from deadwood_knock.bots.view import view_of
 from deadwood_knock.cards import parse_card, parse_cards
 from deadwood_knock.games import get_game
@@ -344,7 +343,7 @@ def test_the_view_tells_a_knock_made_before_everyone_had_moved() -> None:
                     view = view_of(game.observe(state, other), game.name)
                     assert view.first_lap_knock is first
                 # Hand Focus reads such a knocker as holding a better hand.
-                dealer = HiddenDealer(view, knocker_tries=5, first_lap_knocker_tries=12)
+                dealer = pot_dealer(view)
                 assert dealer.tries(seat) == (12 if first else 5)
                 seen[first] += 1
                 break

@@ -92,12 +92,12 @@ def share_words(share: float, deals: int) -> str:
         return f"in all {deals} deals"
     if share <= 0.0:
         return f"in none of {deals} deals"
-    percent = share_percent(share)
-    if percent == 99 and round(100 * share) >= 100:
+    rounded = round(100 * share)
+    if rounded >= 100:
         return f"in over 99% of {deals} deals"
-    if percent == 1 and round(100 * share) <= 0:
+    if rounded <= 0:
         return f"in under 1% of {deals} deals"
-    return f"in about {percent}% of {deals} deals"
+    return f"in about {share_percent(share)}% of {deals} deals"
 
 
 def share_percent(share: float) -> int | None:
@@ -698,12 +698,11 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
 def pot_dealer(view: TableView) -> HiddenDealer:
     """The deals Hand Focus prices a pot on: the inference model's, the knocker's hand the
     best of ``POT_KNOCKER_TRIES`` (``POT_FIRST_LAP_KNOCKER_TRIES`` after a knock made
-    before everyone had moved), the calibrated reading of the trail's characters."""
-    return HiddenDealer(
-        view,
-        knocker_tries=POT_KNOCKER_TRIES,
-        first_lap_knocker_tries=POT_FIRST_LAP_KNOCKER_TRIES,
-    )
+    before everyone had moved: such a knock is read as a stronger hand), the calibrated
+    reading of the trail's characters."""
+    first_lap = view.first_lap_knock
+    tries = POT_FIRST_LAP_KNOCKER_TRIES if first_lap else POT_KNOCKER_TRIES
+    return HiddenDealer(view, knocker_tries=tries)
 
 
 def _pot_hint(

@@ -188,13 +188,9 @@ class HiddenDealer:
         keep_best: int = KEEP_BEST,
         shrink: float = SHRINK,
         knocker_tries: int = KNOCKER_TRIES,
-        first_lap_knocker_tries: int | None = None,
     ) -> None:
         self.view = view
         self.knocker_tries = knocker_tries
-        # A knock before everyone has moved is read as its own, stronger kind when given.
-        if first_lap_knocker_tries is not None and view.first_lap_knock:
-            self.knocker_tries = first_lap_knocker_tries
         self.uniform = uniform
         self.keep_best = 0 if uniform else keep_best
         self.dk = facts(view.game).poker_split
