@@ -50,6 +50,7 @@ export function Replay({ id }) {
       });
   }, [id]);
   const last = rep ? rep.steps.length - 1 : 0;
+  const clamp = (n) => Math.max(0, Math.min(last, n));
   useEffect(() => {
     // The hands are shown once the replay has been followed to its end, and stay shown.
     if (rep && at === last && (rep.over || rep.finished)) setRevealed(true);
@@ -62,7 +63,7 @@ export function Replay({ id }) {
     function onKey(e) {
       const t = e.target;
       if (e.altKey || e.ctrlKey || e.metaKey || (t instanceof HTMLElement && t.closest("input, select, textarea"))) return;
-      if (e.key in steps) setAt((n) => Math.max(0, Math.min(last, n + steps[e.key])));
+      if (e.key in steps) setAt((n) => clamp(n + steps[e.key]));
       else if (e.key === "Home" || e.key === "End") setAt(e.key === "Home" ? 0 : last);
       else return;
       e.preventDefault();
@@ -79,7 +80,7 @@ export function Replay({ id }) {
   const step = rep.steps[at];
   const names = rep.names;
   const me = rep.seat;
-  const go = (n) => setAt(Math.max(0, Math.min(last, n)));
+  const go = (n) => setAt(clamp(n));
   const total = (s) => (step.totals ? step.totals[s] : null);
   const recent = rep.steps.slice(Math.max(0, at - 5), at + 1).flatMap((s) => s.lines.map((l) => [s.n, l]));
   async function save() {
@@ -113,19 +114,17 @@ export function Replay({ id }) {
     <div class="replay-table card-panel">
       <p class="replay-round">${step.round != null ? `Round ${step.round}${step.rounds ? ` of ${step.rounds}` : ""}` : ""}
         ${step.actor != null ? ` · move by ${names[step.actor]}` : " · the deal"}</p>
-      ${revealed
-        ? html`<section class="replay-hands replay-seats" aria-label="Every hand">
-            <h2 class="sr-only">Every hand</h2>
-            ${step.hands.map((h, s) => s === me ? null : html`<div key=${s} class="replay-seat" data-seat=${s}>
-              <${SeatName} name=${names[s]} total=${total(s)} />
-              <${Cards} cards=${h} label=${`${names[s]}'s hand`} /></div>`)}
-          </section>`
-        : html`<section class="replay-hidden replay-seats" aria-label="Other hands">
-            ${(step.hand_sizes || []).map((n, s) => s === me ? null : html`<div key=${s} class="replay-seat">
-              <${SeatName} name=${names[s]} total=${total(s)} />
-              <${Backs} count=${n} label=${`${names[s]}: ${n} cards, hidden`} /></div>`)}
-            <p class="hint">Hidden until the end of the replay, as they were at the table.</p>
-          </section>`}
+      <section class=${`replay-seats ${revealed ? "replay-hands" : "replay-hidden"}`}
+        aria-label=${revealed ? "Every hand" : "Other hands"}>
+        ${revealed ? html`<h2 class="sr-only">Every hand</h2>` : null}
+        ${(revealed ? step.hands : step.hand_sizes || []).map((held, s) => s === me ? null : html`<div key=${s}
+          class="replay-seat" data-seat=${s}>
+          <${SeatName} name=${names[s]} total=${total(s)} />
+          ${revealed
+            ? html`<${Cards} cards=${held} label=${`${names[s]}'s hand`} />`
+            : html`<${Backs} count=${held} label=${`${names[s]}: ${held} cards, hidden`} />`}</div>`)}
+        ${revealed ? null : html`<p class="hint">Hidden until the end of the replay, as they were at the table.</p>`}
+      </section>
       <div class="replay-piles">
         <div><span class="pile-label">Stock · ${step.stock_size ?? "?"}</span>
           <ul class="replay-cards" aria-hidden="true"><li><${CardBack} /></li></ul></div>
