@@ -64,6 +64,9 @@ def test_a_finished_match_replays_exports_and_imports(
     assert client.get("/api/continue", headers=headers).json()["matches"] == []
     listed = client.get("/api/replays", headers=headers).json()["replays"]
     assert [r["match_id"] for r in listed] == [match_id]
+    # A quick table says its game once: "Gin against Bat Masterson".
+    assert listed[0]["text"] == f"Gin {listed[0]['place']}" and listed[0]["text"].count("Gin") == 1
+    assert listed[0]["place"].startswith("against ")
     replay = client.get(f"/api/replays/{match_id}", headers=headers).json()
     steps = replay["steps"]
     assert replay["finished"] and replay["names"][0] == "You"

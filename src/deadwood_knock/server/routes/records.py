@@ -51,7 +51,9 @@ def seat_name(content: Content, name: str, bot: str | None) -> str:
 
 
 def where(content: Content, live: LiveMatch, seat: int) -> JSONDict:
-    """Where and against whom a match is played, in names."""
+    """Where and against whom a match is played, in names. ``place`` follows the game's
+    title ("Gin against Bat Masterson", "Deadwood Knock at the Vaudeville Theater"): it
+    never names the game itself."""
     entry = entry_of(content, live.table_id)
     others = [seat_name(content, s.name, s.bot) for s in live.seats if s.seat != seat]
     against = " and ".join([", ".join(others[:-1]), others[-1]] if len(others) > 1 else others)
@@ -83,7 +85,7 @@ def where(content: Content, live: LiveMatch, seat: int) -> JSONDict:
     return {
         "kind": "quick",
         "title": game,
-        "place": f"{game} against {against}",
+        "place": f"against {against}",
         "town": None,
         "town_id": None,
         "against": against,

@@ -251,7 +251,7 @@ function ContinueList({ matches }) {
     <ul class="continue-list">
       ${matches.map((m) => html`<li key=${m.match_id}>
         <a class="btn gold continue-btn" href=${`#/table/${encodeURIComponent(m.match_id)}`}>
-          ${m.text}${m.town && m.kind !== "quick" ? html`<small>${m.town} · ${m.game_title}</small>` : null}</a>
+          ${m.text}<small>${m.town ? `${m.town} · ` : ""}${m.game_title}</small></a>
       </li>`)}
     </ul>
   </section>`;
