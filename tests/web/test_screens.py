@@ -445,3 +445,24 @@ def test_trail_offers_no_table_until_the_map_is_in(
     wait_until(page, "!document.querySelector('.loading')")
     assert page.locator(".towns .table-btn").count() > 0
     assert console.errors == []
+
+
+def test_a_fold_never_speaks_a_line_meant_for_a_winner(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """Table talk at a fold: a character's "lose" lines speak to the round's winner
+    ("Nicely done. You'll be wanted in Fort Worth."), and at a fold nobody has won yet."""
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    said = page.evaluate(
+        """async () => {
+            const talk = await import('/app/talk.js');
+            const ch = await (await fetch('/api/characters/luke-short')).json();
+            const lose = ch.table_talk.filter((t) => t.situation === 'lose').map((t) => t.line);
+            const folds = [0, 1, 2, 3, 4, 5].map((salt) => talk.lineFor('fold', 1, salt, ch));
+            return {lose, folds};
+        }"""
+    )
+    assert said["lose"], "Luke Short has a line for losing"
+    assert all(line and line not in said["lose"] for line in said["folds"]), said
+    assert console.errors == []

@@ -18,12 +18,14 @@ const FALLBACK = {
   greet: ["Pull up a chair.", "Deal me in, stranger.", "Evening. Mind your deadwood."],
 };
 
-// Our talk kinds, and the content's situations that can voice them (first match wins).
+// Our talk kinds, and the content's situations that can voice them (first match wins). A
+// fold is not a lost round: a character's "lose" lines speak to a winner ("That one's
+// yours"), and at a fold nobody has won yet, so a fold says a fold line.
 const SITUATIONS = {
   greet: ["greeting"],
   knock: ["knock"],
   call: ["call", "bluff"],
-  fold: ["fold", "lose"],
+  fold: ["fold"],
   palm: ["palm", "bluff"],
   win_round: ["win"],
   stand: ["stand"],
