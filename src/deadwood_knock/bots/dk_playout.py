@@ -249,14 +249,20 @@ def apply_action(core: Core, seat: int, action: object) -> bool:
 
 
 def playout(
-    core: Core, rng: random.Random, style: Style = DEFAULT_STYLE, cap: int = 400
+    core: Core,
+    rng: random.Random,
+    style: Style = DEFAULT_STYLE,
+    cap: int = 400,
+    styles: Sequence[Style] | None = None,
 ) -> list[int]:
     """Finish the round; return every seat's round score (with Suspicion). A playout cut
     at ``cap`` moves (the policy can trade the same cards back and forth) is valued at
-    each hand's score as it stands, an estimate."""
+    each hand's score as it stands, an estimate. ``styles``, if given, is each seat's
+    style (``style`` is then unused)."""
     steps = 0
     while core.phase != "over" and steps < cap:
-        policy_move(core, rng, style)
+        seat = core.to_act
+        policy_move(core, rng, style if styles is None or seat is None else styles[seat])
         steps += 1
     if core.phase != "over":
         return [quick(h)[0] for h in core.hands]
