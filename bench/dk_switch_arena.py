@@ -19,12 +19,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from deadwood_knock import arena
-from deadwood_knock.bots import Budget, search
+from deadwood_knock.bots import Bot, Budget, register, search
+from deadwood_knock.bots.base import A, O
+from deadwood_knock.bots.strong import ActionValue
+from deadwood_knock.games.base import Game
 from deadwood_knock.trail.figure_bots import register_figure_bots
 
 
@@ -46,6 +51,30 @@ def style(result: arena.MatchResult, name: str) -> dict[str, int]:
     return {"knocks": st.knocks, "rounds": st.rounds, "calls": st.calls, "folds": st.folds}
 
 
+def scaled(scale: float, placebo: bool = False) -> Callable[[], Bot]:
+    """A ``strong`` that thinks ``scale`` times the iterations it is given; with
+    ``placebo``, ``strong`` itself with its random stream moved on by one draw at every
+    decision (the same bot by every measure: what the paired design calls noise)."""
+
+    class Scaled(search.SearchBot):
+        def evaluate(
+            self,
+            game: Game[Any, A, O],
+            observation: O,
+            legal: Sequence[A],
+            rng: random.Random,
+            budget: Budget | None = None,
+            cull: bool = True,
+        ) -> list[ActionValue[A]]:
+            if budget is not None and budget.iterations is not None:
+                budget = Budget(budget.seconds, max(1, round(budget.iterations * scale)))
+            if placebo:
+                rng.getrandbits(32)
+            return super().evaluate(game, observation, legal, rng, budget, cull)
+
+    return search.SearchBot if scale == 1.0 and not placebo else Scaled
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--bots", required=True)
@@ -54,6 +83,29 @@ def main() -> int:
     p.add_argument("--iterations", type=int, default=200)
     p.add_argument("--switch", default="PATIENT_DRAWS")
     p.add_argument("--start", type=int, default=0, help="first match index to play")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=0|1",
+        help="another search constant for the variant half (repeatable)",
+    )
+    p.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="the variant's strong thinks this many times the iterations (a diagnostic)",
+    )
+    p.add_argument(
+        "--placebo",
+        action="store_true",
+        help="the variant is strong with its random stream moved on (a diagnostic)",
+    )
+    p.add_argument(
+        "--variant-only",
+        action="store_true",
+        help="play only the variant half (the base repeats exactly from its seed)",
+    )
     args = p.parse_args()
     register_figure_bots()
     lineup = args.bots.split(",")
@@ -61,10 +113,17 @@ def main() -> int:
     others = sorted(set(lineup[1:]))
     budget = Budget(iterations=args.iterations)
     halves: dict[str, list[arena.MatchResult]] = {"base": [], "variant": []}
+    extra = [(k, bool(int(v))) for k, v in (item.split("=", 1) for item in args.set)]
+    defaults = {k: getattr(search, k) for k, _ in extra}
     for index, rot, seed in arena.match_plan(lineup, args.matches, args.seed)[args.start :]:
         row: dict[str, Any] = {"match": index}
         for half, on in (("base", False), ("variant", True)):
+            if args.variant_only and not on:
+                continue
             setattr(search, args.switch, on)
+            for name, value in extra:
+                setattr(search, name, value if on else defaults[name])
+            register("strong", scaled(args.scale, args.placebo) if on else search.SearchBot)
             t = time.perf_counter()
             result = arena.play_match("deadwood-knock", rot, {}, seed, budget, index)
             halves[half].append(result)
@@ -74,12 +133,16 @@ def main() -> int:
                 **style(result, first),
                 "s": round(time.perf_counter() - t, 1),
             }
-        row["diff"] = round(row["variant"]["margin"] - row["base"]["margin"], 3)
+        if not args.variant_only:
+            row["diff"] = round(row["variant"]["margin"] - row["base"]["margin"], 3)
         row["load"] = os.getloadavg()[0]
         print(json.dumps(row), flush=True)
     setattr(search, args.switch, False)
+    register("strong", search.SearchBot)
     out: dict[str, Any] = {}
     for half, results in halves.items():
+        if not results:
+            continue
         report = arena.summarise("deadwood-knock", lineup, {}, results)
         out[half] = {
             "margins": {
@@ -87,6 +150,9 @@ def main() -> int:
             },
             "rounds": sum(len(r.round_scores) for r in results),
         }
+    if args.variant_only:
+        print(json.dumps(out), flush=True)
+        return 0
     base = halves["base"]
     var = halves["variant"]
     diffs = [

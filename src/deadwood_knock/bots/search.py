@@ -71,6 +71,12 @@ DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 #: picks the draw with patient rivals. Off in play (measured behind or level).
 PATIENT_DRAWS = False
 PATIENT_RIVAL = Style(knock_count=-100, knock_score=50, call_points=30)
+#: With ``PATIENT_DRAWS`` on and this off, the split budget alone (the draw chosen with
+#: ``DK_STYLE`` rivals on the second half): a diagnostic of the ninth pass.
+PATIENT_RIVAL_DRAWS = True
+#: With ``PATIENT_DRAWS`` on and this off, each of the two searches gets the whole budget
+#: (twice the work where a knock is legal): another diagnostic of the ninth pass.
+PATIENT_HALF_BUDGET = True
 
 #: The rummy games whose search deals by the inference model. Knock Rummy is not one:
 #: there the model's hands (best of at most four weighted deals) are weaker than
@@ -281,7 +287,8 @@ class SearchBot(StrongBot):
             budget = self.default_budget or self.budgets[0]
         draws = [a for a in legal if a.kind != "knock"]
         if len(draws) < len(legal):
-            budget = _half(budget)
+            if PATIENT_HALF_BUDGET:
+                budget = _half(budget)
             first = super().evaluate(game, observation, legal, rng, budget, cull)
             if first[0].action.kind == "knock" or len(draws) == 1:
                 return first
@@ -344,7 +351,8 @@ class SearchBot(StrongBot):
     def _search(self, game: Game[Any, Any, O], observation: O, view: TableView) -> Search:
         if game.facts.poker_split:
             if sample_position(view, random.Random(0)) is not None:
-                return InferredSimSearch(view, rivals=PATIENT_RIVAL if self._patient else None)
+                patient = self._patient and PATIENT_RIVAL_DRAWS
+                return InferredSimSearch(view, rivals=PATIENT_RIVAL if patient else None)
         else:
             table = kr_playout.sample_position(view, random.Random(0))
             if table is not None:
