@@ -1,17 +1,22 @@
-"""A ``strong`` switch on and off on the same Deadwood Knock deals (issue #17, ninth pass).
+"""``strong`` changed one way, and as it plays, on the same Deadwood Knock deals (issue
+#17, ninth pass).
 
 Plays each match of ``deadwood-knock arena --game deadwood-knock --bots LINEUP --matches N
---seed S --iterations I --jobs 1`` (``arena.match_plan``, ``arena.play_match``) twice, with
-the module constant ``search.SWITCH`` (default ``PATIENT_DRAWS``) off (base: ``strong`` as
-it plays) and on (variant), interleaved match by match so a run cut short leaves both
-halves on the same deals and seats. After every match it prints one JSON line (the
-match's margins, ``strong`` minus each other bot a round, and ``strong``'s knocks and
+--seed S --iterations I --jobs 1`` (``arena.match_plan``, ``arena.play_match``) twice: the
+base (``strong`` as it plays) and the variant, interleaved match by match so a run cut
+short leaves both halves on the same deals and seats. The variant is any of: ``--switch
+NAME`` (a boolean constant of ``bots/search.py`` turned on), ``--set NAME=0|1`` (more
+such constants), ``--scale K`` (``strong`` thinks K times the iterations it is given) and
+``--placebo`` (``strong`` itself with its random stream moved on by one draw at every
+decision: what the paired design calls noise). After every match it prints one JSON line
+(the match's margins, ``strong`` minus the others a round, and ``strong``'s knocks and
 calls) and at the end the arena's summary of each half and the variant's margin less the
 base's, paired by match (the arena's estimator: the mean of the matches, weighted by
-rounds, with a normal 95% interval).
+rounds, with a normal 95% interval). ``--variant-only`` plays only the variant (the base
+repeats exactly from its seed: pair it with an earlier run's lines).
 
     .venv/bin/python bench/dk_switch_arena.py --bots strong,strong-v1,strong-v1,strong-v1 \\
-        --matches 16 --seed 2401 --iterations 200
+        --matches 16 --seed 2401 --iterations 200 --placebo
 """
 
 from __future__ import annotations
@@ -81,7 +86,7 @@ def main() -> int:
     p.add_argument("--matches", type=int, required=True)
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--iterations", type=int, default=200)
-    p.add_argument("--switch", default="PATIENT_DRAWS")
+    p.add_argument("--switch", default=None, help="a boolean constant of bots/search.py")
     p.add_argument("--start", type=int, default=0, help="first match index to play")
     p.add_argument(
         "--set",
@@ -114,13 +119,18 @@ def main() -> int:
     budget = Budget(iterations=args.iterations)
     halves: dict[str, list[arena.MatchResult]] = {"base": [], "variant": []}
     extra = [(k, bool(int(v))) for k, v in (item.split("=", 1) for item in args.set)]
+    switches = [] if args.switch is None else [args.switch]
+    for name in [*switches, *(k for k, _ in extra)]:
+        if not isinstance(getattr(search, name, None), bool):
+            p.error(f"bots/search.py has no boolean constant {name}")
     defaults = {k: getattr(search, k) for k, _ in extra}
     for index, rot, seed in arena.match_plan(lineup, args.matches, args.seed)[args.start :]:
         row: dict[str, Any] = {"match": index}
         for half, on in (("base", False), ("variant", True)):
             if args.variant_only and not on:
                 continue
-            setattr(search, args.switch, on)
+            for name in switches:
+                setattr(search, name, on)
             for name, value in extra:
                 setattr(search, name, value if on else defaults[name])
             register("strong", scaled(args.scale, args.placebo) if on else search.SearchBot)
@@ -137,7 +147,8 @@ def main() -> int:
             row["diff"] = round(row["variant"]["margin"] - row["base"]["margin"], 3)
         row["load"] = os.getloadavg()[0]
         print(json.dumps(row), flush=True)
-    setattr(search, args.switch, False)
+    for name in switches:
+        setattr(search, name, False)
     register("strong", search.SearchBot)
     out: dict[str, Any] = {}
     for half, results in halves.items():

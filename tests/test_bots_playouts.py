@@ -135,23 +135,3 @@ def test_meld_aware_discard_keeps_a_pair_over_a_lone_card() -> None:
     assert plain.pile[-1] in parse_cards("Kc Kd")  # the plain policy breaks the pair
     kr_playout.meld_move(t, 10)
     assert t.pile[-1] in parse_cards("Qs Jh")
-
-
-def test_dk_playout_styles_per_seat() -> None:
-    # One style for every seat plays exactly as ``style`` alone; a patient rival style
-    # (knocks only with a hand scoring 50, never by a low count) never knocks a hand
-    # scoring less, while the searching seat keeps its own style.
-    patient = dk_playout.Style(knock_count=-100, knock_score=50, call_points=30)
-    eager = dk_playout.Style(knock_count=4, knock_score=25, call_points=30)
-    knocks = 0
-    for seed in range(40):
-        first, _moves, _events = _play_round("deadwood-knock", {"players": 4, "rounds": 1}, seed)
-        a, b = dk_playout.dealt(first), dk_playout.dealt(first)
-        same = dk_playout.playout(a, random.Random(seed), eager)
-        assert dk_playout.playout(b, random.Random(seed), styles=[eager] * 4) == same
-        c = dk_playout.dealt(first)
-        dk_playout.playout(c, random.Random(seed), styles=[eager, patient, patient, patient])
-        if c.knocker is not None and c.knocker != 0:
-            knocks += 1
-            assert dk_playout.quick(c.hands[c.knocker])[0] >= 50, seed
-    assert knocks >= 1

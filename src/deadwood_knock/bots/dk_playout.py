@@ -249,20 +249,14 @@ def apply_action(core: Core, seat: int, action: object) -> bool:
 
 
 def playout(
-    core: Core,
-    rng: random.Random,
-    style: Style = DEFAULT_STYLE,
-    cap: int = 400,
-    styles: Sequence[Style] | None = None,
+    core: Core, rng: random.Random, style: Style = DEFAULT_STYLE, cap: int = 400
 ) -> list[int]:
     """Finish the round; return every seat's round score (with Suspicion). A playout cut
     at ``cap`` moves (the policy can trade the same cards back and forth) is valued at
-    each hand's score as it stands, an estimate. ``styles``, if given, is each seat's
-    style (``style`` is then unused)."""
+    each hand's score as it stands, an estimate."""
     steps = 0
     while core.phase != "over" and steps < cap:
-        seat = core.to_act
-        policy_move(core, rng, style if styles is None or seat is None else styles[seat])
+        policy_move(core, rng, style)
         steps += 1
     if core.phase != "over":
         return [quick(h)[0] for h in core.hands]

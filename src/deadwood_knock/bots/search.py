@@ -23,7 +23,7 @@ from typing import Any
 
 from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import A, Budget, O
-from deadwood_knock.bots.dk_playout import Style, apply_action, playout, sample_position
+from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.kr import discard_card, options_of
 from deadwood_knock.bots.strong import (
@@ -37,7 +37,6 @@ from deadwood_knock.bots.strong import (
 )
 from deadwood_knock.bots.view import TableView, view_of
 from deadwood_knock.games.base import Action, Game
-from deadwood_knock.games.deadwood_knock.core import Core
 from deadwood_knock.games.knock_rummy.core import KrTable
 from deadwood_knock.games.knock_rummy.melds import count, hand_mask
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
@@ -57,26 +56,9 @@ KR_BUDGET = Budget(seconds=0.18, iterations=600)
 #: Knock, fourth and fifth passes). Rivals that knock only with a hand scoring 50 (never
 #: by a low count), each rival's call line read from its answers earlier in the match,
 #: and the searching seat's own later knocks waiting for 60 were no better on the same
-#: deals either (seventh pass).
+#: deals either (seventh pass); nor were draws chosen with patient rivals (knocking only
+#: at 50) while the knock is priced with these (ninth pass).
 DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
-
-#: Deadwood Knock, ninth pass (docs/bots.md): the draw valued over a longer round. With
-#: ``DK_STYLE`` rivals most playouts end with the next rival's knock (59% at strong's own
-#: decisions, seventh pass), so a draw is valued mostly by the hand it makes now, while
-#: ``strong-v1`` rarely knocks under a made hand and rounds run on. With the switch on,
-#: a play-phase draw is chosen by playouts whose rivals knock only with a hand scoring
-#: ``PATIENT_RIVAL.knock_score`` (the searching seat keeps ``DK_STYLE``), and the knock is
-#: still decided as before: where a knock is legal, half the budget prices the knock
-#: against playing on with ``DK_STYLE`` rivals and, if playing on wins, the other half
-#: picks the draw with patient rivals. Off in play (measured behind or level).
-PATIENT_DRAWS = False
-PATIENT_RIVAL = Style(knock_count=-100, knock_score=50, call_points=30)
-#: With ``PATIENT_DRAWS`` on and this off, the split budget alone (the draw chosen with
-#: ``DK_STYLE`` rivals on the second half): a diagnostic of the ninth pass.
-PATIENT_RIVAL_DRAWS = True
-#: With ``PATIENT_DRAWS`` on and this off, each of the two searches gets the whole budget
-#: (twice the work where a knock is legal): another diagnostic of the ninth pass.
-PATIENT_HALF_BUDGET = True
 
 #: The rummy games whose search deals by the inference model. Knock Rummy is not one:
 #: there the model's hands (best of at most four weighted deals) are weaker than
@@ -146,36 +128,10 @@ def _knock_counts(view: TableView, legal: Sequence[A]) -> dict[A, int]:
 
 
 class InferredSimSearch(SimSearch):
-    """Deadwood Knock playouts on positions whose hidden hands come from the model.
-    ``rivals``, if given, is the other seats' playout style (the seat keeps ``style``)."""
+    """Deadwood Knock playouts on positions whose hidden hands come from the model."""
 
-    def __init__(
-        self, view: TableView, style: Style = DK_STYLE, rivals: Style | None = None
-    ) -> None:
+    def __init__(self, view: TableView, style: Style = DK_STYLE) -> None:
         super().__init__(view, HiddenDealer(view).deal, style)
-        self.styles: list[Style] | None = None
-        if rivals is not None:
-            self.styles = [style if s == view.seat else rivals for s in range(view.players)]
-
-    def value(self, sample: Core, action: Action, rng: random.Random) -> float:
-        if self.styles is None:
-            return super().value(sample, action, rng)
-        sim = sample.copy()
-        sim.seed = rng.getrandbits(63)
-        seat = self.view.seat
-        if not apply_action(sim, seat, action):
-            return -1000.0
-        scores = playout(sim, rng, self.style, styles=self.styles)
-        others = [v for s, v in enumerate(scores) if s != seat]
-        return scores[seat] - (sum(others) / len(others) if others else 0.0)
-
-
-def _half(budget: Budget) -> Budget:
-    """Half of a budget (each limit halved, at least one iteration)."""
-    return Budget(
-        seconds=None if budget.seconds is None else budget.seconds / 2,
-        iterations=None if budget.iterations is None else max(1, budget.iterations // 2),
-    )
 
 
 #: The rummy games whose playouts use the meld-aware discard (``kr_playout.meld_move``:
@@ -239,8 +195,6 @@ class SearchBot(StrongBot):
     name = "strong"
     gin_anchor_z = GIN_Z
     budgets = (DEFAULT_BUDGET, KR_BUDGET)
-    #: Set for the length of one ``evaluate`` when the draw is chosen with patient rivals.
-    _patient = False
 
     # Knock Rummy: the knock by its value. strong-v1 favours a knock at a count of 10 or
     # less (its anchor) and otherwise knocks only when the playouts put the knock a
@@ -259,10 +213,6 @@ class SearchBot(StrongBot):
         budget: Budget | None = None,
         cull: bool = True,
     ) -> list[ActionValue[A]]:
-        if PATIENT_DRAWS and game.facts.poker_split and not self._patient:
-            view = view_of(observation, game.name)
-            if view.phase == "play" and any(a.kind == "draw" for a in legal):
-                return self._patient_evaluate(game, observation, legal, rng, budget, cull)
         if not game.facts.poker_split:
             # StrongBot.evaluate reads the view again and its priors count each knock
             # again: about 0.1 ms of a 180 ms decision (view_of 93 us, the knock counts
@@ -271,32 +221,6 @@ class SearchBot(StrongBot):
             if options_of(view.raw)[2]:
                 legal = gin_weighed(view, legal)
         return super().evaluate(game, observation, legal, rng, budget, cull)
-
-    def _patient_evaluate(
-        self,
-        game: Game[Any, A, O],
-        observation: O,
-        legal: Sequence[A],
-        rng: random.Random,
-        budget: Budget | None,
-        cull: bool,
-    ) -> list[ActionValue[A]]:
-        """``PATIENT_DRAWS``: the knock priced as before on half the budget, the draw
-        chosen with patient rivals (the whole budget when no knock is legal)."""
-        if budget is None:
-            budget = self.default_budget or self.budgets[0]
-        draws = [a for a in legal if a.kind != "knock"]
-        if len(draws) < len(legal):
-            if PATIENT_HALF_BUDGET:
-                budget = _half(budget)
-            first = super().evaluate(game, observation, legal, rng, budget, cull)
-            if first[0].action.kind == "knock" or len(draws) == 1:
-                return first
-        self._patient = True
-        try:
-            return super().evaluate(game, observation, draws, rng, budget, cull)
-        finally:
-            self._patient = False
 
     def _gin_anchor(self, view: TableView, legal: Sequence[A]) -> A:
         # Coupled to ``evaluate``: StrongBot.evaluate hands the anchor the ``legal`` that
@@ -351,8 +275,7 @@ class SearchBot(StrongBot):
     def _search(self, game: Game[Any, Any, O], observation: O, view: TableView) -> Search:
         if game.facts.poker_split:
             if sample_position(view, random.Random(0)) is not None:
-                patient = self._patient and PATIENT_RIVAL_DRAWS
-                return InferredSimSearch(view, rivals=PATIENT_RIVAL if patient else None)
+                return InferredSimSearch(view)
         else:
             table = kr_playout.sample_position(view, random.Random(0))
             if table is not None:
