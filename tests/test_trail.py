@@ -467,6 +467,11 @@ def test_trail_view_lists_towns_in_order_with_progress(content: Content) -> None
     assert view["progress"]["tables_won"] == 2
     opponent = first["tables"][0]["opponents"][0]
     assert opponent["portrait_url"].startswith("/art/portraits/")
+    # Each table says how a sentence names it ("Take a seat at the Vaudeville Theater").
+    for table in (t for town in view["towns"] for t in town["tables"]):
+        name = table["name"]
+        assert table["place"] in (f"at {name}", f"at the {name}"), table["place"]
+        assert "the The " not in table["place"]
     posters = [p for t in view["towns"] for p in t["wanted"]]
     assert len(posters) == len(content.wanted)
     # Part-way along, with one reward collected: the view agrees with the pure statuses.
