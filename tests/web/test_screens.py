@@ -54,7 +54,8 @@ def test_the_next_table_is_offered_above_the_map_on_a_phone(
     trail = _api(page, "/api/trail")
     here = next(t for t in trail["towns"] if t["id"] == trail["current_town"])
     first = next(t for t in here["tables"] if t["status"] == "open")
-    button = page.get_by_role("button", name=re.compile("^Take a seat " + re.escape(first["place"])))
+    seat = re.compile("^Take a seat " + re.escape(first["place"]))
+    button = page.get_by_role("button", name=seat)
     button.wait_for()
     # On the first screen, before the map: no scrolling to find where to play.
     box = button.bounding_box()
