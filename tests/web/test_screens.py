@@ -96,6 +96,14 @@ def test_forfeit_asks_once_then_shows_the_result_and_the_gazette_story(
     assert not re.search(r"[a-z]+-[a-z]+", text), f"an id in the summary: {text!r}"
     assert not re.search(r"\.[A-Z]", done.inner_text()), "a sentence runs into the next"
     shot(page, "forfeit-result-phone")
+    # The paper's headlines are said to be the Gazette's, with the way there.
+    match_id = page.evaluate("decodeURIComponent(location.hash.split('/').pop())")
+    headlines = _api(page, f"/api/trail/summaries/{match_id}")["headlines"]
+    assert headlines
+    printed = done.locator(".sum-gazette")
+    assert printed.inner_text().startswith("In the Gazette: "), printed.inner_text()
+    assert all(h in printed.inner_text() for h in headlines)
+    assert printed.get_by_role("link", name="Gazette").get_attribute("href") == "#/gazette"
     done.get_by_role("button", name="Return to town").click()
     page.get_by_role("heading", name="The Trail", exact=True).wait_for()
     # The Gazette prints the story, not only its headline.
