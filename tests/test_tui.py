@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -126,7 +127,8 @@ async def test_deadwood_knock_round_by_keys_shows_hand_and_result() -> None:
         assert "Round 2 of 2" in text
         for s in range(3):
             # The arithmetic line: hand points − deadwood ± pot = round score, then the total.
-            assert f"= {result.round_scores[s] + result.suspicion[s]}  → total" in text
+            score = f"{result.round_scores[s] + result.suspicion[s]}".replace("-", "−")
+            assert f"= {score}  → total" in text
             assert f"{result.hand_points[s]} − deadwood" in text
         assert result.totals == session.observation().totals
 
@@ -151,7 +153,7 @@ async def test_knock_rummy_hand_to_its_end_without_leaking_hands() -> None:
         assert f"Hand {hr.hand_number} result" in text
         assert sum(hr.scores) == 0  # Knock Rummy points only move between players
         for s in range(2):
-            assert f"count {hr.counts[s]}; score {hr.scores[s]:+d}" in text
+            assert f"count {hr.counts[s]}; score {hr.scores[s]:+d}".replace("-", "−") in text
 
 
 @pytest.mark.asyncio
@@ -280,7 +282,8 @@ def test_rummy_result_arithmetic_matches_the_engine(game: str, opponents: list[s
     checked = 0
     for hr, lines in _played_results(game, opponents, range(6)):
         for s, line in enumerate(lines[1 : 1 + len(hr.totals)]):
-            assert f"score {hr.scores[s]:+d}" in line and f"total {hr.totals[s]}" in line
+            assert f"score {hr.scores[s]:+d}".replace("-", "−") in line
+            assert f"total {hr.totals[s]}".replace("-", "−") in line
             if "(" not in line.split("score", 1)[1]:
                 continue
             written = line.split("score", 1)[1].split("(", 1)[1].split(")")[0]
@@ -300,6 +303,11 @@ def test_deadwood_knock_result_arithmetic_matches_the_engine() -> None:
             numbers = " ".join(t for t in written.split() if not any(ch in t for ch in "♠♥♦♣"))
             numbers = numbers.replace("Joker", "")
             assert _sum_expression(numbers) == r.round_scores[s] + r.suspicion[s], line
+            # The figures after it carry a true minus sign, as the sum does.
+            assert "-" not in line.split("=", 1)[1], line
+        # The calls read in the past tense, like the knock: "King Fisher knocked; You called".
+        if r.knocker is not None:
+            assert not re.search(r"\b(call|calls|fold|folds)\b", lines[0]), lines[0]
 
 
 @pytest.mark.asyncio

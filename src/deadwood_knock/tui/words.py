@@ -150,6 +150,11 @@ def _points(n: int) -> str:
     return "1 point" if n == 1 else f"{n} points"
 
 
+def _number(n: int) -> str:
+    """A figure with a true minus sign, as the sums before it use (``−9``, not ``-9``)."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
 def _signed(n: int) -> str:
     return f"+ {n}" if n >= 0 else f"− {-n}"
 
@@ -160,7 +165,6 @@ def result_lines(
     """The last finished round (DK) or hand (KR/Gin), with its arithmetic. ``compact``
     (a small terminal) leaves out the cards (DK: the category stays; KR/Gin: the melds
     and deadwood, the count stays) so each player fits one line; the figures stay."""
-    viewer = observation.seat
     rule_facts = facts(game_name)
     if rule_facts.poker_split:
         words = rule_facts.category_words
@@ -171,11 +175,8 @@ def result_lines(
             head = f"Round {r.round} result: the stock ran out, no knocker and no pot."
         else:
             assert r.knocker is not None
-            said = [
-                f"{names[s]} {c if s == viewer else c + 's'}"
-                for s, c in enumerate(r.calls)
-                if c is not None
-            ]
+            # Past tense, as the rest of the result: "King Fisher knocked; You called".
+            said = [f"{names[s]} {c}ed" for s, c in enumerate(r.calls) if c is not None]
             if compact and len(said) > 2:
                 called = sum(1 for c in r.calls if c == "call")
                 said = [f"{called} called", f"{len(said) - called} folded"]
@@ -193,8 +194,8 @@ def result_lines(
             lines.append(
                 f"  {names[s]}: {shown} {r.hand_points[s]}"
                 f" − deadwood{dead} {r.deadwood_points[s]}"
-                f" {_signed(r.pot[s])} pot{sus} = {r.round_scores[s] + r.suspicion[s]}"
-                f"  → total {r.totals[s]}"
+                f" {_signed(r.pot[s])} pot{sus} = {_number(r.round_scores[s] + r.suspicion[s])}"
+                f"  → total {_number(r.totals[s])}"
             )
         return lines
     hr = observation.last_result
@@ -234,7 +235,8 @@ def result_lines(
         shown = "" if compact else f"melds {melds or 'none'}; deadwood {dead}; "
         lines.append(
             f"  {names[s]}: {shown}count {hr.counts[s]};"
-            f" score {hr.scores[s]:+d}{why} → total {hr.totals[s]}"
+            f" score {'+' if hr.scores[s] >= 0 else ''}{_number(hr.scores[s])}{why}"
+            f" → total {_number(hr.totals[s])}"
         )
     if hr.layoffs:
         lines.append(f"  Laid off: {cards_text(hr.layoffs)}")
