@@ -36,6 +36,7 @@ from deadwood_knock.tui.words import (
     cards_text,
     evaluation_lines,
     help_lines,
+    number_text,
     result_lines,
 )
 
@@ -286,7 +287,7 @@ class DeadwoodApp(App[None]):
                 if obs.palmed[seat]:
                     tags.append("palmed")
             tag = f" [{', '.join(tags)}]" if tags else ""
-            total = f" ({obs.totals[seat]})" if self.compact else ""
+            total = f" ({number_text(obs.totals[seat])})" if self.compact else ""
             lines.append(
                 f"{mark}{s.names[seat]}{total}: {_count(obs.hand_sizes[seat])}{tag}, "
                 f"known: {cards_text(known)}"
@@ -309,7 +310,7 @@ class DeadwoodApp(App[None]):
     def _hand(self, obs: Any) -> Text:
         text = Text()
         mark = "▶ " if obs.to_act == HUMAN_SEAT else "  "
-        mine = f" ({obs.totals[HUMAN_SEAT]})" if self.compact else ""
+        mine = f" ({number_text(obs.totals[HUMAN_SEAT])})" if self.compact else ""
         text.append(f"{mark}Your hand{mine}: ")
         for i, c in enumerate(self.hand_order()):
             label = f"{_NUMBER_KEYS[i]}:" if i < len(_NUMBER_KEYS) else ""

@@ -99,7 +99,7 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
     if k == "void":
         return f"The hand is void: {d['reason']}."
     if k in ("round_result", "hand_result"):
-        totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(d["totals"]))
+        totals = ", ".join(f"{names[s]} {number_text(t)}" for s, t in enumerate(d["totals"]))
         return f"Totals: {totals}."
     if k in ("match_over", "game_over"):
         won = " and ".join(names[s] for s in d["winners"])
@@ -150,7 +150,7 @@ def _points(n: int) -> str:
     return "1 point" if n == 1 else f"{n} points"
 
 
-def _number(n: int) -> str:
+def number_text(n: int) -> str:
     """A figure with a true minus sign, as the sums before it use (``−9``, not ``-9``)."""
     return f"−{-n}" if n < 0 else str(n)
 
@@ -194,8 +194,8 @@ def result_lines(
             lines.append(
                 f"  {names[s]}: {shown} {r.hand_points[s]}"
                 f" − deadwood{dead} {r.deadwood_points[s]}"
-                f" {_signed(r.pot[s])} pot{sus} = {_number(r.round_scores[s] + r.suspicion[s])}"
-                f"  → total {_number(r.totals[s])}"
+                f" {_signed(r.pot[s])} pot{sus} = {number_text(r.round_scores[s] + r.suspicion[s])}"
+                f"  → total {number_text(r.totals[s])}"
             )
         return lines
     hr = observation.last_result
@@ -235,8 +235,8 @@ def result_lines(
         shown = "" if compact else f"melds {melds or 'none'}; deadwood {dead}; "
         lines.append(
             f"  {names[s]}: {shown}count {hr.counts[s]};"
-            f" score {'+' if hr.scores[s] >= 0 else ''}{_number(hr.scores[s])}{why}"
-            f" → total {_number(hr.totals[s])}"
+            f" score {'+' if hr.scores[s] >= 0 else ''}{number_text(hr.scores[s])}{why}"
+            f" → total {number_text(hr.totals[s])}"
         )
     if hr.layoffs:
         lines.append(f"  Laid off: {cards_text(hr.layoffs)}")
