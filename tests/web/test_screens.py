@@ -45,6 +45,36 @@ def _start_first_trail_table(page: Any) -> None:
     page.locator(".table-screen").wait_for()
 
 
+def test_the_next_table_is_offered_above_the_map_on_a_phone(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Wren")
+    wait_until(page, "!document.querySelector('.loading')")
+    trail = _api(page, "/api/trail")
+    here = next(t for t in trail["towns"] if t["id"] == trail["current_town"])
+    first = next(t for t in here["tables"] if t["status"] == "open")
+    seat = re.compile("^Take a seat " + re.escape(first["place"]))
+    button = page.get_by_role("button", name=seat)
+    button.wait_for()
+    # On the first screen, before the map: no scrolling to find where to play.
+    box = button.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
+    map_box = page.locator(".map-svg").bounding_box()
+    assert map_box is not None and box["y"] < map_box["y"]
+    for who in first["opponents"]:
+        assert who["name"] in button.inner_text()
+    button.click()
+    page.locator(".table-screen").wait_for()
+    assert _api(page, "/api/continue")["matches"][0]["table_id"] == first["id"]
+    # Back on the trail the match under way is offered to continue, not a second seat.
+    page.goto(server_url + "/#/trail")
+    page.locator(".continue-btn").first.wait_for()
+    wait_until(page, "!document.querySelector('.loading')")
+    assert page.locator(".next-table").count() == 0
+    assert console.errors == []
+
+
 def test_forfeit_asks_once_then_shows_the_result_and_the_gazette_story(
     server_url: str, new_page: Any, console: Console
 ) -> None:
@@ -66,6 +96,14 @@ def test_forfeit_asks_once_then_shows_the_result_and_the_gazette_story(
     assert not re.search(r"[a-z]+-[a-z]+", text), f"an id in the summary: {text!r}"
     assert not re.search(r"\.[A-Z]", done.inner_text()), "a sentence runs into the next"
     shot(page, "forfeit-result-phone")
+    # The paper's headlines are said to be the Gazette's, with the way there.
+    match_id = page.evaluate("decodeURIComponent(location.hash.split('/').pop())")
+    headlines = _api(page, f"/api/trail/summaries/{match_id}")["headlines"]
+    assert headlines
+    printed = done.locator(".sum-gazette")
+    assert printed.inner_text().startswith("In the Gazette: "), printed.inner_text()
+    assert all(h in printed.inner_text() for h in headlines)
+    assert printed.get_by_role("link", name="Gazette").get_attribute("href") == "#/gazette"
     done.get_by_role("button", name="Return to town").click()
     page.get_by_role("heading", name="The Trail", exact=True).wait_for()
     # The Gazette prints the story, not only its headline.
@@ -233,7 +271,9 @@ def test_locked_backs_say_how_to_earn_them_and_posters_hang_from_the_start(
     far = next((w, t) for t in trail["towns"] if t["status"] == "locked" for w in t["wanted"])
     card = page.locator(f'[data-poster="{far[0]["id"]}"]')
     terms = card.locator(".poster-terms").inner_text()
-    assert str(far[0]["terms"]["score_to_beat"]) in terms and "Reward" in terms
+    assert str(far[0]["terms"]["score_to_beat"]) in terms
+    reward = f"Reward ${far[0]['reward']:,}"
+    assert card.locator(".poster-reward").inner_text() == reward
     assert card.get_by_role("button", name=f"Locked until {far[1]['name']}").is_disabled()
     assert console.errors == []
 
@@ -407,7 +447,7 @@ def test_a_replay_steps_through_a_finished_match_and_shows_hands_only_at_its_end
     page.get_by_text(f"Step {last - 1} of {last}").wait_for()
     # Export, then import the same record from a file: the same replay.
     with page.expect_download() as got:
-        page.get_by_role("button", name="Save as GameRecord JSON").click()
+        page.get_by_role("button", name="Save the game file").click()
     path = tmp_path / "record.json"
     got.value.save_as(path)
     page.goto(server_url + "/#/records")

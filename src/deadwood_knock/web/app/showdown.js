@@ -231,7 +231,10 @@ function TrailSummary({ sum }) {
   return html`<div class="trail-summary">
     <ul>
       ${(sum.lines || []).map((l) => html`<li key=${l}>${l}</li>`)}
-      ${(sum.headlines || []).map((h) => html`<li key=${h}><em>${h}</em></li>`)}
+      ${(sum.headlines || []).length
+        ? html`<li class="sum-gazette">In the <a href="#/gazette">Gazette</a>: ${sum.headlines.map(
+          (h, i) => html`${i ? " · " : ""}<span class="headline" key=${h}>${h}</span>`)}</li>`
+        : null}
     </ul>
   </div>`;
 }
