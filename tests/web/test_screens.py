@@ -506,3 +506,53 @@ def test_a_fold_never_speaks_a_line_meant_for_a_winner(
     assert said["lose"], "Luke Short has a line for losing"
     assert all(line and line not in said["lose"] for line in said["folds"]), said
     assert console.errors == []
+
+
+def test_only_a_round_with_a_winner_draws_a_remark(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """The remark at a round's end (talk.roundRemark) on the result shapes a table meets:
+    a dry round, a tie at the top, a void or shared Knock Rummy hand draw none; an opponent
+    who won speaks its own "win" line; when you won, an opponent who lost (not the pot's
+    taker) speaks its own "lose" line; a person at the table is never given words; the same
+    result always draws the same remark."""
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    got = page.evaluate(
+        """async () => {
+            const talk = await import('/app/talk.js');
+            const ch = {
+                1: await (await fetch('/api/characters/lottie-deno')).json(),
+                2: await (await fetch('/api/characters/luke-short')).json(),
+            };
+            const of = (seat) => ch[seat] || null;
+            const bots = [{seat: 0, kind: 'human'}, {seat: 1, kind: 'bot'}, {seat: 2, kind: 'bot'}];
+            const dk = (scores, extra = {}) => ({round: 3, knocker: 1, dry: false,
+                round_scores: scores, pot_winners: [], ...extra});
+            const say = (r, players = bots) => talk.roundRemark(r, 0, players, of);
+            const lines = (seat, s) => ch[seat].table_talk.filter((t) => t.situation === s)
+                .map((t) => t.line);
+            return {
+                dry: say(dk([20, 5, 3], {dry: true, knocker: null})),
+                tie: say(dk([20, 20, 3])),
+                opponent: say(dk([20, 5, 31], {pot_winners: [1]})),
+                mine: say(dk([40, 5, 31], {pot_winners: [2]})),
+                again: say(dk([40, 5, 31], {pot_winners: [2]})),
+                person: say(dk([20, 5, 31]), [{seat: 0, kind: 'human'}, {seat: 1, kind: 'bot'},
+                    {seat: 2, kind: 'human'}]),
+                void: say({hand: 2, outcome: 'void', winners: []}),
+                shared: say({hand: 2, outcome: 'knock', winners: [1, 2], scores: [-8, 4, 4]}),
+                kr: say({hand: 2, outcome: 'gin', winners: [1], scores: [-5, 30, -25]}),
+                win: {1: lines(1, 'win'), 2: lines(2, 'win')},
+                lose: {1: lines(1, 'lose'), 2: lines(2, 'lose')},
+            };
+        }"""
+    )
+    for nobody in ("dry", "tie", "void", "shared", "person"):
+        assert got[nobody] is None, (nobody, got[nobody])
+    assert got["opponent"]["seat"] == 2 and got["opponent"]["text"] in got["win"]["2"]
+    assert got["kr"]["seat"] == 1 and got["kr"]["text"] in got["win"]["1"]
+    # You won; Luke Short (seat 2) took the pot, so Lottie Deno (seat 1) speaks.
+    assert got["mine"]["seat"] == 1 and got["mine"]["text"] in got["lose"]["1"], got["mine"]
+    assert got["again"] == got["mine"]
+    assert console.errors == []
