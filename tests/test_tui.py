@@ -9,12 +9,12 @@ import pytest
 from textual.widgets import Static
 
 from deadwood_knock.bots import Budget
-from deadwood_knock.cards import Card
+from deadwood_knock.cards import Card, parse_cards
 from deadwood_knock.games.base import Event
 from deadwood_knock.games.knock_rummy.melds import arrange
 from deadwood_knock.tui import Session
 from deadwood_knock.tui.app import DeadwoodApp
-from deadwood_knock.tui.words import describe_event
+from deadwood_knock.tui.words import describe_event, result_lines
 
 SIZE = (120, 60)
 
@@ -310,6 +310,37 @@ def test_deadwood_knock_result_arithmetic_matches_the_engine() -> None:
             assert not re.search(r"\b(call|calls|fold|folds)\b", lines[0]), lines[0]
 
 
+def test_negative_deadwood_adds_in_the_result_line() -> None:
+    """Two jokers and a low card leave deadwood below zero; the line still sums."""
+    from types import SimpleNamespace
+
+    from deadwood_knock.games.deadwood_knock.core import RoundResult
+
+    r = RoundResult(
+        round=1,
+        knocker=0,
+        dry=False,
+        poker_hands=(parse_cards("Ks Kh 9d 8c 7s"), parse_cards("Qs Qh Jd Tc 9s")),
+        deadwood=(parse_cards("2c 3d 4h"), parse_cards("JK JK Ac")),
+        categories=("pair", "pair"),
+        hand_points=(15, 15),
+        deadwood_points=(9, -3),
+        calls=(None, "call"),
+        pot=(10, -10),
+        round_scores=(16, 8),
+        suspicion=(0, 0),
+        totals=(16, 8),
+    )
+    obs = SimpleNamespace(last_result=r, seat=0)
+    for compact in (False, True):
+        lines = result_lines("deadwood-knock", obs, ["You", "Doc"], compact=compact)
+        doc = lines[2]
+        assert "+ deadwood" in doc and "-3" not in doc and "−3" not in doc, doc
+        body = doc.split("pair", 1)[1].split("=")[0].replace("(jokers)", "")
+        numbers = " ".join(t for t in body.split() if not any(ch in t for ch in "♠♥♦♣"))
+        assert _sum_expression(numbers.replace("Joker", "").replace("deadwood", "")) == 8, doc
+
+
 @pytest.mark.asyncio
 async def test_screen_answers_keys_while_a_bot_thinks() -> None:
     import threading
@@ -487,6 +518,9 @@ async def test_80x24_shows_the_result_with_hand_focus_on(game: str, bots: list[s
         assert "result:" in app.screen_text()
         if session.over():
             return
+        # The hint waits for the key rather than share the screen cut short.
+        assert not app.query_one("#focus-low").display
+        assert "Hand Focus returns at your next key." in app.screen_text()
         await pilot.press("right")  # any key: the result has been read
         for _ in range(500):
             await pilot.pause()

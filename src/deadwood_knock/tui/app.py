@@ -206,6 +206,11 @@ class DeadwoodApp(App[None]):
         )
         panel = self.query_one("#results")
         panel.display = fresh
+        # On a small screen the result and the hint do not both fit (six players' result
+        # lines leave the hint three rows): the result has the room until the next key.
+        waiting = self.show_focus and self.compact and fresh and not s.over()
+        if waiting:
+            results = [*results, "Hand Focus returns at your next key."]
         self.query_one("#result-text", Static).update("\n".join(results))
         self._write_log()
         focus_text = self._focus_text()
@@ -213,10 +218,10 @@ class DeadwoodApp(App[None]):
         top.display = self.show_focus and not self.compact
         top.update(focus_text)
         low = self.query_one("#focus-low", Static)
-        low.display = self.show_focus and self.compact
+        low.display = self.show_focus and self.compact and not waiting
         low.update(focus_text)
         log = self.query_one("#log", Log)
-        log.display = not (self.show_focus and self.compact)
+        log.display = not low.display
         # A layout change can leave the log scrolled off its end: bring the newest line back.
         self.call_after_refresh(log.scroll_end, animate=False)
 

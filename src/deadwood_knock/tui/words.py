@@ -191,9 +191,15 @@ def result_lines(
             # Compact: the category without the cards, so each player fits one line.
             shown = cat if compact else f"{cards_text(read[s])} ({cat})"
             dead = "" if compact else f" {cards_text(r.deadwood[s])}"
+            # Jokers can take deadwood below zero: then it adds ("+ deadwood 3", as the web
+            # says it), never "− deadwood -3".
+            points = r.deadwood_points[s]
+            if points < 0:
+                deadwood = f" + deadwood{dead} {-points} (jokers)"
+            else:
+                deadwood = f" − deadwood{dead} {points}"
             lines.append(
-                f"  {names[s]}: {shown} {r.hand_points[s]}"
-                f" − deadwood{dead} {r.deadwood_points[s]}"
+                f"  {names[s]}: {shown} {r.hand_points[s]}{deadwood}"
                 f" {_signed(r.pot[s])} pot{sus} = {number_text(r.round_scores[s] + r.suspicion[s])}"
                 f"  → total {number_text(r.totals[s])}"
             )
