@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .helpers import PHONE, Console, shot, sign_in, wait_until
+from .helpers import DESKTOP, PHONE, Console, shot, sign_in, wait_until
 
 
 def _token(page: Any) -> Any:
@@ -72,6 +72,26 @@ def test_the_next_table_is_offered_above_the_map_on_a_phone(
     page.locator(".continue-btn").first.wait_for()
     wait_until(page, "!document.querySelector('.loading')")
     assert page.locator(".next-table").count() == 0
+    assert console.errors == []
+
+
+def test_a_laptop_sees_the_map_and_the_towns_tables_side_by_side(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    page = new_page(DESKTOP)
+    sign_in(page, server_url, "Wren")
+    wait_until(page, "!document.querySelector('.loading')")
+    map_box = page.locator(".map-svg").bounding_box()
+    now = page.locator(".trail-side h2.now").bounding_box()
+    first = page.locator(".trail-side .tables > li").first.bounding_box()
+    assert map_box and now and first
+    # Beside the map, not under it, and the first table whole on the first screen.
+    assert now["x"] >= map_box["x"] + map_box["width"], (now, map_box)
+    assert first["y"] + first["height"] <= DESKTOP["height"], first
+    # A town tapped on the map opens beside it too.
+    page.locator(".town-pin.current").click()
+    chosen = page.locator("#chosen-town").bounding_box()
+    assert chosen and chosen["x"] >= map_box["x"] + map_box["width"], chosen
     assert console.errors == []
 
 

@@ -327,6 +327,19 @@ export function Trail() {
         onPlay=${async () => (await resume(t.id)) || startTable({ table_id: t.id, options: {} , game: t.game }, setError)} />`)}
     </ul>
   </li>`;
+  const chosenPanel = chosenTown
+      ? html`<section class="chosen-town card-panel" id="chosen-town" tabindex="-1" aria-label=${`${chosenTown.name} on the map`}>
+          <div class="chosen-head"><span class=${`town-state ${chosenTown.status}`}>${
+            chosenTown.status === "locked" ? "Locked: win the towns before it first"
+            : chosenTown.status === "completed" ? "Cleared" : "Open"}</span>
+            <button class="btn small ghost" onClick=${() => setChosen(null)}>Close</button></div>
+          <ol class="towns">${townBlock(chosenTown)}</ol>
+          ${(chosenTown.wanted || []).length
+            ? html`<ul class="wanted" tabindex="0" aria-label=${`Wanted in ${chosenTown.name}`}>${chosenTown.wanted.map((w) => html`<${Poster} key=${w.id} poster=${w} townName=${chosenTown.name}
+                onPlay=${async () => (await resume(`wanted:${w.id}`)) || startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError)} />`)}</ul>`
+            : null}
+        </section>`
+      : null;
   // Nothing to tap until the map and the unfinished matches are in: they arrive above the
   // quick tables, and a tap during that jump would land on whatever moved under the finger.
   const head = html`<h1>The Trail</h1>
@@ -366,6 +379,7 @@ export function Trail() {
             aria-label="Tables won"></progress>
         </div>`
       : null}
+    <div class="trail-main">
     ${towns.length
       ? html`<${TrailMap} towns=${towns} currentId=${current && current.id} chosen=${chosen}
           onChoose=${(id) => {
@@ -376,22 +390,13 @@ export function Trail() {
             });
           }} />`
       : null}
-    ${chosenTown
-      ? html`<section class="chosen-town card-panel" id="chosen-town" tabindex="-1" aria-label=${`${chosenTown.name} on the map`}>
-          <div class="chosen-head"><span class=${`town-state ${chosenTown.status}`}>${
-            chosenTown.status === "locked" ? "Locked: win the towns before it first"
-            : chosenTown.status === "completed" ? "Cleared" : "Open"}</span>
-            <button class="btn small ghost" onClick=${() => setChosen(null)}>Close</button></div>
-          <ol class="towns">${townBlock(chosenTown)}</ol>
-          ${(chosenTown.wanted || []).length
-            ? html`<ul class="wanted" tabindex="0" aria-label=${`Wanted in ${chosenTown.name}`}>${chosenTown.wanted.map((w) => html`<${Poster} key=${w.id} poster=${w} townName=${chosenTown.name}
-                onPlay=${async () => (await resume(`wanted:${w.id}`)) || startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError)} />`)}</ul>`
-            : null}
-        </section>`
-      : null}
+    <div class="trail-side">
+    ${chosenPanel}
     ${current
       ? html`<h2 class="now">Now Playing</h2><ol class="towns">${townBlock(current)}</ol>`
       : null}
+    </div>
+    </div>
     ${posters.length
       ? html`<h2 id="wanted-h">Wanted</h2><ul class="wanted" tabindex="0" aria-labelledby="wanted-h">
           ${posters.map((w) => html`<${Poster} key=${w.id} poster=${w} townName=${posterTown[w.id]}
