@@ -562,6 +562,75 @@ def test_breadth_chinese_residents_and_women_in_business(content: Content) -> No
     assert "forced" in gem and "prostitution" in gem
 
 
+# --- the towns' local news ------------------------------------------------------------------
+
+_WORD = re.compile(r"[a-z0-9']+")
+_SMALL = frozenset(
+    "a an and at by for from had has he her his in into is it its of on or she that the their"
+    " there they this to was were when where which who with".split()
+)
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _SMALL}
+
+
+def _sentences(text: str) -> list[str]:
+    # A full stop after a word, not after an initial ("William F. Mosby", "J. M. Moreland").
+    parts = re.split(r"(?<=[a-z0-9][.!?])\s+(?=[A-Z])", text)
+    return [s.strip() for s in parts if len(_words(s)) >= 4]
+
+
+def _clauses(text: str) -> list[str]:
+    # A sentence's parts between punctuation; only those that say something (four words).
+    return [c for c in re.split(r"[.;:,!?]\s*", text) if len(_words(c)) >= 4]
+
+
+def test_every_town_on_the_trail_has_sourced_local_news(content: Content) -> None:
+    for town in content.trail:
+        assert 1 <= len(town.notes) <= 4, town.id
+        for note in town.notes:
+            assert note.sources, (town.id, note.text)
+            unknown = [s for s in note.sources if s not in content.source_by_id]
+            assert not unknown, (town.id, unknown)
+    # A second item wherever the sources allow one: most towns have it.
+    assert sum(len(t.notes) >= 2 for t in content.trail) >= len(content.trail) * 2 // 3
+
+
+def test_local_news_is_not_the_town_description_again(content: Content) -> None:
+    for town in content.trail:
+        told = [town.description, *([town.arrival] if town.arrival else [])]
+        for note in town.notes:
+            said = note.text.lower()
+            for sentence in (s for text in told for s in _sentences(text)):
+                assert sentence.rstrip(".").lower() not in said, (town.id, sentence)
+            # Nor one of its clauses in other words: most of a clause's words again.
+            for clause in (c for text in told for c in _clauses(text)):
+                words = _words(clause)
+                assert len(words & _words(note.text)) / len(words) < 0.7, (town.id, clause)
+
+
+def test_local_news_is_not_a_venue_or_figure_blurb_again(content: Content) -> None:
+    for town in content.trail:
+        blurbs = [v.description for v in content.venues_in(town.id)]
+        blurbs += [f.bio for f in content.figures if town.id in f.towns]
+        for note in town.notes:
+            for sentence in (s for b in blurbs for s in _sentences(b)):
+                assert sentence.rstrip(".").lower() not in note.text.lower(), (town.id, sentence)
+
+
+def test_local_news_reads_after_the_gazette_template(content: Content) -> None:
+    # The paper prints "Word from {town}: {news}", so a note is one or more whole sentences
+    # that do not open by naming the town again.
+    for town in content.trail:
+        for note in town.notes:
+            assert note.text[0].isupper() and note.text.endswith("."), (town.id, note.text)
+            assert not note.text.lower().startswith(town.name.lower()), (town.id, note.text)
+            for template in content.gazette_for(GazetteEvent.TOWN_NEWS):
+                item = template.item.format(town=town.name, news=note.text)
+                assert "{" not in item and item.endswith(note.text), item
+
+
 # --- the checks refuse broken copies ---------------------------------------------------------
 
 

@@ -20,6 +20,7 @@ from deadwood_knock.games.deadwood_knock.hand import (
     evaluate_batch,
     is_legal_poker_hand,
     legal_splits,
+    reading_order,
     split_result,
     strength_from_code,
     warm_tables,
@@ -180,6 +181,32 @@ banded_hands = st.lists(
 @given(st.one_of(suited_hands, banded_hands))
 def test_dk3_hypothesis_flush_and_straight_heavy_hands(hand: list[Card]) -> None:
     check_against_reference(hand)
+
+
+@given(st.one_of(hands, suited_hands, banded_hands))
+def test_reading_order_shows_a_run_as_a_run_and_groups_first(hand: list[Card]) -> None:
+    """What the showdown and Hand Focus print: the same cards, a straight low to high,
+    any other hand its biggest group first (the engine's index order hid both)."""
+    ev = evaluate(hand)
+    read = reading_order(ev.poker_hand)
+    assert sorted(read) == sorted(ev.poker_hand)
+    assert ev.to_json()["poker_hand"] == [str(c) for c in read]
+    ranks = [c.rank for c in read]
+    steps = [b - a for a, b in itertools.pairwise(ranks)]
+    # Each step up one rank, the high ace reading as 14 (K to A is -12 on 1..13).
+    run = all(d == 1 or (d == -12 and b == 1) for d, b in zip(steps, ranks[1:], strict=True))
+    if ev.category in ("straight", "straight_flush", "royal_flush") or len(read) > 5:
+        # A straight always reads as its run; a long flush does when it is one run.
+        one_run = len(set(ranks)) == len(ranks) and (
+            max(ranks) - min(ranks) == len(ranks) - 1
+            or max(14 if r == 1 else r for r in ranks) - min(14 if r == 1 else r for r in ranks)
+            == len(ranks) - 1
+        )
+        assert run or (ev.category != "straight" and not one_run), read
+    elif ranks:
+        counts = Counter(ranks)
+        sizes = [counts[r] for r in ranks]
+        assert sizes == sorted(sizes, reverse=True), read
 
 
 def test_dk3_seeded_random_hands_match_brute_force() -> None:

@@ -221,7 +221,7 @@ def test_dk3_showdown_uses_the_scoring_split_without_manual_split() -> None:
         expected = evaluate(C(text))
         assert res["hand_points"][seat] == expected.hand_points
         assert res["deadwood_points"][seat] == expected.deadwood_points
-        assert res["poker_hands"][seat] == [str(c) for c in expected.poker_hand]
+        assert res["poker_hands"][seat] == expected.to_json()["poker_hand"]
 
 
 def test_dk3_manual_split_reveal_in_turn_order_scoring_split_first() -> None:

@@ -386,15 +386,17 @@ def test_a_new_players_gazette_prints_their_arrival_and_the_towns_news(content: 
     town = content.trail[0]
     view = gazette_view(content, Lifetime(), TrailProgress(), "Kit Lane")
     assert view["message"] is None
-    # The first town has no sourced note: the arrival alone.
-    assert not town.notes
-    [arrival] = view["items"]
+    # Every town has sourced local news: the arrival, then the town's first note (newest first).
+    assert town.notes
+    news, arrival = view["items"]
     assert arrival["event"] == "new_town" and arrival["match_id"] is None
     assert town.name in arrival["item"] and "Kit Lane" in arrival["item"]
+    assert news["event"] == "town_news" and news["match_id"] is None
+    assert news["item"].endswith(town.notes[0].text) and town.name.upper() in news["headline"]
     # No name yet: the paper's word for a newcomer.
-    assert "a stranger" in gazette_view(content, Lifetime(), TrailProgress())["items"][0]["item"]
-    # A player who stands in a town with notes (every table before it won) gets its news.
-    noted = next(t for t in content.trail if t.notes)
+    assert "a stranger" in gazette_view(content, Lifetime(), TrailProgress())["items"][-1]["item"]
+    # A player who stands further down the trail (every table before it won) gets its news.
+    noted = content.trail[1]
     venues = content.trail_venues()
     before = [v.id for v in venues[: next(i for i, v in enumerate(venues) if v.town == noted.id)]]
     there = gazette_view(content, Lifetime(), TrailProgress(tables_won=tuple(before)), "Kit")
@@ -467,6 +469,11 @@ def test_trail_view_lists_towns_in_order_with_progress(content: Content) -> None
     assert view["progress"]["tables_won"] == 2
     opponent = first["tables"][0]["opponents"][0]
     assert opponent["portrait_url"].startswith("/art/portraits/")
+    # Each table says how a sentence names it ("Take a seat at the Vaudeville Theater").
+    for table in (t for town in view["towns"] for t in town["tables"]):
+        name = table["name"]
+        assert table["place"] in (f"at {name}", f"at the {name}"), table["place"]
+        assert "the The " not in table["place"]
     posters = [p for t in view["towns"] for p in t["wanted"]]
     assert len(posters) == len(content.wanted)
     # Part-way along, with one reward collected: the view agrees with the pure statuses.

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from textual.widgets import Static
 
 from deadwood_knock.bots import Budget
-from deadwood_knock.cards import Card
+from deadwood_knock.cards import Card, parse_cards
 from deadwood_knock.games.base import Event
 from deadwood_knock.games.knock_rummy.melds import arrange
 from deadwood_knock.tui import Session
 from deadwood_knock.tui.app import DeadwoodApp
-from deadwood_knock.tui.words import describe_event
+from deadwood_knock.tui.words import describe_event, result_lines
 
 SIZE = (120, 60)
 
@@ -126,7 +127,8 @@ async def test_deadwood_knock_round_by_keys_shows_hand_and_result() -> None:
         assert "Round 2 of 2" in text
         for s in range(3):
             # The arithmetic line: hand points − deadwood ± pot = round score, then the total.
-            assert f"= {result.round_scores[s] + result.suspicion[s]}  → total" in text
+            score = f"{result.round_scores[s] + result.suspicion[s]}".replace("-", "−")
+            assert f"= {score}  → total" in text
             assert f"{result.hand_points[s]} − deadwood" in text
         assert result.totals == session.observation().totals
 
@@ -151,7 +153,7 @@ async def test_knock_rummy_hand_to_its_end_without_leaking_hands() -> None:
         assert f"Hand {hr.hand_number} result" in text
         assert sum(hr.scores) == 0  # Knock Rummy points only move between players
         for s in range(2):
-            assert f"count {hr.counts[s]}; score {hr.scores[s]:+d}" in text
+            assert f"count {hr.counts[s]}; score {hr.scores[s]:+d}".replace("-", "−") in text
 
 
 @pytest.mark.asyncio
@@ -280,7 +282,8 @@ def test_rummy_result_arithmetic_matches_the_engine(game: str, opponents: list[s
     checked = 0
     for hr, lines in _played_results(game, opponents, range(6)):
         for s, line in enumerate(lines[1 : 1 + len(hr.totals)]):
-            assert f"score {hr.scores[s]:+d}" in line and f"total {hr.totals[s]}" in line
+            assert f"score {hr.scores[s]:+d}".replace("-", "−") in line
+            assert f"total {hr.totals[s]}".replace("-", "−") in line
             if "(" not in line.split("score", 1)[1]:
                 continue
             written = line.split("score", 1)[1].split("(", 1)[1].split(")")[0]
@@ -300,6 +303,42 @@ def test_deadwood_knock_result_arithmetic_matches_the_engine() -> None:
             numbers = " ".join(t for t in written.split() if not any(ch in t for ch in "♠♥♦♣"))
             numbers = numbers.replace("Joker", "")
             assert _sum_expression(numbers) == r.round_scores[s] + r.suspicion[s], line
+            # The figures after it carry a true minus sign, as the sum does.
+            assert "-" not in line.split("=", 1)[1], line
+        # The calls read in the past tense, like the knock: "King Fisher knocked; You called".
+        if r.knocker is not None:
+            assert not re.search(r"\b(call|calls|fold|folds)\b", lines[0]), lines[0]
+
+
+def test_negative_deadwood_adds_in_the_result_line() -> None:
+    """Two jokers and a low card leave deadwood below zero; the line still sums."""
+    from types import SimpleNamespace
+
+    from deadwood_knock.games.deadwood_knock.core import RoundResult
+
+    r = RoundResult(
+        round=1,
+        knocker=0,
+        dry=False,
+        poker_hands=(parse_cards("Ks Kh 9d 8c 7s"), parse_cards("Qs Qh Jd Tc 9s")),
+        deadwood=(parse_cards("2c 3d 4h"), parse_cards("JK JK Ac")),
+        categories=("pair", "pair"),
+        hand_points=(15, 15),
+        deadwood_points=(9, -3),
+        calls=(None, "call"),
+        pot=(10, -10),
+        round_scores=(16, 8),
+        suspicion=(0, 0),
+        totals=(16, 8),
+    )
+    obs = SimpleNamespace(last_result=r, seat=0)
+    for compact in (False, True):
+        lines = result_lines("deadwood-knock", obs, ["You", "Doc"], compact=compact)
+        doc = lines[2]
+        assert "+ deadwood" in doc and "-3" not in doc and "−3" not in doc, doc
+        body = doc.split("pair", 1)[1].split("=")[0].replace("(jokers)", "")
+        numbers = " ".join(t for t in body.split() if not any(ch in t for ch in "♠♥♦♣"))
+        assert _sum_expression(numbers.replace("Joker", "").replace("deadwood", "")) == 8, doc
 
 
 @pytest.mark.asyncio
@@ -479,6 +518,9 @@ async def test_80x24_shows_the_result_with_hand_focus_on(game: str, bots: list[s
         assert "result:" in app.screen_text()
         if session.over():
             return
+        # The hint waits for the key rather than share the screen cut short.
+        assert not app.query_one("#focus-low").display
+        assert "Hand Focus returns at your next key." in app.screen_text()
         await pilot.press("right")  # any key: the result has been read
         for _ in range(500):
             await pilot.pause()

@@ -355,6 +355,45 @@ def test_costly_knock_asks_once_and_the_question_can_be_turned_off(
     knock.click()
     wait_for_posts(page, posts, 2)
     assert page.get_by_role("dialog").count() == 0
+    # When Hand Focus rates playing on above knocking, the question says so in the hint's
+    # own checked words, figure and all (it said only "The hint rates playing on above
+    # knocking now").
+    real = page.evaluate(
+        """async () => {
+          const { token } = JSON.parse(localStorage.getItem('dk.settings.v1'));
+          const id = decodeURIComponent(location.hash.split('/').pop());
+          const r = await fetch(`/api/matches/${id}/hint`,
+            { headers: { Authorization: 'Bearer ' + token } });
+          return r.json();
+        }"""
+    )
+    assert real["hint"] and "knock" in real["hint"], real
+    verdict = "Not yet: playing on is rated 12.5 points above knocking now (clearly)."
+    claim = {"kind": "knock_search", "wise": False, "margin": 12.5, "text": verdict}
+
+    # The forged position's version, known before it is offered: the hint is asked for
+    # while the forge is still under way.
+    coming = store_call(page, "return store.latest.version + 1;")
+
+    def hint(route: Any) -> None:
+        knock_part = {**real["hint"]["knock"], "wise": False, "claims": [claim]}
+        body = {
+            **real,
+            "version": coming,
+            "hint": {**real["hint"], "knock": knock_part},
+        }
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route(re.compile(r"/api/matches/[^/]+/hint$"), hint)
+    forge({"category": "pair", "hand_points": 15, "score": 12})
+    wait_until(page, "!!document.querySelector('.bar-label .dot')")
+    knock.click()
+    question = page.get_by_role("dialog", name="Knock with a pair for +12?")
+    question.wait_for()
+    assert f"Hand Focus: {verdict}" in question.inner_text()
+    question.get_by_role("button", name="Keep playing").click()
+    assert len(posts) == 2
+    page.unroute(re.compile(r"/api/matches/[^/]+/hint$"))
     # Table settings turn the question off (and it stays off).
     page.get_by_role("button", name="Table settings").click()
     ask = page.get_by_label("Ask before a costly knock")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .helpers import PHONE, Console, shot, sign_in, wait_until
+from .helpers import DESKTOP, PHONE, Console, shot, sign_in, wait_until
 
 
 def _token(page: Any) -> Any:
@@ -45,6 +45,56 @@ def _start_first_trail_table(page: Any) -> None:
     page.locator(".table-screen").wait_for()
 
 
+def test_the_next_table_is_offered_above_the_map_on_a_phone(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Wren")
+    wait_until(page, "!document.querySelector('.loading')")
+    trail = _api(page, "/api/trail")
+    here = next(t for t in trail["towns"] if t["id"] == trail["current_town"])
+    first = next(t for t in here["tables"] if t["status"] == "open")
+    seat = re.compile("^Take a seat " + re.escape(first["place"]))
+    button = page.get_by_role("button", name=seat)
+    button.wait_for()
+    # On the first screen, before the map: no scrolling to find where to play.
+    box = button.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
+    map_box = page.locator(".map-svg").bounding_box()
+    assert map_box is not None and box["y"] < map_box["y"]
+    for who in first["opponents"]:
+        assert who["name"] in button.inner_text()
+    button.click()
+    page.locator(".table-screen").wait_for()
+    assert _api(page, "/api/continue")["matches"][0]["table_id"] == first["id"]
+    # Back on the trail the match under way is offered to continue, not a second seat.
+    page.goto(server_url + "/#/trail")
+    page.locator(".continue-btn").first.wait_for()
+    wait_until(page, "!document.querySelector('.loading')")
+    assert page.locator(".next-table").count() == 0
+    assert console.errors == []
+
+
+def test_a_laptop_sees_the_map_and_the_towns_tables_side_by_side(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    page = new_page(DESKTOP)
+    sign_in(page, server_url, "Wren")
+    wait_until(page, "!document.querySelector('.loading')")
+    map_box = page.locator(".map-svg").bounding_box()
+    now = page.locator(".trail-side h2.now").bounding_box()
+    first = page.locator(".trail-side .tables > li").first.bounding_box()
+    assert map_box and now and first
+    # Beside the map, not under it, and the first table whole on the first screen.
+    assert now["x"] >= map_box["x"] + map_box["width"], (now, map_box)
+    assert first["y"] + first["height"] <= DESKTOP["height"], first
+    # A town tapped on the map opens beside it too.
+    page.locator(".town-pin.current").click()
+    chosen = page.locator("#chosen-town").bounding_box()
+    assert chosen and chosen["x"] >= map_box["x"] + map_box["width"], chosen
+    assert console.errors == []
+
+
 def test_forfeit_asks_once_then_shows_the_result_and_the_gazette_story(
     server_url: str, new_page: Any, console: Console
 ) -> None:
@@ -66,6 +116,14 @@ def test_forfeit_asks_once_then_shows_the_result_and_the_gazette_story(
     assert not re.search(r"[a-z]+-[a-z]+", text), f"an id in the summary: {text!r}"
     assert not re.search(r"\.[A-Z]", done.inner_text()), "a sentence runs into the next"
     shot(page, "forfeit-result-phone")
+    # The paper's headlines are said to be the Gazette's, with the way there.
+    match_id = page.evaluate("decodeURIComponent(location.hash.split('/').pop())")
+    headlines = _api(page, f"/api/trail/summaries/{match_id}")["headlines"]
+    assert headlines
+    printed = done.locator(".sum-gazette")
+    assert printed.inner_text().startswith("In the Gazette: "), printed.inner_text()
+    assert all(h in printed.inner_text() for h in headlines)
+    assert printed.get_by_role("link", name="Gazette").get_attribute("href") == "#/gazette"
     done.get_by_role("button", name="Return to town").click()
     page.get_by_role("heading", name="The Trail", exact=True).wait_for()
     # The Gazette prints the story, not only its headline.
@@ -233,7 +291,9 @@ def test_locked_backs_say_how_to_earn_them_and_posters_hang_from_the_start(
     far = next((w, t) for t in trail["towns"] if t["status"] == "locked" for w in t["wanted"])
     card = page.locator(f'[data-poster="{far[0]["id"]}"]')
     terms = card.locator(".poster-terms").inner_text()
-    assert str(far[0]["terms"]["score_to_beat"]) in terms and "Reward" in terms
+    assert str(far[0]["terms"]["score_to_beat"]) in terms
+    reward = f"Reward ${far[0]['reward']:,}"
+    assert card.locator(".poster-reward").inner_text() == reward
     assert card.get_by_role("button", name=f"Locked until {far[1]['name']}").is_disabled()
     assert console.errors == []
 
@@ -407,7 +467,7 @@ def test_a_replay_steps_through_a_finished_match_and_shows_hands_only_at_its_end
     page.get_by_text(f"Step {last - 1} of {last}").wait_for()
     # Export, then import the same record from a file: the same replay.
     with page.expect_download() as got:
-        page.get_by_role("button", name="Save as GameRecord JSON").click()
+        page.get_by_role("button", name="Save the game file").click()
     path = tmp_path / "record.json"
     got.value.save_as(path)
     page.goto(server_url + "/#/records")
@@ -465,4 +525,54 @@ def test_a_fold_never_speaks_a_line_meant_for_a_winner(
     )
     assert said["lose"], "Luke Short has a line for losing"
     assert all(line and line not in said["lose"] for line in said["folds"]), said
+    assert console.errors == []
+
+
+def test_only_a_round_with_a_winner_draws_a_remark(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """The remark at a round's end (talk.roundRemark) on the result shapes a table meets:
+    a dry round, a tie at the top, a void or shared Knock Rummy hand draw none; an opponent
+    who won speaks its own "win" line; when you won, an opponent who lost (not the pot's
+    taker) speaks its own "lose" line; a person at the table is never given words; the same
+    result always draws the same remark."""
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    got = page.evaluate(
+        """async () => {
+            const talk = await import('/app/talk.js');
+            const ch = {
+                1: await (await fetch('/api/characters/lottie-deno')).json(),
+                2: await (await fetch('/api/characters/luke-short')).json(),
+            };
+            const of = (seat) => ch[seat] || null;
+            const bots = [{seat: 0, kind: 'human'}, {seat: 1, kind: 'bot'}, {seat: 2, kind: 'bot'}];
+            const dk = (scores, extra = {}) => ({round: 3, knocker: 1, dry: false,
+                round_scores: scores, pot_winners: [], ...extra});
+            const say = (r, players = bots) => talk.roundRemark(r, 0, players, of);
+            const lines = (seat, s) => ch[seat].table_talk.filter((t) => t.situation === s)
+                .map((t) => t.line);
+            return {
+                dry: say(dk([20, 5, 3], {dry: true, knocker: null})),
+                tie: say(dk([20, 20, 3])),
+                opponent: say(dk([20, 5, 31], {pot_winners: [1]})),
+                mine: say(dk([40, 5, 31], {pot_winners: [2]})),
+                again: say(dk([40, 5, 31], {pot_winners: [2]})),
+                person: say(dk([20, 5, 31]), [{seat: 0, kind: 'human'}, {seat: 1, kind: 'bot'},
+                    {seat: 2, kind: 'human'}]),
+                void: say({hand: 2, outcome: 'void', winners: []}),
+                shared: say({hand: 2, outcome: 'knock', winners: [1, 2], scores: [-8, 4, 4]}),
+                kr: say({hand: 2, outcome: 'gin', winners: [1], scores: [-5, 30, -25]}),
+                win: {1: lines(1, 'win'), 2: lines(2, 'win')},
+                lose: {1: lines(1, 'lose'), 2: lines(2, 'lose')},
+            };
+        }"""
+    )
+    for nobody in ("dry", "tie", "void", "shared", "person"):
+        assert got[nobody] is None, (nobody, got[nobody])
+    assert got["opponent"]["seat"] == 2 and got["opponent"]["text"] in got["win"]["2"]
+    assert got["kr"]["seat"] == 1 and got["kr"]["text"] in got["win"]["1"]
+    # You won; Luke Short (seat 2) took the pot, so Lottie Deno (seat 1) speaks.
+    assert got["mine"]["seat"] == 1 and got["mine"]["text"] in got["lose"]["1"], got["mine"]
+    assert got["again"] == got["mine"]
     assert console.errors == []

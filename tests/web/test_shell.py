@@ -201,7 +201,9 @@ def test_trail_shows_what_each_place_is_its_sources_legends_and_poster_terms(
     terms = poster["terms"]
     shown = page.locator(f'[data-poster="{poster["id"]}"] .poster-terms').inner_text()
     assert f"Score to beat\n{terms['score_to_beat']}" in shown, shown
-    assert f"Rounds\n{terms['rounds']} of Deadwood Knock" in shown, shown
+    assert f"Rounds\n{terms['rounds']}" in shown and "Game\nDeadwood Knock" in shown, shown
+    # The reward reads once, on the poster's face, not again in its terms.
+    assert "Reward" not in shown, shown
     # Towns ahead with a legends table are marked before the player gets there.
     page.get_by_role("button", name=re.compile(r"^Show the \d+ towns ahead$")).click()
     legends = [t["name"] for t in trail["towns"] if any(x.get("legends") for x in t["tables"])]

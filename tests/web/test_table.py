@@ -267,6 +267,8 @@ def test_knock_rummy_hand_by_clicks(server_url: str, new_page: Any, console: Con
             continue
     dialog = page.get_by_role("dialog")
     shot(page, "kr-hand-over-desktop")
+    # Luke Short has his say if the hand had one winner (see check_round_remark).
+    check_round_remark(page, opponents_lines(page))
     # Every hand is laid out: melds (if any), deadwood and the count, with the hand score.
     assert dialog.locator(".sd-row").count() == 2
     assert dialog.get_by_text(re.compile(r"Count \d+")).count() == 2
@@ -513,4 +515,95 @@ def test_sleight_of_hand_palm_by_clicks(server_url: str, new_page: Any, console:
     )
     assert view["observation"]["palmed"][0] is True
     assert chosen
+    assert console.errors == []
+
+
+def round_winner(result: dict[str, Any]) -> int | None:
+    """Who won a scored round, from its facts: Deadwood Knock, the one seat with the highest
+    round score in a round with a knock; Knock Rummy / Gin, the hand's one winner. A dry
+    round, a tie at the top or a void hand has no winner."""
+    if result.get("outcome") == "void":
+        return None
+    if "round_scores" in result:
+        if result["dry"] or result["knocker"] is None:
+            return None
+        scores = result["round_scores"]
+        top = [i for i, s in enumerate(scores) if s == max(scores)]
+        return top[0] if len(top) == 1 else None
+    winners = result.get("winners") or []
+    return winners[0] if len(winners) == 1 else None
+
+
+SAYS = ("win", "lose")
+
+
+def opponents_lines(page: Any) -> dict[int, dict[str, Any]]:
+    """Each opponent's name and its own "win" and "lose" lines, from the server."""
+    view = match_view(page)
+    lines: dict[int, dict[str, Any]] = {}
+    for p in view["players"]:
+        if p["seat"] == view["seat"]:
+            continue
+        assert p["kind"] == "bot" and p["bot"].startswith("figure:"), p
+        ch = page.evaluate(
+            "async (id) => (await fetch('/api/characters/' + id)).json()",
+            p["bot"][len("figure:") :],
+        )
+        said = {s: [t["line"] for t in ch["table_talk"] if t["situation"] == s] for s in SAYS}
+        lines[p["seat"]] = {"name": ch["name"], **said}
+    return lines
+
+
+def check_round_remark(page: Any, lines: dict[int, dict[str, Any]]) -> bool:
+    """The open showdown's remark against the server's facts of the round it shows: the
+    opponent who won says one of its "win" lines; when you won, an opponent who lost (one who
+    did not take the pot, if there is one) says one of its "lose" lines; a round nobody won
+    draws no remark. Returns whether there was one."""
+    dialog = page.get_by_role("dialog")
+    shown = int(dialog.locator(".sd-round").inner_text().split()[-1])
+    view = match_view(page)
+    result = view["observation"]["last_result"]
+    assert result.get("round", result.get("hand")) == shown, (result, shown)
+    winner = round_winner(result)
+    remark = dialog.locator(".sd-talk")
+    if winner is None:
+        assert remark.count() == 0, remark.all_inner_texts()
+        return False
+    assert remark.count() == 1
+    remark.scroll_into_view_if_needed()
+    assert remark.is_visible()
+    speaker = remark.locator(".talk-who").inner_text().removesuffix(":")
+    line = remark.locator("q").inner_text()
+    if winner == view["seat"]:
+        losers = [s for s in lines if s not in result.get("pot_winners", [])] or list(lines)
+        seats = [s for s in losers if lines[s]["name"] == speaker]
+        assert len(seats) == 1, (speaker, losers, result)
+        assert line in lines[seats[0]]["lose"], (speaker, line, lines[seats[0]])
+    else:
+        assert speaker == lines[winner]["name"], (speaker, winner, result)
+        assert line in lines[winner]["win"], (speaker, line, lines[winner])
+    return True
+
+
+def test_a_scored_round_draws_one_remark_from_the_right_seat(
+    server_url: str, new_page: Any, console: Console
+):
+    """When a round is scored, the showdown carries one remark: the opponent who won it says
+    one of its "win" lines; when you won, an opponent who lost says one of its "lose" lines to
+    you. A round nobody won (dry, or tied at the top) draws no remark. Each showdown is
+    checked against the server's result facts and the characters' own lines, round after
+    round until one had a winner (and so a remark)."""
+    page = new_page(PHONE)
+    start_quick_table(page, server_url, "Deadwood Knock")
+    page.get_by_text("Round 1 of 10").wait_for()
+    lines = opponents_lines(page)
+    deadline = time.monotonic() + 200
+    while True:
+        assert time.monotonic() < deadline, "no round with a winner was scored in time"
+        title = play_until_over(page, "talk-phone", play_dk_turn, one_round=True)
+        assert title == "Showdown", title
+        if check_round_remark(page, lines):
+            shot(page, "showdown-remark-phone")
+            break
+        page.get_by_role("dialog").get_by_role("button", name="Continue").click()
     assert console.errors == []

@@ -128,6 +128,8 @@ def _table(content: Content, venue: Venue, status: str) -> dict[str, Any]:
     return {
         "id": venue.id,
         "name": venue.name,
+        # How a sentence names it: "at the Vaudeville Theater", "at Rowdy Joe's".
+        "place": f"at {the(venue.name)}",
         "kind": venue.kind.value,
         "description": venue.description,
         "order": venue.order,

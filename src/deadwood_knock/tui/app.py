@@ -36,6 +36,7 @@ from deadwood_knock.tui.words import (
     cards_text,
     evaluation_lines,
     help_lines,
+    number_text,
     result_lines,
 )
 
@@ -205,6 +206,11 @@ class DeadwoodApp(App[None]):
         )
         panel = self.query_one("#results")
         panel.display = fresh
+        # On a small screen the result and the hint do not both fit (six players' result
+        # lines leave the hint three rows): the result has the room until the next key.
+        waiting = self.show_focus and self.compact and fresh and not s.over()
+        if waiting:
+            results = [*results, "Hand Focus returns at your next key."]
         self.query_one("#result-text", Static).update("\n".join(results))
         self._write_log()
         focus_text = self._focus_text()
@@ -212,10 +218,10 @@ class DeadwoodApp(App[None]):
         top.display = self.show_focus and not self.compact
         top.update(focus_text)
         low = self.query_one("#focus-low", Static)
-        low.display = self.show_focus and self.compact
+        low.display = self.show_focus and self.compact and not waiting
         low.update(focus_text)
         log = self.query_one("#log", Log)
-        log.display = not (self.show_focus and self.compact)
+        log.display = not low.display
         # A layout change can leave the log scrolled off its end: bring the newest line back.
         self.call_after_refresh(log.scroll_end, animate=False)
 
@@ -286,7 +292,7 @@ class DeadwoodApp(App[None]):
                 if obs.palmed[seat]:
                     tags.append("palmed")
             tag = f" [{', '.join(tags)}]" if tags else ""
-            total = f" ({obs.totals[seat]})" if self.compact else ""
+            total = f" ({number_text(obs.totals[seat])})" if self.compact else ""
             lines.append(
                 f"{mark}{s.names[seat]}{total}: {_count(obs.hand_sizes[seat])}{tag}, "
                 f"known: {cards_text(known)}"
@@ -309,7 +315,7 @@ class DeadwoodApp(App[None]):
     def _hand(self, obs: Any) -> Text:
         text = Text()
         mark = "▶ " if obs.to_act == HUMAN_SEAT else "  "
-        mine = f" ({obs.totals[HUMAN_SEAT]})" if self.compact else ""
+        mine = f" ({number_text(obs.totals[HUMAN_SEAT])})" if self.compact else ""
         text.append(f"{mark}Your hand{mine}: ")
         for i, c in enumerate(self.hand_order()):
             label = f"{_NUMBER_KEYS[i]}:" if i < len(_NUMBER_KEYS) else ""

@@ -99,7 +99,7 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
     if k == "void":
         return f"The hand is void: {d['reason']}."
     if k in ("round_result", "hand_result"):
-        totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(d["totals"]))
+        totals = ", ".join(f"{names[s]} {number_text(t)}" for s, t in enumerate(d["totals"]))
         return f"Totals: {totals}."
     if k in ("match_over", "game_over"):
         won = " and ".join(names[s] for s in d["winners"])
@@ -119,7 +119,8 @@ def evaluation_lines(game_name: str, observation: Any, width: int | None = None)
         limit = rule_facts.knock_limit
         knock = "low enough to knock" if ev.can_knock else f"knocking needs {limit} or less"
         poker = (
-            f"Poker hand: {cards_text(ev.poker_hand)} — "
+            # The evaluation's JSON holds the poker hand in reading order (a run as a run).
+            f"Poker hand: {cards_text(ev.to_json()['poker_hand'])} — "
             f"{words.get(ev.category, ev.category)}, {ev.hand_points} points"
         )
         dead = f"Deadwood:   {cards_text(ev.deadwood)} — {_points(ev.deadwood_points)}"
@@ -149,6 +150,11 @@ def _points(n: int) -> str:
     return "1 point" if n == 1 else f"{n} points"
 
 
+def number_text(n: int) -> str:
+    """A figure with a true minus sign, as the sums before it use (``−9``, not ``-9``)."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
 def _signed(n: int) -> str:
     return f"+ {n}" if n >= 0 else f"− {-n}"
 
@@ -159,7 +165,6 @@ def result_lines(
     """The last finished round (DK) or hand (KR/Gin), with its arithmetic. ``compact``
     (a small terminal) leaves out the cards (DK: the category stays; KR/Gin: the melds
     and deadwood, the count stays) so each player fits one line; the figures stay."""
-    viewer = observation.seat
     rule_facts = facts(game_name)
     if rule_facts.poker_split:
         words = rule_facts.category_words
@@ -170,11 +175,8 @@ def result_lines(
             head = f"Round {r.round} result: the stock ran out, no knocker and no pot."
         else:
             assert r.knocker is not None
-            said = [
-                f"{names[s]} {c if s == viewer else c + 's'}"
-                for s, c in enumerate(r.calls)
-                if c is not None
-            ]
+            # Past tense, as the rest of the result: "King Fisher knocked; You called".
+            said = [f"{names[s]} {c}ed" for s, c in enumerate(r.calls) if c is not None]
             if compact and len(said) > 2:
                 called = sum(1 for c in r.calls if c == "call")
                 said = [f"{called} called", f"{len(said) - called} folded"]
@@ -182,17 +184,24 @@ def result_lines(
                 f"; {', '.join(said)}." if said else "."
             )
         lines = [head]
+        read = r.to_json()["poker_hands"]  # each poker hand in reading order
         for s in range(len(r.totals)):
             cat = words.get(r.categories[s], r.categories[s])
             sus = f" {_signed(r.suspicion[s])} suspicion" if r.suspicion[s] else ""
             # Compact: the category without the cards, so each player fits one line.
-            shown = cat if compact else f"{cards_text(r.poker_hands[s])} ({cat})"
+            shown = cat if compact else f"{cards_text(read[s])} ({cat})"
             dead = "" if compact else f" {cards_text(r.deadwood[s])}"
+            # Jokers can take deadwood below zero: then it adds ("+ deadwood 3", as the web
+            # says it), never "− deadwood -3".
+            points = r.deadwood_points[s]
+            if points < 0:
+                deadwood = f" + deadwood{dead} {-points} (jokers)"
+            else:
+                deadwood = f" − deadwood{dead} {points}"
             lines.append(
-                f"  {names[s]}: {shown} {r.hand_points[s]}"
-                f" − deadwood{dead} {r.deadwood_points[s]}"
-                f" {_signed(r.pot[s])} pot{sus} = {r.round_scores[s] + r.suspicion[s]}"
-                f"  → total {r.totals[s]}"
+                f"  {names[s]}: {shown} {r.hand_points[s]}{deadwood}"
+                f" {_signed(r.pot[s])} pot{sus} = {number_text(r.round_scores[s] + r.suspicion[s])}"
+                f"  → total {number_text(r.totals[s])}"
             )
         return lines
     hr = observation.last_result
@@ -232,7 +241,8 @@ def result_lines(
         shown = "" if compact else f"melds {melds or 'none'}; deadwood {dead}; "
         lines.append(
             f"  {names[s]}: {shown}count {hr.counts[s]};"
-            f" score {hr.scores[s]:+d}{why} → total {hr.totals[s]}"
+            f" score {'+' if hr.scores[s] >= 0 else ''}{number_text(hr.scores[s])}{why}"
+            f" → total {number_text(hr.totals[s])}"
         )
     if hr.layoffs:
         lines.append(f"  Laid off: {cards_text(hr.layoffs)}")

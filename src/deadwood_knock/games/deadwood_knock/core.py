@@ -47,6 +47,7 @@ from deadwood_knock.games.deadwood_knock.hand import (
     evaluate_batch,
     hand_row,
     legal_splits,
+    reading_order,
     showdown_split,
     split_result,
 )
@@ -276,7 +277,9 @@ class RoundResult:
             "round": self.round,
             "knocker": self.knocker,
             "dry": self.dry,
-            "poker_hands": [list(map(_NOTATION.__getitem__, row)) for row in self.poker_hands],
+            "poker_hands": [
+                list(map(_NOTATION.__getitem__, reading_order(row))) for row in self.poker_hands
+            ],
             "deadwood": [list(map(_NOTATION.__getitem__, row)) for row in self.deadwood],
             "categories": list(self.categories),
             "hand_points": list(self.hand_points),
@@ -874,7 +877,11 @@ def _reveal(core: Core, seat: int, action: Reveal) -> None:
         core.known = tuple(known)
         deadwood = tuple(c for c in hand if c not in action.poker_hand)
         core.events.append(
-            Event("reveal", seat, {"poker_hand": action.poker_hand, "deadwood": deadwood})
+            Event(
+                "reveal",
+                seat,
+                {"poker_hand": reading_order(action.poker_hand), "deadwood": deadwood},
+            )
         )
     nxt = (seat + 1) % core.options.players
     core.to_act = nxt

@@ -56,6 +56,7 @@ __all__ = [
     "is_legal_poker_hand",
     "knock_count",
     "legal_splits",
+    "reading_order",
     "scoring_split",
     "showdown_split",
     "shown",
@@ -532,7 +533,7 @@ class HandEvaluation:
         return {
             "category": self.category,
             "hand_points": self.hand_points,
-            "poker_hand": [str(c) for c in self.poker_hand],
+            "poker_hand": [str(c) for c in reading_order(self.poker_hand)],
             "deadwood": [str(c) for c in self.deadwood],
             "deadwood_points": self.deadwood_points,
             "score": self.score,
@@ -654,6 +655,36 @@ def _realize(plain: Sequence[int], pick_key: int) -> tuple[int, ...]:
             need[d] -= 1
             out.append(c)
     return tuple(out)
+
+
+def reading_order(poker_hand: Iterable[int]) -> tuple[Card, ...]:
+    """A poker hand in the order a player reads it: the same cards, only reordered.
+
+    A straight (or straight flush) reads as its run, low to high, the ace low or high as it
+    plays; any other hand by how many of each rank it holds, then by rank, aces high.
+    Suits break ties, spades first. The engine keeps hands in index order (suit by suit),
+    where ``10♠ J♠ 8♥ 9♥ 6♦ 7♣`` hides a straight.
+
+    >>> from deadwood_knock.cards import parse_cards
+    >>> " ".join(str(c) for c in reading_order(parse_cards("Ts Js 8h 9h 6d 7c")))
+    '6d 7c 8h 9h Ts Js'
+    >>> " ".join(str(c) for c in reading_order(parse_cards("4s 3h 2d As 5c")))
+    'As 2d 3h 4s 5c'
+    >>> " ".join(str(c) for c in reading_order(parse_cards("Ks 9h Td Jc Kc")))
+    'Ks Kc Jc Td 9h'
+    >>> " ".join(str(c) for c in reading_order(parse_cards("3s Qs Qh Qd 3c")))
+    'Qs Qh Qd 3s 3c'
+    """
+    cards = [CARDS[c] for c in poker_hand]
+    high = [14 if c.rank == 1 else c.rank for c in cards]
+    for ranks in (high, [c.rank for c in cards]):
+        ordered = sorted(ranks)
+        run = len(cards) >= 5 and all(b == a + 1 for a, b in itertools.pairwise(ordered))
+        if run:
+            return tuple(c for _, c in sorted(zip(ranks, cards, strict=True)))
+    count = {r: high.count(r) for r in high}
+    pairs = sorted(zip(high, cards, strict=True), key=lambda p: (-count[p[0]], -p[0], p[1]))
+    return tuple(c for _, c in pairs)
 
 
 def shown(cards: Sequence[int], poker: Sequence[int], code: int) -> tuple[tuple[Card, ...], str]:

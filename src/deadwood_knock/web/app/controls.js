@@ -132,6 +132,14 @@ export function turnLine(v, obs, me, dk, selected, names, playback) {
   return "Your turn.";
 }
 
+// The hint's own checked sentence on knocking ("Not yet: playing on is rated 26.8 points
+// above knocking now (clearly).") when it has one, so the question carries the figure.
+/** @param {any} advice @returns {string} */
+function knockVerdict(advice) {
+  const said = (advice.knock.claims || []).find((c) => c.kind === "knock_search" && c.wise === false);
+  return said && said.text ? said.text : "playing on is rated above knocking now.";
+}
+
 export function KnockConfirm({ dk, obs, action, advice, onKnock, onKeep }) {
   const ev = obs.evaluation;
   const unwise = advice && advice.knock && advice.knock.wise === false;
@@ -143,7 +151,7 @@ export function KnockConfirm({ dk, obs, action, advice, onKnock, onKeep }) {
       ? html`<p>If the round ended now your hand would score ${ev.hand_points} hand ${deadwoodTerm(ev.deadwood_points)}${" "}
           = <strong>${signed(ev.score)}</strong>, before the pot.</p>`
       : null}
-    ${unwise ? html`<p>The hint rates playing on above knocking now.</p>` : null}
+    ${unwise ? html`<p class="knock-verdict">Hand Focus: ${knockVerdict(advice)}</p>` : null}
     <div class="stack">
       <button class="btn gold" onClick=${onKeep}>Keep playing</button>
       <button class="btn danger" onClick=${onKnock}>Knock</button>

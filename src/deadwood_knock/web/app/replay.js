@@ -141,7 +141,7 @@ export function Replay({ id }) {
     </div>
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     <div class="stack">
-      <button class="btn" onClick=${save}>Save as GameRecord JSON</button>
+      <button class="btn" onClick=${save}>Save the game file</button>
       <a class="btn ghost" href="#/records">Back to records</a>
     </div>
   </section>`;
@@ -178,7 +178,7 @@ export function ReplayList() {
           <a class="btn small" href=${`#/replay/${encodeURIComponent(r.match_id)}`}>Replay ${r.text}</a>
           <span class="hint">${words[r.outcome] || r.outcome} · ${r.actions} moves</span></li>`)}</ul>`
       : html`<p class="hint">${list ? "Finished matches appear here to replay." : "Loading…"}</p>`}
-    <label for="record-file">Replay a GameRecord file</label>
+    <label for="record-file">Open a saved game file</label>
     <input id="record-file" type="file" accept="application/json,.json" onChange=${load} />
     ${msg ? html`<p class="error" role="alert">${msg}</p>` : null}
   </div>`;

@@ -220,9 +220,12 @@ function Poster({ poster, townName, onPlay }) {
       ? html`<span class="poster-offered">Offered by ${poster.offered_by}, ${poster.offered}</span>`
       : null}
     <dl class="poster-terms">
+      <div><dt>Game</dt><dd>${game}</dd></div>
+      ${t.rounds ? html`<div><dt>Rounds</dt><dd>${t.rounds}</dd></div>` : null}
       <div><dt>Score to beat</dt><dd>${t.score_to_beat}</dd></div>
-      ${t.rounds ? html`<div><dt>Rounds</dt><dd>${t.rounds} of ${game}</dd></div>` : html`<div><dt>Game</dt><dd>${game}</dd></div>`}
-      <div><dt>Reward</dt><dd>$${Number(t.reward ?? poster.reward).toLocaleString("en-US")}</dd></div>
+      ${t.reward != null && t.reward !== poster.reward
+        ? html`<div><dt>Reward</dt><dd>$${Number(t.reward).toLocaleString("en-US")}</dd></div>`
+        : null}
     </dl>
     <span class="poster-how">Outscore ${poster.outlaw} and reach ${t.score_to_beat} points to collect.</span>
     ${locked ? html`<span class="poster-where">Hangs in ${townName}: ride there to take it on.</span>` : null}
@@ -302,6 +305,9 @@ export function Trail() {
   const reached = towns.filter((t) => t.status !== "locked");
   const current = towns.find((t) => t.id === (trail && trail.current_town)) || reached[reached.length - 1];
   const others = reached.filter((t) => t !== current).reverse();
+  // The first open table where the player stands: offered above the map, so a phone
+  // need not scroll past it to play.
+  const next = current ? (current.tables || []).find((t) => t.status === "open") : undefined;
   const locked = towns.filter((t) => t.status === "locked");
   const chosenTown = towns.find((t) => t.id === chosen) || null;
   // Every poster from the start: open ones first, then those hanging in towns ahead.
@@ -321,6 +327,19 @@ export function Trail() {
         onPlay=${async () => (await resume(t.id)) || startTable({ table_id: t.id, options: {} , game: t.game }, setError)} />`)}
     </ul>
   </li>`;
+  const chosenPanel = chosenTown
+      ? html`<section class="chosen-town card-panel" id="chosen-town" tabindex="-1" aria-label=${`${chosenTown.name} on the map`}>
+          <div class="chosen-head"><span class=${`town-state ${chosenTown.status}`}>${
+            chosenTown.status === "locked" ? "Locked: win the towns before it first"
+            : chosenTown.status === "completed" ? "Cleared" : "Open"}</span>
+            <button class="btn small ghost" onClick=${() => setChosen(null)}>Close</button></div>
+          <ol class="towns">${townBlock(chosenTown)}</ol>
+          ${(chosenTown.wanted || []).length
+            ? html`<ul class="wanted" tabindex="0" aria-label=${`Wanted in ${chosenTown.name}`}>${chosenTown.wanted.map((w) => html`<${Poster} key=${w.id} poster=${w} townName=${chosenTown.name}
+                onPlay=${async () => (await resume(`wanted:${w.id}`)) || startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError)} />`)}</ul>`
+            : null}
+        </section>`
+      : null;
   // Nothing to tap until the map and the unfinished matches are in: they arrive above the
   // quick tables, and a tap during that jump would land on whatever moved under the finger.
   const head = html`<h1>The Trail</h1>
@@ -335,6 +354,15 @@ export function Trail() {
     ${head}
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     <${ContinueList} matches=${unfinished} />
+    ${next && !offline && !(unfinished || []).some((u) => u.table_id === next.id)
+      ? html`<section class="next-table" aria-labelledby="next-h">
+          <h2 id="next-h">Your next table</h2>
+          <button class="btn gold next-btn" data-table=${next.id}
+            onClick=${async () => (await resume(next.id)) || startTable({ table_id: next.id, options: {}, game: next.game }, setError)}>
+            Take a seat ${next.place}<small>${current.name} · ${
+              (next.opponents || []).map((o) => o.name).join(", ")} · ${gameTitle(next.game)}</small></button>
+        </section>`
+      : null}
     ${trail === null && !offline
       ? html`<p class="notice" role="status">The trail map hasn't reached this saloon yet. The
           quick tables below are open all the same.</p>`
@@ -351,6 +379,7 @@ export function Trail() {
             aria-label="Tables won"></progress>
         </div>`
       : null}
+    <div class="trail-main">
     ${towns.length
       ? html`<${TrailMap} towns=${towns} currentId=${current && current.id} chosen=${chosen}
           onChoose=${(id) => {
@@ -361,22 +390,13 @@ export function Trail() {
             });
           }} />`
       : null}
-    ${chosenTown
-      ? html`<section class="chosen-town card-panel" id="chosen-town" tabindex="-1" aria-label=${`${chosenTown.name} on the map`}>
-          <div class="chosen-head"><span class=${`town-state ${chosenTown.status}`}>${
-            chosenTown.status === "locked" ? "Locked: win the towns before it first"
-            : chosenTown.status === "completed" ? "Cleared" : "Open"}</span>
-            <button class="btn small ghost" onClick=${() => setChosen(null)}>Close</button></div>
-          <ol class="towns">${townBlock(chosenTown)}</ol>
-          ${(chosenTown.wanted || []).length
-            ? html`<ul class="wanted" tabindex="0" aria-label=${`Wanted in ${chosenTown.name}`}>${chosenTown.wanted.map((w) => html`<${Poster} key=${w.id} poster=${w} townName=${chosenTown.name}
-                onPlay=${async () => (await resume(`wanted:${w.id}`)) || startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError)} />`)}</ul>`
-            : null}
-        </section>`
-      : null}
+    <div class="trail-side">
+    ${chosenPanel}
     ${current
       ? html`<h2 class="now">Now Playing</h2><ol class="towns">${townBlock(current)}</ol>`
       : null}
+    </div>
+    </div>
     ${posters.length
       ? html`<h2 id="wanted-h">Wanted</h2><ul class="wanted" tabindex="0" aria-labelledby="wanted-h">
           ${posters.map((w) => html`<${Poster} key=${w.id} poster=${w} townName=${posterTown[w.id]}

@@ -161,7 +161,11 @@ function RummyRow({ r, result, name }) {
   </div>`;
 }
 
-export function Showdown({ result, who }) {
+/**
+ * A round's result laid out; `remark` is the one line a seat said about it (talk.js).
+ * @param {{result: any, who: (seat: number) => string, remark?: {who: string, text: string} | null}} props
+ */
+export function Showdown({ result, who, remark = null }) {
   const dk = isDeadwoodResult(result);
   const rows = resultRows(result);
   const which = result.round ?? result.hand;
@@ -171,6 +175,9 @@ export function Showdown({ result, who }) {
     ${which != null ? html`<p class="sd-round">${dk ? "Round" : "Hand"} ${which}</p>` : null}
     ${outcome ? html`<p class="sd-outcome">${outcome}</p>` : null}
     ${dk ? html`<p class="sd-pot">${potLine(result, who)}</p>` : null}
+    ${remark
+      ? html`<p class="sd-talk"><span class="talk-who">${remark.who}:</span> <q class="talk">${remark.text}</q></p>`
+      : null}
     ${voided
       ? null
       : rows.map((r) => {
@@ -182,10 +189,10 @@ export function Showdown({ result, who }) {
   </div>`;
 }
 
-export function ShowdownDialog({ result, who, onClose, closeLabel = "Continue" }) {
+export function ShowdownDialog({ result, who, onClose, closeLabel = "Continue", remark = null }) {
   const dk = isDeadwoodResult(result);
   return html`<${Modal} title=${dk ? "Showdown" : "Hand over"} onClose=${onClose} className="showdown-modal">
-    <${Showdown} result=${result} who=${who} />
+    <${Showdown} result=${result} who=${who} remark=${remark} />
     <div class="stack"><button class="btn gold" onClick=${onClose}>${closeLabel}</button></div>
   <//>`;
 }
@@ -224,12 +231,15 @@ function TrailSummary({ sum }) {
   return html`<div class="trail-summary">
     <ul>
       ${(sum.lines || []).map((l) => html`<li key=${l}>${l}</li>`)}
-      ${(sum.headlines || []).map((h) => html`<li key=${h}><em>${h}</em></li>`)}
+      ${(sum.headlines || []).length
+        ? html`<li class="sum-gazette">In the <a href="#/gazette">Gazette</a>: ${sum.headlines.map(
+          (h, i) => html`${i ? " · " : ""}<span class="headline" key=${h}>${h}</span>`)}</li>`
+        : null}
     </ul>
   </div>`;
 }
 
-export function MatchComplete({ obs, result, who, onClose, matchId, trail, lastResult }) {
+export function MatchComplete({ obs, result, who, onClose, matchId, trail, lastResult, remarkOn = null }) {
   const outcome = outcomeFor(obs, result);
   const totals = obs.totals || [];
   const order = totals.map((t, i) => [t, i]).sort((a, b) => b[0] - a[0]);
@@ -247,7 +257,7 @@ export function MatchComplete({ obs, result, who, onClose, matchId, trail, lastR
     <${TrailSummary} sum=${sum} />
     ${last
       ? html`<details class="last-round"><summary>The last ${isDeadwoodResult(last) ? "round" : "hand"}</summary>
-          <${Showdown} result=${last} who=${who} />
+          <${Showdown} result=${last} who=${who} remark=${remarkOn ? remarkOn(last) : null} />
         </details>`
       : null}
     ${outcome === "win" ? html`<${A2HSHint} matchId=${matchId} />` : null}

@@ -7,7 +7,7 @@ import { html, useState, useEffect, useRef, navigate } from "./lib.js";
 import { getHint, api, ApiError } from "./api.js";
 import { sameCard, parseCard } from "./cards.js";
 import { settings, recordResult, update } from "./store.js";
-import { lineFor, talkKind } from "./talk.js";
+import { lineFor, talkKind, roundRemark } from "./talk.js";
 import { LeaveDialog } from "./dialogs.js";
 import { Portrait, useLikenesses } from "./portraits.js";
 import { MatchStore, rankOf } from "./matchstore.js";
@@ -151,6 +151,13 @@ function useTableTalk({ v, obs, me, players, characters, hooks }) {
   const [talk, setTalk] = useState(/** @type {Record<string, {text: string, at: number}>} */ ({}));
   const [details, setDetails] = useState({});
   hooks.current.onEvent = (ev) => {
+    if (ev.type === "round_result" || ev.type === "hand_result") {
+      // The round is scored: one seat has its say (the showdown shows the same line), and
+      // what was said during the round is done with.
+      const said = roundRemark(ev, me, players, (seat) => characterFor(players[seat], characters, details));
+      setTalk(said ? { [said.seat]: { text: said.text, at: Date.now() } } : {});
+      return;
+    }
     if (ev.seat == null || ev.seat === me) return;
     const kind = talkKind(ev);
     if (!kind) return;
@@ -373,6 +380,11 @@ export function TableScreen({ matchId, characters }) {
   const characterOf = (seat) => characterFor(players[seat], characters, details);
   const names = (seat) => seatName(players[seat], seat, characterOf(seat));
   const who = (seat) => (seat === me ? "You" : names(seat));
+  // A round's result with the one remark it drew (see talk.js roundRemark), for its dialogs.
+  const remarkOn = (result) => {
+    const said = result ? roundRemark(result, me, players, characterOf) : null;
+    return said ? { who: names(said.seat), text: said.text } : null;
+  };
 
   const myTurn = !!v && !v.over && obs.to_act === me && v.legal.length > 0;
   const version = view ? view.version : -1;
@@ -498,11 +510,13 @@ export function TableScreen({ matchId, characters }) {
     ${sheet === "settings" ? html`<${TableSettings} onClose=${closeSheet} />` : null}
 
     ${playback.showdown
-      ? html`<${ShowdownDialog} result=${playback.showdown} who=${who} onClose=${() => playback.close()} />`
+      ? html`<${ShowdownDialog} result=${playback.showdown} who=${who} remark=${remarkOn(playback.showdown)}
+          onClose=${() => playback.close()} />`
       : null}
 
     ${review && lastResult && !playback.showdown
-      ? html`<${ShowdownDialog} result=${lastResult} who=${who} onClose=${() => setReview(false)} closeLabel="Close" />`
+      ? html`<${ShowdownDialog} result=${lastResult} who=${who} remark=${remarkOn(lastResult)}
+          onClose=${() => setReview(false)} closeLabel="Close" />`
       : null}
 
     ${knockAsk
@@ -512,7 +526,7 @@ export function TableScreen({ matchId, characters }) {
 
     ${complete
       ? html`<${MatchComplete} obs=${obs} result=${v.result} who=${who}
-          matchId=${matchId} trail=${!!view.table_id} lastResult=${playback.lastResult}
+          matchId=${matchId} trail=${!!view.table_id} lastResult=${playback.lastResult} remarkOn=${remarkOn}
           onClose=${() => { setDoneDismissed(true); navigate("/trail"); }} />`
       : null}
 

@@ -13,6 +13,12 @@ const FALLBACK = {
   palm: ["Nothing up my sleeve, friend.", "Did you see something? I didn't."],
   draw_discard: ["I'll take that off your hands.", "Much obliged for the card."],
   win_round: ["The cards favour me tonight.", "That'll do nicely."],
+  // Said to the round's winner by a seat that lost it.
+  lose_round: [
+    "Well played. That one's yours.",
+    "You earned that one, friend.",
+    "Enjoy it. I'll have it back before sunup.",
+  ],
   stand: ["I'll stand pat.", "Happy with what I've got."],
   rummy: ["Rummy! Every card in its place."],
   greet: ["Pull up a chair.", "Deal me in, stranger.", "Evening. Mind your deadwood."],
@@ -20,7 +26,8 @@ const FALLBACK = {
 
 // Our talk kinds, and the content's situations that can voice them (first match wins). A
 // fold is not a lost round: a character's "lose" lines speak to a winner ("That one's
-// yours"), and at a fold nobody has won yet, so a fold says a fold line.
+// yours"), and at a fold nobody has won yet, so a fold says a fold line. "win" and "lose"
+// are said once a round is scored (roundRemark).
 const SITUATIONS = {
   greet: ["greeting"],
   knock: ["knock"],
@@ -28,6 +35,7 @@ const SITUATIONS = {
   fold: ["fold"],
   palm: ["palm", "bluff"],
   win_round: ["win"],
+  lose_round: ["lose"],
   stand: ["stand"],
   rummy: ["win"],
   draw_discard: [],
@@ -65,4 +73,60 @@ export function talkKind(ev) {
     return "draw_discard";
   }
   return null;
+}
+
+// The seat that won a scored round or hand, or null when nobody did. Knock Rummy / Gin: the
+// hand result's one winner (a shared hand or a void hand has none). Deadwood Knock: the one
+// seat with the highest round score, in a round with a knock (suspicion only falls on seats
+// below the highest, so it never changes who that is); a dry round (the stock ran out: no
+// knock, no pot) or a tie at the top has no winner.
+/** @param {any} result a round_result or hand_result, as the showdown shows it @returns {number | null} */
+export function roundWinner(result) {
+  if (!result || result.outcome === "void") return null;
+  if (Array.isArray(result.round_scores)) {
+    if (result.dry || result.knocker == null) return null;
+    const scores = result.round_scores;
+    const best = Math.max(...scores);
+    const top = scores.flatMap((s, i) => (s === best ? [i] : []));
+    return top.length === 1 ? top[0] : null;
+  }
+  const winners = Array.isArray(result.winners) ? result.winners : [];
+  return winners.length === 1 ? winners[0] : null;
+}
+
+/**
+ * One remark when a round or hand is scored, or null. An opponent who won says a "win" line;
+ * when you won, one opponent who lost says a "lose" line to you (one who did not take the pot
+ * if there is one). The speaker and the line are picked from the round number and the seats,
+ * so the same match always says the same. Only bots speak: a person's words are their own.
+ * @param {any} result the round's result
+ * @param {number} me your seat
+ * @param {any[]} players the view's players (seat, kind, bot)
+ * @param {(seat: number) => any} characterOf the seat's character (its table talk), if any
+ * @returns {{seat: number, kind: string, text: string} | null}
+ */
+export function roundRemark(result, me, players, characterOf) {
+  const winner = roundWinner(result);
+  if (winner == null) return null;
+  const round = Number(result.round ?? result.hand ?? 0);
+  const isBot = (seat) => seat !== me && (!players[seat] || players[seat].kind !== "human");
+  let seat = winner;
+  let kind = "win_round";
+  if (winner === me) {
+    const seats = Math.max(players.length, (result.totals || []).length);
+    const losers = [];
+    for (let i = 1; i < seats; i += 1) {
+      const s = (me + i) % seats;
+      if (isBot(s)) losers.push(s);
+    }
+    const potless = losers.filter((s) => !(result.pot_winners || []).includes(s));
+    const pool = potless.length ? potless : losers;
+    if (!pool.length) return null;
+    seat = pool[(round * 7 + winner) % pool.length];
+    kind = "lose_round";
+  } else if (!isBot(winner)) {
+    return null;
+  }
+  const text = lineFor(kind, seat, round, characterOf(seat));
+  return text ? { seat, kind, text } : null;
 }
