@@ -710,10 +710,11 @@ def test_characters_say_their_own_lines_at_the_right_moments(
                     "folds": ("fold",),
                     "stands": ("stand",),
                 }[verb]
-                situation = allowed[0]
-                # talk.js order: the first situation the character has lines for.
-                own = next(x for x in allowed if _talk_of(figure, x))
-                assert text in _talk_of(figure, own), line
+                # talk.js order: the first situation the character has lines for. Every
+                # character has "call" and "fold" lines, so a call never says a bluff line.
+                situation = next(x for x in allowed if _talk_of(figure, x))
+                assert situation == allowed[0], (situation, line)
+                assert text in _talk_of(figure, situation), line
             situations.add(situation)
         # A round with one winner who is a character, or won by the person against a
         # character, draws a remark; one won by a plain bot draws none.
@@ -729,6 +730,8 @@ def test_characters_say_their_own_lines_at_the_right_moments(
         assert winners_seen == expected, seed
     assert {"greeting", "win"} <= situations or {"greeting", "lose"} <= situations
     assert "knock" in situations or game == "knock-rummy"
+    # Deadwood Knock's poker pot: these seeded matches see a character call and one fold.
+    assert {"call", "fold"} <= situations or game != "deadwood-knock"
 
 
 def test_a_table_of_plain_bots_says_nothing_and_talk_hears_no_secrets() -> None:
@@ -740,6 +743,25 @@ def test_a_table_of_plain_bots_says_nothing_and_talk_hears_no_secrets() -> None:
     assert talk.hear(Event("knock", 1)) is not None
     assert talk.hear(Event("knock", 1, private_to=1)) is None
     assert talk.hear(Event("knock", 0)) is None  # the person's words are their own
+
+
+def test_a_call_and_a_fold_speak_the_characters_own_pot_lines() -> None:
+    """A call says the character's "call" line (not its bluff line), a fold its "fold"
+    line, as ``talk.js`` picks them."""
+    from deadwood_knock.tui.talk import TableTalk
+
+    figures = [None, "king-fisher", "jack-harris"]
+    talk = TableTalk.for_bots([None, *(f"figure:{f}" for f in figures[1:])], seed=2, person=0)
+    for seat, figure in enumerate(figures):
+        for kind in ("call", "fold"):
+            remark = talk.hear(Event(kind, seat))
+            if figure is None:
+                assert remark is None
+                continue
+            assert remark is not None, (figure, kind)
+            assert (remark.seat, remark.moment, remark.situation) == (seat, kind, kind)
+            assert remark.text in _talk_of(figure, kind)
+            assert remark.text not in _talk_of(figure, "bluff")
 
 
 def test_the_same_seed_says_the_same() -> None:
