@@ -212,6 +212,23 @@ def test_table_talk_covers_the_basics(content: Content) -> None:
         assert f.portrait_note
 
 
+def test_every_figure_has_its_own_call_and_fold_lines(content: Content) -> None:
+    # Deadwood Knock's poker pot voices a call or a fold from these; without them a call
+    # falls back to the one bluff line (the same every round) and a fold to a generic line.
+    pot = (TalkSituation.CALL, TalkSituation.FOLD)
+    seen: dict[str, str] = {}
+    for f in content.figures:
+        for situation in pot:
+            own = [t.line for t in f.table_talk if t.situation is situation]
+            others = [t.line for t in f.table_talk if t.situation is not situation]
+            assert own, (f.id, situation.value)
+            for line in own:
+                assert line not in others, (f.id, line)
+                assert line not in seen, (f.id, line, seen.get(line))
+                seen[line] = f.id
+    assert len(seen) >= 2 * len(content.figures)
+
+
 def test_figure_dates_are_plausible(content: Content) -> None:
     for f in content.figures:
         if f.born is not None and f.died is not None:

@@ -603,3 +603,169 @@ async def test_prompts_say_what_call_fold_stand_and_palm_do() -> None:
             if seen >= {"stand", "call", "palm"}:
                 break
     assert seen == {"stand", "call", "palm"}
+
+
+# --- table talk: the characters' own lines in the log -----------------------------------------
+
+_REMARK = re.compile(r"^  (?P<who>[^:“]+): “(?P<text>.+)”$")
+
+
+def _talk_of(figure_id: str, *situations: str) -> set[str]:
+    from deadwood_knock.content import load_content
+
+    figure = load_content().figure_by_id[figure_id]
+    return {t.line for t in figure.table_talk if t.situation.value in situations}
+
+
+def _talk_game(
+    game: str, opponents: list[str], seed: int
+) -> tuple[Session, list[str], dict[int, Any]]:
+    """A whole seeded match with a bot in the person's seat: every log line it wrote, and
+    the engine's result behind each ``Totals`` line (by the line's index)."""
+    import random
+
+    from deadwood_knock.bots import get_bot
+
+    s = Session(
+        game,
+        opponents,
+        seed=seed,
+        rounds=3,
+        target=60,
+        sleight_of_hand=True,
+        budget=Budget(iterations=40),
+    )
+    me, rng = get_bot("greedy"), random.Random(seed)
+    lines, results = list(s.log), {}
+    while not s.over():
+        seat = s.bot_to_act()
+        if seat is not None:
+            s.apply(s.choose_bot_action(seat))
+        else:
+            s.apply(me.act(s.game, s.observation(), s.legal(), rng))
+        new = s.log[len(s.log) - (s.log_dropped + len(s.log) - len(lines)) :]
+        for line in new:
+            if line.startswith("Totals:"):
+                results[len(lines)] = s.observation().last_result
+            lines.append(line)
+    return s, lines, results
+
+
+def _winner(result: Any) -> int | None:
+    """Who won a round (the one top round score, with a knock) or a hand (its one winner)."""
+    if hasattr(result, "round_scores"):
+        scores = result.round_scores
+        if result.dry or scores.count(max(scores)) > 1:
+            return None
+        return scores.index(max(scores))
+    return result.winners[0] if result.outcome != "void" and len(result.winners) == 1 else None
+
+
+@pytest.mark.parametrize(
+    ("game", "opponents", "seeds"),
+    [
+        ("deadwood-knock", ["jack-harris", "king-fisher"], range(5)),
+        ("deadwood-knock", ["lottie-deno", "greedy", "king-fisher"], range(3)),
+        ("knock-rummy", ["luke-short", "greedy"], range(3)),
+        ("gin", ["bat-masterson"], range(3)),
+    ],
+)
+def test_characters_say_their_own_lines_at_the_right_moments(
+    game: str, opponents: list[str], seeds: range
+) -> None:
+    """Each remark follows the event it answers, in the voice of the seat that acted (or, at
+    a round's end, the winner; a loser when the person won), from that character's own
+    table talk for that situation. A bot that is no character says nothing."""
+    situations: set[str] = set()
+    for seed in seeds:
+        s, lines, results = _talk_game(game, opponents, seed)
+        ids = {name: bot for name, bot in zip(s.names[1:], opponents, strict=True)}
+        winners_seen = 0
+        for i, line in enumerate(lines):
+            m = _REMARK.match(line)
+            if m is None:
+                continue
+            who, text, before = m["who"], m["text"], lines[i - 1]
+            assert who in ids and ids[who] != "greedy", line
+            figure = ids[who]
+            seat = s.names.index(who)
+            if before.startswith("— "):
+                assert before.startswith(("— Round 1:", "— Hand 1:")), before
+                situation = "greeting"
+                assert text in _talk_of(figure, "greeting")
+            elif before.startswith("Totals:"):
+                winner = _winner(results[i - 1])
+                assert winner is not None, (before, line)
+                situation = "win" if winner == seat else "lose"
+                assert winner in (seat, 0), (winner, line)
+                assert text in _talk_of(figure, situation), line
+                winners_seen += 1
+            else:
+                assert before.startswith(f"{who} "), (before, line)
+                verb = before[len(who) + 1 :].split()[0].strip(".!")
+                allowed = {
+                    "knocks": ("knock",),
+                    "calls": ("call", "bluff"),
+                    "palms": ("palm", "bluff"),
+                    "folds": ("fold",),
+                    "stands": ("stand",),
+                }[verb]
+                # talk.js order: the first situation the character has lines for. Every
+                # character has "call" and "fold" lines, so a call never says a bluff line.
+                situation = next(x for x in allowed if _talk_of(figure, x))
+                assert situation == allowed[0], (situation, line)
+                assert text in _talk_of(figure, situation), line
+            situations.add(situation)
+        # A round with one winner who is a character, or won by the person against a
+        # character, draws a remark; one won by a plain bot draws none.
+        expected = 0
+        for result in results.values():
+            winner = _winner(result)
+            if winner is None:
+                continue
+            if winner != 0:
+                expected += opponents[winner - 1] != "greedy"
+            else:
+                expected += any(o != "greedy" for o in opponents)
+        assert winners_seen == expected, seed
+    assert {"greeting", "win"} <= situations or {"greeting", "lose"} <= situations
+    assert "knock" in situations or game == "knock-rummy"
+    # Deadwood Knock's poker pot: these seeded matches see a character call and one fold.
+    assert {"call", "fold"} <= situations or game != "deadwood-knock"
+
+
+def test_a_table_of_plain_bots_says_nothing_and_talk_hears_no_secrets() -> None:
+    from deadwood_knock.tui.talk import TableTalk
+
+    lines = _talk_game("deadwood-knock", ["greedy", "random"], 3)[1]
+    assert lines and not [line for line in lines if _REMARK.match(line)]
+    talk = TableTalk.for_bots([None, "figure:king-fisher"], seed=1, person=0)
+    assert talk.hear(Event("knock", 1)) is not None
+    assert talk.hear(Event("knock", 1, private_to=1)) is None
+    assert talk.hear(Event("knock", 0)) is None  # the person's words are their own
+
+
+def test_a_call_and_a_fold_speak_the_characters_own_pot_lines() -> None:
+    """A call says the character's "call" line (not its bluff line), a fold its "fold"
+    line, as ``talk.js`` picks them."""
+    from deadwood_knock.tui.talk import TableTalk
+
+    figures = [None, "king-fisher", "jack-harris"]
+    talk = TableTalk.for_bots([None, *(f"figure:{f}" for f in figures[1:])], seed=2, person=0)
+    for seat, figure in enumerate(figures):
+        for kind in ("call", "fold"):
+            remark = talk.hear(Event(kind, seat))
+            if figure is None:
+                assert remark is None
+                continue
+            assert remark is not None, (figure, kind)
+            assert (remark.seat, remark.moment, remark.situation) == (seat, kind, kind)
+            assert remark.text in _talk_of(figure, kind)
+            assert remark.text not in _talk_of(figure, "bluff")
+
+
+def test_the_same_seed_says_the_same() -> None:
+    first = _talk_game("deadwood-knock", ["jack-harris", "king-fisher"], 5)[1]
+    again = _talk_game("deadwood-knock", ["jack-harris", "king-fisher"], 5)[1]
+    assert first == again
+    assert [line for line in first if _REMARK.match(line)]

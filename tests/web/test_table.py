@@ -107,6 +107,15 @@ def play_until_over(
         if confirm_knock(page, title):
             continue
         if title in ("Showdown", "Hand over"):
+            # Opened, the result reads from its title down, with Continue in reach: a tall
+            # showdown keeps its button at the dialog's foot instead of scrolling to it.
+            dialog = page.get_by_role("dialog")
+            head = dialog.locator("h2").first.bounding_box()
+            go = dialog.get_by_role("button", name="Continue").bounding_box()
+            height = page.viewport_size["height"]
+            box = dialog.bounding_box()
+            assert box and head and head["y"] >= box["y"], (head, box)
+            assert go and go["y"] + go["height"] <= height, go
             if not shots.get("showdown"):
                 shots["showdown"] = True
                 shot(page, f"showdown-{label}")

@@ -172,6 +172,9 @@ class TalkSituation(StrEnum):
     LOSE = "lose"
     PALM_CAUGHT = "palm_caught"
     BLUFF = "bluff"
+    # Deadwood Knock's poker pot: a seat that calls (puts 10 in) or folds (stays out).
+    CALL = "call"
+    FOLD = "fold"
 
 
 class Milestone(StrEnum):

@@ -15,7 +15,13 @@ from typing import Any
 from deadwood_knock.bots import personality_bot, register
 from deadwood_knock.bots.base import FIGURE_PREFIX, Bot
 
-__all__ = ["FIGURE_PREFIX", "figure_bot_name", "figure_display_name", "register_figure_bots"]
+__all__ = [
+    "FIGURE_PREFIX",
+    "figure_bot_name",
+    "figure_display_name",
+    "figure_id",
+    "register_figure_bots",
+]
 
 
 def figure_bot_name(figure_id: str) -> str:
@@ -30,12 +36,18 @@ def _figures() -> dict[str, dict[str, Any]]:
     return {str(f["id"]): f for f in raw["figures"]}
 
 
-def figure_display_name(bot_name: str) -> str | None:
-    """The character's name for a ``figure:<id>`` bot ("Luke Short"); None for other bots."""
+def figure_id(bot_name: str) -> str | None:
+    """The figure a ``figure:<id>`` bot plays ("luke-short"); None for other bots."""
     if not bot_name.startswith(FIGURE_PREFIX):
         return None
-    figure = _figures().get(bot_name[len(FIGURE_PREFIX) :])
-    return None if figure is None else str(figure["name"])
+    key = bot_name[len(FIGURE_PREFIX) :]
+    return key if key in _figures() else None
+
+
+def figure_display_name(bot_name: str) -> str | None:
+    """The character's name for a ``figure:<id>`` bot ("Luke Short"); None for other bots."""
+    key = figure_id(bot_name)
+    return None if key is None else str(_figures()[key]["name"])
 
 
 def _factory(figure_id: str) -> Bot:

@@ -236,7 +236,9 @@ class DeadwoodApp(App[None]):
         width = max(20, (log.content_size.width or self.size.width - 4) - 1)
         lines: list[str] = []
         for line in s.log[start:]:
-            lines += textwrap.wrap(line, width, subsequent_indent="  ") or [""]
+            # A wrapped line goes on indented under its start (a remark under its speaker).
+            indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+            lines += textwrap.wrap(line, width, subsequent_indent=indent) or [""]
         log.write_lines(lines, scroll_end=True)
         self._logged = total
 

@@ -16,6 +16,7 @@ from deadwood_knock.bots.base import Bot
 from deadwood_knock.games import facts, get_game
 from deadwood_knock.games.base import Event, GameError, derive_rng
 from deadwood_knock.trail.figure_bots import figure_display_name, register_figure_bots
+from deadwood_knock.tui.talk import TableTalk
 from deadwood_knock.tui.words import describe_event
 
 __all__ = ["DEFAULT_OPPONENTS", "HUMAN_SEAT", "Session", "seat_names"]
@@ -66,6 +67,8 @@ class Session:
         self.seed = seed
         self.state = self.game.new_game(self.game.options_from_json(options), seed)
         self.names = ["You", *seat_names(opponents)]
+        # The characters' table talk: a line after the events they answer (see tui/talk.py).
+        self.talk = TableTalk.for_bots([None, *opponents], seed, HUMAN_SEAT)
         self.budget = budget or Budget(seconds=0.2)
         self._rngs = [derive_rng(seed, _BOT_STREAM, s) for s in range(players)]
         self.log: list[str] = []
@@ -113,6 +116,9 @@ class Session:
             line = describe_event(event, self.names, HUMAN_SEAT)
             if line:
                 self.log.append(line)
+            remark = self.talk.hear(event)
+            if remark is not None:
+                self.log.append(remark.line(self.names))
         extra = len(self.log) - 200  # keep the log short; the screen keeps its own copy
         if extra > 0:
             del self.log[:extra]

@@ -1,0 +1,171 @@
+"""Table talk for the terminal: the characters' own lines, at the moments the web table
+voices them (``web/app/talk.js``).
+
+A character seat says one line when it knocks, calls, folds, palms or stands, and one
+character greets the table at the first deal. When a round (Deadwood Knock) or hand
+(Knock Rummy, Gin) is scored, its winner says a "win" line if it is a character; if the
+person won, one character who lost says a "lose" line. Lines come only from the content
+(``figures.json`` ``table_talk``): a bot that is not a character says nothing.
+
+Talk hears only public events, so it never tells what a seat holds. The line is picked
+from the seed, the round and the seat, so the same match always says the same. Who won is
+read off the result the engine wrote; nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from deadwood_knock.content import load_content
+from deadwood_knock.content.schema import Figure
+from deadwood_knock.games.base import Event
+from deadwood_knock.trail.figure_bots import figure_id
+
+__all__ = ["SITUATIONS", "Remark", "TableTalk", "round_winner"]
+
+#: Each moment, and the content's situations that can voice it (the first with lines wins),
+#: as ``talk.js`` maps them: a call or a palm may say a bluff line.
+SITUATIONS: Mapping[str, tuple[str, ...]] = {
+    "greet": ("greeting",),
+    "knock": ("knock",),
+    "call": ("call", "bluff"),
+    "fold": ("fold",),
+    "palm": ("palm", "bluff"),
+    "stand": ("stand",),
+    "win": ("win",),
+    "lose": ("lose",),
+}
+
+#: Event kinds a seat's remark answers (a palm is a ``draw`` from the ``palm`` source).
+_SEAT_MOMENTS: Mapping[str, str] = {
+    "knock": "knock",
+    "call": "call",
+    "fold": "fold",
+    "stand": "stand",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Remark:
+    """One line a character says: ``situation`` is the content's situation it came from."""
+
+    seat: int
+    moment: str
+    situation: str
+    text: str
+
+    def line(self, names: Sequence[str]) -> str:
+        """The log line: ``  King Fisher: “Even a king pays tax sometimes.”``."""
+        return f"  {names[self.seat]}: “{self.text}”"
+
+
+def round_winner(result: Mapping[str, Any]) -> int | None:
+    """The seat that won a scored round or hand, or ``None`` (as ``talk.js roundWinner``).
+
+    Deadwood Knock (a result with ``round_scores``): the one seat with the highest round
+    score in a round with a knock; a dry round or a tie at the top has none. Knock Rummy
+    and Gin: the hand's one winner; a void or shared hand has none.
+    """
+    if result.get("outcome") == "void":
+        return None
+    scores = result.get("round_scores")
+    if scores is not None:
+        if result.get("dry") or result.get("knocker") is None:
+            return None
+        best = max(scores)
+        top = [seat for seat, score in enumerate(scores) if score == best]
+        return top[0] if len(top) == 1 else None
+    winners = list(result.get("winners") or ())
+    return int(winners[0]) if len(winners) == 1 else None
+
+
+def _pick(count: int, *keys: object) -> int:
+    """A steady index below ``count`` from the keys (the same keys, the same index)."""
+    return zlib.crc32("/".join(map(str, keys)).encode()) % count
+
+
+class TableTalk:
+    """Listens to a table's events and hands back the remark each one draws, if any.
+
+    ``characters`` holds each seat's character (``None``: the person, or a bot that is not
+    a character); ``person`` is the person's seat.
+    """
+
+    def __init__(self, characters: Sequence[Figure | None], seed: int, person: int) -> None:
+        self.characters = tuple(characters)
+        self.seed = seed
+        self.person = person
+        self.round = 0  # the round or hand being played, from the deal events
+
+    @classmethod
+    def for_bots(cls, bots: Sequence[str | None], seed: int, person: int) -> TableTalk:
+        """Talk for seats named by their registered bot names (``figure:<id>`` is a
+        character; ``None`` or any other bot has no lines)."""
+        figures = load_content().figure_by_id
+        ids = [figure_id(name) if name is not None else None for name in bots]
+        return cls([figures.get(i) if i is not None else None for i in ids], seed, person)
+
+    def lines(self, seat: int, moment: str) -> tuple[str, list[str]] | None:
+        """The seat's own lines for a moment, with the situation they come from."""
+        figure = self.characters[seat] if 0 <= seat < len(self.characters) else None
+        if figure is None or seat == self.person:
+            return None
+        for situation in SITUATIONS[moment]:
+            said = [t.line for t in figure.table_talk if t.situation.value == situation]
+            if said:
+                return situation, said
+        return None
+
+    def _say(self, seat: int, moment: str, round_number: int) -> Remark | None:
+        found = self.lines(seat, moment)
+        if found is None:
+            return None
+        situation, said = found
+        text = said[_pick(len(said), self.seed, round_number, seat, moment)]
+        return Remark(seat, moment, situation, text)
+
+    def hear(self, event: Event) -> Remark | None:
+        """The remark an event draws. Only public events are heard."""
+        if event.private_to is not None:
+            return None
+        data = event.data
+        if event.kind == "deal":
+            self.round = int(data.get("round", data.get("hand", self.round + 1)))
+            return self._greeting() if self.round == 1 else None
+        if event.kind in ("round_result", "hand_result"):
+            return self._round_remark(data)
+        if event.seat is None:
+            return None
+        moment = _SEAT_MOMENTS.get(event.kind)
+        if event.kind == "draw" and data.get("source") == "palm":
+            moment = "palm"
+        if moment is None:
+            return None
+        return self._say(event.seat, moment, self.round)
+
+    def _greeting(self) -> Remark | None:
+        """One character greets the table at the first deal."""
+        seats = [s for s in range(len(self.characters)) if self.lines(s, "greet")]
+        if not seats:
+            return None
+        return self._say(seats[_pick(len(seats), self.seed, "greet")], "greet", 0)
+
+    def _round_remark(self, result: Mapping[str, Any]) -> Remark | None:
+        winner = round_winner(result)
+        if winner is None:
+            return None
+        number = int(result.get("round", result.get("hand", self.round)))
+        if winner != self.person:
+            return self._say(winner, "win", number)
+        seats = len(self.characters)
+        losers = [
+            s for s in ((self.person + i) % seats for i in range(1, seats)) if self.lines(s, "lose")
+        ]
+        potless = [s for s in losers if s not in (result.get("pot_winners") or ())]
+        pool = potless or losers
+        if not pool:
+            return None
+        return self._say(pool[_pick(len(pool), self.seed, number, "lose")], "lose", number)
