@@ -764,6 +764,30 @@ def test_a_call_and_a_fold_speak_the_characters_own_pot_lines() -> None:
             assert remark.text not in _talk_of(figure, "bluff")
 
 
+def test_a_caught_palm_is_called_out_by_another_character() -> None:
+    """Suspicion on a seat (a palm the table caught) draws a "palm_caught" line, from the
+    round's winner when it has one, never from the palmer; no line, the usual remark."""
+    from deadwood_knock.tui.talk import TableTalk
+
+    figures = [None, "luke-short", "king-fisher", "wyatt-earp"]
+    talk = TableTalk.for_bots([None, *(f"figure:{f}" for f in figures[1:])], seed=4, person=0)
+
+    def result(scores: list[int], suspicion: list[int]) -> Event:
+        data = {"round": 2, "knocker": 1, "dry": False, "round_scores": scores}
+        return Event("round_result", None, {**data, "suspicion": suspicion, "pot_winners": []})
+
+    # The person palmed and lost it; Wyatt Earp took the round and calls it out.
+    said = talk.hear(result([10, 20, 5, 40], [-5, 0, 0, 0]))
+    assert said is not None and (said.seat, said.situation) == (3, "palm_caught")
+    assert said.text in _talk_of("wyatt-earp", "palm_caught")
+    # Wyatt Earp palmed: the winner, King Fisher, has no such line; Luke Short has.
+    said = talk.hear(result([10, 20, 40, 5], [0, 0, 0, -5]))
+    assert said is not None and (said.seat, said.situation) == (1, "palm_caught")
+    # Nobody caught: the winner's usual line.
+    said = talk.hear(result([10, 20, 40, 5], [0, 0, 0, 0]))
+    assert said is not None and (said.seat, said.situation) == (2, "win")
+
+
 def test_the_same_seed_says_the_same() -> None:
     first = _talk_game("deadwood-knock", ["jack-harris", "king-fisher"], 5)[1]
     again = _talk_game("deadwood-knock", ["jack-harris", "king-fisher"], 5)[1]

@@ -563,6 +563,12 @@ def test_only_a_round_with_a_winner_draws_a_remark(
                 void: say({hand: 2, outcome: 'void', winners: []}),
                 shared: say({hand: 2, outcome: 'knock', winners: [1, 2], scores: [-8, 4, 4]}),
                 kr: say({hand: 2, outcome: 'gin', winners: [1], scores: [-5, 30, -25]}),
+                // You palmed and lost it: Luke Short (a palm_caught line) calls it out,
+                // though Lottie Deno (none) took the round.
+                caught: say(dk([10, 40, 5], {suspicion: [-5, 0, 0]})),
+                // Luke Short palmed: nobody else has the line, so the winner's usual remark.
+                palmer: say(dk([10, 40, 5], {suspicion: [0, 0, -5]})),
+                palmCaught: lines(2, 'palm_caught'),
                 win: {1: lines(1, 'win'), 2: lines(2, 'win')},
                 lose: {1: lines(1, 'lose'), 2: lines(2, 'lose')},
             };
@@ -575,4 +581,8 @@ def test_only_a_round_with_a_winner_draws_a_remark(
     # You won; Luke Short (seat 2) took the pot, so Lottie Deno (seat 1) speaks.
     assert got["mine"]["seat"] == 1 and got["mine"]["text"] in got["lose"]["1"], got["mine"]
     assert got["again"] == got["mine"]
+    assert got["palmCaught"] and got["win"]["1"]
+    assert got["caught"]["seat"] == 2 and got["caught"]["kind"] == "caught", got["caught"]
+    assert got["caught"]["text"] in got["palmCaught"]
+    assert got["palmer"]["seat"] == 1 and got["palmer"]["text"] in got["win"]["1"]
     assert console.errors == []

@@ -4,8 +4,10 @@ voices them (``web/app/talk.js``).
 A character seat says one line when it knocks, calls, folds, palms or stands, and one
 character greets the table at the first deal. When a round (Deadwood Knock) or hand
 (Knock Rummy, Gin) is scored, its winner says a "win" line if it is a character; if the
-person won, one character who lost says a "lose" line. Lines come only from the content
-(``figures.json`` ``table_talk``): a bot that is not a character says nothing.
+person won, one character who lost says a "lose" line. A round in which the table caught
+a palm (a seat got Suspicion) draws a "palm_caught" line from another character instead.
+Lines come only from the content (``figures.json`` ``table_talk``): a bot that is not a
+character says nothing.
 
 Talk hears only public events, so it never tells what a seat holds. The line is picked
 from the seed, the round and the seat, so the same match always says the same. Who won is
@@ -37,6 +39,7 @@ SITUATIONS: Mapping[str, tuple[str, ...]] = {
     "stand": ("stand",),
     "win": ("win",),
     "lose": ("lose",),
+    "caught": ("palm_caught",),
 }
 
 #: Event kinds a seat's remark answers (a palm is a ``draw`` from the ``palm`` source).
@@ -146,6 +149,20 @@ class TableTalk:
             return None
         return self._say(event.seat, moment, self.round)
 
+    def _caught(self, result: Mapping[str, Any], winner: int | None, number: int) -> Remark | None:
+        """A palm the table caught (Suspicion on a seat) is the round's talk: the winner, or
+        else the next character with a line for it, calls it out (as ``talk.js``)."""
+        marks = list(result.get("suspicion") or ())
+        if not any(v < 0 for v in marks):
+            return None
+        order = sorted(range(len(self.characters)), key=lambda s: s != winner)
+        for seat in order:
+            if seat < len(marks) and marks[seat] < 0:
+                continue
+            if self.lines(seat, "caught"):
+                return self._say(seat, "caught", number)
+        return None
+
     def _greeting(self) -> Remark | None:
         """One character greets the table at the first deal."""
         seats = [s for s in range(len(self.characters)) if self.lines(s, "greet")]
@@ -155,9 +172,12 @@ class TableTalk:
 
     def _round_remark(self, result: Mapping[str, Any]) -> Remark | None:
         winner = round_winner(result)
+        number = int(result.get("round", result.get("hand", self.round)))
+        caught = self._caught(result, winner, number)
+        if caught is not None:
+            return caught
         if winner is None:
             return None
-        number = int(result.get("round", result.get("hand", self.round)))
         if winner != self.person:
             return self._say(winner, "win", number)
         seats = len(self.characters)

@@ -36,6 +36,8 @@ const SITUATIONS = {
   palm: ["palm", "bluff"],
   win_round: ["win"],
   lose_round: ["lose"],
+  // Said when the table caught a palm (the palmer got Suspicion): another seat calls it out.
+  caught: ["palm_caught"],
   stand: ["stand"],
   rummy: ["win"],
   draw_discard: [],
@@ -107,9 +109,22 @@ export function roundWinner(result) {
  */
 export function roundRemark(result, me, players, characterOf) {
   const winner = roundWinner(result);
-  if (winner == null) return null;
   const round = Number(result.round ?? result.hand ?? 0);
   const isBot = (seat) => seat !== me && (!players[seat] || players[seat].kind !== "human");
+  // A palm the table caught (Suspicion on a seat) is the round's talk: the winner, or else
+  // the next character with a line for it, calls it out. Only characters' own lines: no
+  // stock accusation for a bot without one.
+  const marks = Array.isArray(result.suspicion) ? result.suspicion : [];
+  if (marks.some((v) => v < 0)) {
+    const seats = Math.max(players.length, marks.length);
+    const order = Array.from({ length: seats }, (_, i) => i);
+    if (winner != null) order.sort((a, b) => Number(b === winner) - Number(a === winner));
+    for (const seat of order) {
+      const own = marks[seat] < 0 || !isBot(seat) ? null : ownLines(characterOf(seat), "caught");
+      if (own && own.length) return { seat, kind: "caught", text: own[Math.abs(seat * 7 + round) % own.length] };
+    }
+  }
+  if (winner == null) return null;
   let seat = winner;
   let kind = "win_round";
   if (winner === me) {
