@@ -212,6 +212,16 @@ def test_table_talk_covers_the_basics(content: Content) -> None:
         assert f.portrait_note
 
 
+def test_lines_said_to_the_player_assume_no_sex(content: Content) -> None:
+    """A palm called out, a round lost to you or won off you may be said to the player, who
+    may be anyone: no "mister", "son" or "gentlemen" in those lines."""
+    gendered = re.compile(r"\b(mister|sir|son|ma'am|madam|gentlemen|ladies|fellas)\b", re.I)
+    for figure in content.figures:
+        for talk in figure.table_talk:
+            if talk.situation.value in ("palm_caught", "lose", "win"):
+                assert not gendered.search(talk.line), (figure.id, talk.line)
+
+
 def test_every_figure_has_its_own_call_and_fold_lines(content: Content) -> None:
     # Deadwood Knock's poker pot voices a call or a fold from these; without them a call
     # falls back to the one bluff line (the same every round) and a fold to a generic line.
