@@ -657,7 +657,8 @@ def _winner(result: Any) -> int | None:
         scores = result.round_scores
         if result.dry or scores.count(max(scores)) > 1:
             return None
-        return scores.index(max(scores))
+        top = scores.index(max(scores))
+        return None if result.calls[top] == "fold" else top
     return result.winners[0] if result.outcome != "void" and len(result.winners) == 1 else None
 
 
@@ -786,6 +787,10 @@ def test_a_caught_palm_is_called_out_by_another_character() -> None:
     # Nobody caught: the winner's usual line.
     said = talk.hear(result([10, 20, 40, 5], [0, 0, 0, 0]))
     assert said is not None and (said.seat, said.situation) == (2, "win")
+    # The top score folded the pot: no "win" from a seat that sat it out.
+    folded = result([10, 20, 40, 5], [0, 0, 0, 0])
+    folded = Event("round_result", None, {**folded.data, "calls": [None, None, "fold", "call"]})
+    assert talk.hear(folded) is None
 
 
 def test_the_same_seed_says_the_same() -> None:

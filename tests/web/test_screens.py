@@ -555,6 +555,8 @@ def test_only_a_round_with_a_winner_draws_a_remark(
             return {
                 dry: say(dk([20, 5, 3], {dry: true, knocker: null})),
                 tie: say(dk([20, 20, 3])),
+                // Luke Short folded a flush and still scored highest: no "win" from a folder.
+                folded: say(dk([20, 5, 31], {calls: [null, 'call', 'fold']})),
                 opponent: say(dk([20, 5, 31], {pot_winners: [1]})),
                 mine: say(dk([40, 5, 31], {pot_winners: [2]})),
                 again: say(dk([40, 5, 31], {pot_winners: [2]})),
@@ -574,7 +576,7 @@ def test_only_a_round_with_a_winner_draws_a_remark(
             };
         }"""
     )
-    for nobody in ("dry", "tie", "void", "shared", "person"):
+    for nobody in ("dry", "tie", "folded", "void", "shared", "person"):
         assert got[nobody] is None, (nobody, got[nobody])
     assert got["opponent"]["seat"] == 2 and got["opponent"]["text"] in got["win"]["2"]
     assert got["kr"]["seat"] == 1 and got["kr"]["text"] in got["win"]["1"]

@@ -538,7 +538,9 @@ def round_winner(result: dict[str, Any]) -> int | None:
             return None
         scores = result["round_scores"]
         top = [i for i, s in enumerate(scores) if s == max(scores)]
-        return top[0] if len(top) == 1 else None
+        if len(top) != 1 or (result.get("calls") or [None] * len(scores))[top[0]] == "fold":
+            return None
+        return top[0]
     winners = result.get("winners") or []
     return winners[0] if len(winners) == 1 else None
 

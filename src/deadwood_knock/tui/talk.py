@@ -69,7 +69,8 @@ def round_winner(result: Mapping[str, Any]) -> int | None:
     """The seat that won a scored round or hand, or ``None`` (as ``talk.js roundWinner``).
 
     Deadwood Knock (a result with ``round_scores``): the one seat with the highest round
-    score in a round with a knock; a dry round or a tie at the top has none. Knock Rummy
+    score in a round with a knock; a dry round, a tie at the top or a top seat that folded
+    has none. Knock Rummy
     and Gin: the hand's one winner; a void or shared hand has none.
     """
     if result.get("outcome") == "void":
@@ -80,7 +81,11 @@ def round_winner(result: Mapping[str, Any]) -> int | None:
             return None
         best = max(scores)
         top = [seat for seat, score in enumerate(scores) if score == best]
-        return top[0] if len(top) == 1 else None
+        calls = list(result.get("calls") or ())
+        # A seat that folded sat out the pot: its "win" would read as the pot's.
+        if len(top) != 1 or (top[0] < len(calls) and calls[top[0]] == "fold"):
+            return None
+        return top[0]
     winners = list(result.get("winners") or ())
     return int(winners[0]) if len(winners) == 1 else None
 

@@ -81,7 +81,7 @@ export function talkKind(ev) {
 // hand result's one winner (a shared hand or a void hand has none). Deadwood Knock: the one
 // seat with the highest round score, in a round with a knock (suspicion only falls on seats
 // below the highest, so it never changes who that is); a dry round (the stock ran out: no
-// knock, no pot) or a tie at the top has no winner.
+// knock, no pot), a tie at the top, or a top seat that folded has no winner.
 /** @param {any} result a round_result or hand_result, as the showdown shows it @returns {number | null} */
 export function roundWinner(result) {
   if (!result || result.outcome === "void") return null;
@@ -90,7 +90,9 @@ export function roundWinner(result) {
     const scores = result.round_scores;
     const best = Math.max(...scores);
     const top = scores.flatMap((s, i) => (s === best ? [i] : []));
-    return top.length === 1 ? top[0] : null;
+    // A seat that folded sat out the pot: its "win" would read as the pot's, so it has none.
+    if (top.length !== 1 || (result.calls || [])[top[0]] === "fold") return null;
+    return top[0];
   }
   const winners = Array.isArray(result.winners) ? result.winners : [];
   return winners.length === 1 ? winners[0] : null;
