@@ -212,6 +212,26 @@ def test_table_talk_covers_the_basics(content: Content) -> None:
         assert f.portrait_note
 
 
+# Known by a nickname, but seated under their own name: a nickname that mocks a woman's
+# looks or a race, a title (Roy Bean's "Judge"), or one the player would not know them by.
+GIVEN_NAME_KEPT = {
+    "big-nose-kate",
+    "eleanor-dumont",
+    "china-mary",
+    "roy-bean",
+    "tom-smith",
+    "jim-courtright",
+}
+
+
+def test_famous_figures_sit_down_under_the_names_players_know(content: Content) -> None:
+    """Wild Bill Hickok, not "James Butler Hickok": the table, the trail and the terminal
+    show ``name``, so a figure known by a nickname carries it there, unless kept above."""
+    for figure in content.figures:
+        if figure.nickname and figure.id not in GIVEN_NAME_KEPT:
+            assert figure.nickname in figure.name, (figure.id, figure.name, figure.nickname)
+
+
 def test_lines_said_to_the_player_assume_no_sex(content: Content) -> None:
     """A palm called out, a round lost to you or won off you may be said to the player, who
     may be anyone: no "mister", "son" or "gentlemen" in those lines."""
