@@ -31,6 +31,9 @@ def test_welcome_creates_no_player_until_ride_in(
     page.wait_for_timeout(500)
     assert posts == []
     assert _token(page) is None
+    # The whole form is on a phone's first screen: name, likenesses and "Ride in".
+    ride = page.get_by_role("button", name="Ride in").bounding_box()
+    assert ride is not None and ride["y"] + ride["height"] <= PHONE["height"], ride
     page.get_by_label("Your name").fill("Lottie")
     page.get_by_role("button", name="Ride in").click()
     page.get_by_role("heading", name="The Trail", exact=True).wait_for()
