@@ -143,25 +143,27 @@ function useKeptFocus() {
 /**
  * Opponents' remarks in character: each trail character's own lines (fetched once per
  * table, with a greeting), and a line for each move as the playback shows it. Remarks fade
- * after a few seconds so the felt stays clear.
+ * after a few seconds so the felt stays clear. Returns the remarks and `characterOf(seat)`,
+ * the seat's character as its lines are known so far.
  * @param {{v: any, obs: any, me: number, players: any[], characters: any[] | null,
  *   hooks: {current: {onEvent?: (ev: any, version: number) => void}}}} args
  */
 function useTableTalk({ v, obs, me, players, characters, hooks }) {
   const [talk, setTalk] = useState(/** @type {Record<string, {text: string, at: number}>} */ ({}));
   const [details, setDetails] = useState({});
+  const characterOf = (seat) => characterFor(players[seat], characters, details);
   hooks.current.onEvent = (ev) => {
     if (ev.type === "round_result" || ev.type === "hand_result") {
       // The round is scored: one seat has its say (the showdown shows the same line), and
       // what was said during the round is done with.
-      const said = roundRemark(ev, me, players, (seat) => characterFor(players[seat], characters, details));
+      const said = roundRemark(ev, me, players, characterOf);
       setTalk(said ? { [said.seat]: { text: said.text, at: Date.now() } } : {});
       return;
     }
     if (ev.seat == null || ev.seat === me) return;
     const kind = talkKind(ev);
     if (!kind) return;
-    const ch = characterFor(players[ev.seat], characters, details);
+    const ch = characterOf(ev.seat);
     const text = kind === "say" ? ev.text || ev.line : lineFor(kind, ev.seat, obs.round || 0, ch);
     if (text) setTalk((t) => ({ ...t, [ev.seat]: { text, at: Date.now() } }));
   };
@@ -204,7 +206,7 @@ function useTableTalk({ v, obs, me, players, characters, hooks }) {
     }, TALK_MS);
     return () => clearTimeout(t);
   }, [talk]);
-  return { talk, details };
+  return { talk, characterOf };
 }
 
 /**
@@ -376,8 +378,7 @@ export function TableScreen({ matchId, characters }) {
   const obs = v ? v.obs : {};
   const me = obs.seat ?? 0;
   const players = v ? v.players : [];
-  const { talk, details } = useTableTalk({ v, obs, me, players, characters, hooks });
-  const characterOf = (seat) => characterFor(players[seat], characters, details);
+  const { talk, characterOf } = useTableTalk({ v, obs, me, players, characters, hooks });
   const names = (seat) => seatName(players[seat], seat, characterOf(seat));
   const who = (seat) => (seat === me ? "You" : names(seat));
   // A round's result with the one remark it drew (see talk.js roundRemark), for its dialogs.
