@@ -299,6 +299,10 @@ export function Trail() {
     if (m) navigate(`/table/${m.match_id}`);
     return !!m;
   };
+  // A table or a poster resumes its match under way, or starts one.
+  const playTable = async (t) => (await resume(t.id)) || startTable({ table_id: t.id, options: {}, game: t.game }, setError);
+  const playPoster = async (w) => (await resume(`wanted:${w.id}`))
+    || startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError);
   const s = settings();
   const towns = (trail && trail.towns) || [];
   const prog = (trail && trail.progress) || null;
@@ -324,7 +328,7 @@ export function Trail() {
     <${Sources} list=${town.sources} />
     <ul class="tables">
       ${(town.tables || []).map((t) => html`<${TableCard} key=${t.id} table=${t} offline=${offline}
-        onPlay=${async () => (await resume(t.id)) || startTable({ table_id: t.id, options: {} , game: t.game }, setError)} />`)}
+        onPlay=${() => playTable(t)} />`)}
     </ul>
   </li>`;
   const chosenPanel = chosenTown
@@ -336,7 +340,7 @@ export function Trail() {
           <ol class="towns">${townBlock(chosenTown)}</ol>
           ${(chosenTown.wanted || []).length
             ? html`<ul class="wanted" tabindex="0" aria-label=${`Wanted in ${chosenTown.name}`}>${chosenTown.wanted.map((w) => html`<${Poster} key=${w.id} poster=${w} townName=${chosenTown.name}
-                onPlay=${async () => (await resume(`wanted:${w.id}`)) || startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError)} />`)}</ul>`
+                onPlay=${() => playPoster(w)} />`)}</ul>`
             : null}
         </section>`
       : null;
@@ -358,7 +362,7 @@ export function Trail() {
       ? html`<section class="next-table" aria-labelledby="next-h">
           <h2 id="next-h">Your next table</h2>
           <button class="btn gold next-btn" data-table=${next.id}
-            onClick=${async () => (await resume(next.id)) || startTable({ table_id: next.id, options: {}, game: next.game }, setError)}>
+            onClick=${() => playTable(next)}>
             Take a seat ${next.place}<small>${current.name} · ${
               (next.opponents || []).map((o) => o.name).join(", ")} · ${gameTitle(next.game)}</small></button>
         </section>`
@@ -400,7 +404,7 @@ export function Trail() {
     ${posters.length
       ? html`<h2 id="wanted-h">Wanted</h2><ul class="wanted" tabindex="0" aria-labelledby="wanted-h">
           ${posters.map((w) => html`<${Poster} key=${w.id} poster=${w} townName=${posterTown[w.id]}
-            onPlay=${async () => (await resume(`wanted:${w.id}`)) || startTable({ wanted_id: w.id, game: w.gunfight && w.gunfight.game }, setError)} />`)}
+            onPlay=${() => playPoster(w)} />`)}
         </ul>`
       : null}
     ${others.length ? html`<h2>Towns behind you</h2><ol class="towns">${others.map(townBlock)}</ol>` : null}
