@@ -32,6 +32,7 @@ __all__ = [
     "first_edition",
     "gazette_view",
     "legends_note",
+    "place_at",
     "records_view",
     "source_view",
     "summary_view",
@@ -128,8 +129,7 @@ def _table(content: Content, venue: Venue, status: str) -> dict[str, Any]:
     return {
         "id": venue.id,
         "name": venue.name,
-        # How a sentence names it: "at the Vaudeville Theater", "at Rowdy Joe's".
-        "place": f"at {the(venue.name)}",
+        "place": place_at(venue.name),
         "kind": venue.kind.value,
         "description": venue.description,
         "order": venue.order,
@@ -334,6 +334,11 @@ def _town_name(content: Content, town_id: str | None) -> str | None:
     return town.name if town else None
 
 
+def place_at(venue_name: str) -> str:
+    """How a sentence names a table's place: "at the Vaudeville Theater", "at Rowdy Joe's"."""
+    return f"at {the(venue_name)}"
+
+
 def the(venue_name: str) -> str:
     """'the Vaudeville Theater', but 'Rowdy Joe's' and 'The Long Branch' as they are."""
     first = venue_name.split(" ", 1)[0]
@@ -373,9 +378,9 @@ def summary_view(content: Content, summary: MatchSummary) -> dict[str, Any]:
             verdict = f"{summary.title} got away this time."
     else:
         if summary.outcome == "won":
-            verdict = f"You took the table at {the(summary.title)}, {town}."
+            verdict = f"You took the table {place_at(summary.title)}, {town}."
         elif summary.outcome == "shared":
-            verdict = f"You shared the honours at {the(summary.title)}, {town}."
+            verdict = f"You shared the honours {place_at(summary.title)}, {town}."
         elif summary.outcome == "forfeit":
             verdict = f"You left {the(summary.title)}: a forfeit counts as a loss."
         else:

@@ -23,7 +23,7 @@ from deadwood_knock.server.errors import ApiError, conflict
 from deadwood_knock.server.live import ACTIVE, LiveMatch
 from deadwood_knock.server.views import seat_view
 from deadwood_knock.trail.progress import entry_of
-from deadwood_knock.trail.views import the
+from deadwood_knock.trail.views import place_at
 
 __all__ = ["router"]
 
@@ -64,7 +64,7 @@ def where(content: Content, live: LiveMatch, seat: int) -> JSONDict:
         return {
             "kind": "table",
             "title": venue.name,
-            "place": f"at {the(venue.name)}",
+            "place": place_at(venue.name),
             "town": town.name,
             "town_id": town.id,
             "against": against,
