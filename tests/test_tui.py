@@ -240,27 +240,35 @@ async def test_the_leak_check_catches_a_shown_hand() -> None:
         assert hidden_cards_shown(app)
 
 
-def _played_results(game: str, opponents: list[str], seeds: range) -> list[tuple[Any, list[str]]]:
-    """Whole games with a bot in the person's seat too; each finished round's lines."""
+def _play_out(s: Session, seed: int, after: Any) -> None:
+    """Play a session to its end with ``greedy`` in the person's seat, calling ``after()``
+    after every move."""
     import random
 
     from deadwood_knock.bots import get_bot
-    from deadwood_knock.tui.words import result_lines
 
-    out = []
+    me, rng = get_bot("greedy"), random.Random(seed)
+    while not s.over():
+        seat = s.bot_to_act()
+        if seat is not None:
+            s.apply(s.choose_bot_action(seat))
+        else:
+            s.apply(me.act(s.game, s.observation(), s.legal(), rng))
+        after()
+
+
+def _played_results(game: str, opponents: list[str], seeds: range) -> list[tuple[Any, list[str]]]:
+    """Whole games with a bot in the person's seat too; each finished round's lines."""
+    out: list[tuple[Any, list[str]]] = []
     for seed in seeds:
         s = Session(game, opponents, seed=seed, rounds=3, target=60)
-        me, rng, last = get_bot("greedy"), random.Random(seed), None
-        while not s.over():
-            seat = s.bot_to_act()
-            if seat is not None:
-                s.apply(s.choose_bot_action(seat))
-            else:
-                s.apply(me.act(s.game, s.observation(), s.legal(), rng))
+
+        def keep(s: Session = s) -> None:
             obs = s.observation()
-            if obs.last_result is not None and obs.last_result is not last:
-                last = obs.last_result
-                out.append((last, result_lines(s.name, obs, s.names)))
+            if obs.last_result is not None and (not out or obs.last_result is not out[-1][0]):
+                out.append((obs.last_result, result_lines(s.name, obs, s.names)))
+
+        _play_out(s, seed, keep)
     return out
 
 
@@ -613,7 +621,9 @@ _REMARK = re.compile(r"^  (?P<who>[^:“]+): “(?P<text>.+)”$")
 def _talk_of(figure_id: str, *situations: str) -> set[str]:
     from deadwood_knock.content import load_content
 
-    figure = load_content().figure_by_id[figure_id]
+    figure = load_content().figure_by_id.get(figure_id)
+    if figure is None:  # a plain bot has no lines
+        return set()
     return {t.line for t in figure.table_talk if t.situation.value in situations}
 
 
@@ -622,10 +632,6 @@ def _talk_game(
 ) -> tuple[Session, list[str], dict[int, Any]]:
     """A whole seeded match with a bot in the person's seat: every log line it wrote, and
     the engine's result behind each ``Totals`` line (by the line's index)."""
-    import random
-
-    from deadwood_knock.bots import get_bot
-
     s = Session(
         game,
         opponents,
@@ -635,20 +641,22 @@ def _talk_game(
         sleight_of_hand=True,
         budget=Budget(iterations=40),
     )
-    me, rng = get_bot("greedy"), random.Random(seed)
     lines, results = list(s.log), {}
-    while not s.over():
-        seat = s.bot_to_act()
-        if seat is not None:
-            s.apply(s.choose_bot_action(seat))
-        else:
-            s.apply(me.act(s.game, s.observation(), s.legal(), rng))
+
+    def keep() -> None:
         new = s.log[len(s.log) - (s.log_dropped + len(s.log) - len(lines)) :]
         for line in new:
             if line.startswith("Totals:"):
                 results[len(lines)] = s.observation().last_result
             lines.append(line)
+
+    _play_out(s, seed, keep)
     return s, lines, results
+
+
+def _palmers(result: Any) -> set[int]:
+    """The seats a round's Suspicion fell on (palms the table caught)."""
+    return {seat for seat, mark in enumerate(getattr(result, "suspicion", ())) if mark < 0}
 
 
 def _winner(result: Any) -> int | None:
@@ -694,6 +702,12 @@ def test_characters_say_their_own_lines_at_the_right_moments(
                 assert before.startswith(("— Round 1:", "— Hand 1:")), before
                 situation = "greeting"
                 assert text in _talk_of(figure, "greeting")
+            elif before.startswith("Totals:") and _palmers(results[i - 1]):
+                # A palm the table caught: another character calls it out instead.
+                assert seat not in _palmers(results[i - 1]), line
+                situation = "palm_caught"
+                assert text in _talk_of(figure, situation), line
+                winners_seen += 1
             elif before.startswith("Totals:"):
                 winner = _winner(results[i - 1])
                 assert winner is not None, (before, line)
@@ -721,6 +735,10 @@ def test_characters_say_their_own_lines_at_the_right_moments(
         # character, draws a remark; one won by a plain bot draws none.
         expected = 0
         for result in results.values():
+            callers = [f for n, f in enumerate(opponents, 1) if n not in _palmers(result)]
+            if _palmers(result) and any(_talk_of(f, "palm_caught") for f in callers):
+                expected += 1
+                continue
             winner = _winner(result)
             if winner is None:
                 continue
