@@ -677,8 +677,8 @@ export function Records() {
         ? html`<dl class="stats">
             <${Stat} label="Tables won" value=${`${trail.tables_won} / ${trail.tables_total}`} />
             <${Stat} label="Towns cleared" value=${`${trail.towns_completed} / ${trail.towns_total}`} />
-            <${Stat} label="Rewards" value=${trail.posters_collected} />
-            <${Stat} label="Best score" value=${trail.best_score} />
+            <${Stat} label="Rewards collected" value=${trail.posters_collected} />
+            <${Stat} label="Best match score" value=${trail.best_score} />
           </dl>`
         : null}
       ${me && me.matches
@@ -708,7 +708,7 @@ export function Records() {
       <h2>Gunfighter Record</h2>
       <dl class="stats"><${Stat} label="Wins" value=${gun.wins} />
         <${Stat} label="Losses" value=${gun.losses} />
-        ${gun.rewards != null ? html`<${Stat} label="Rewards" value=${`$${gun.rewards}`} />` : null}
+        ${gun.rewards != null ? html`<${Stat} label="Reward money" value=${`$${gun.rewards.toLocaleString("en-US")}`} />` : null}
       </dl>
     </div>
   </section>`;
