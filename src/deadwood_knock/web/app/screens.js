@@ -873,8 +873,8 @@ export function Rules() {
       ["Then", "The knocker neither takes nor discards. Every other player gets one final turn (a normal turn, or stand), and nobody else may knock that round."],
     ]} />
     <h2>Call or fold</h2>
-    <p>After the final turns each other player, in order from the knocker's left, calls (puts
-      ${figure("deadwood-knock", "pot_ante") ?? "the ante"} in the pot) or folds. The knocker is always in.</p>
+    <p>After the final turns each other player, in order from the knocker's left, calls (puts ${
+      figure("deadwood-knock", "pot_ante") ?? "the ante"} in the pot) or folds. The knocker is always in.</p>
     <h2>Showdown</h2>
     <${Ref} rows=${[
       ["Poker hand", "Any 5 cards, or 6 to 8 cards that all share a suit or run in one straight. Jokers never join it."],
