@@ -93,3 +93,26 @@ def test_the_words_shown_come_from_the_server(
     finally:
         ctx.close()
     assert console.errors == []
+
+
+def test_the_example_hands_read_as_the_table_shows_them(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """The scoring page's poker hands keep the engine's reading order (a straight low to
+    high, a full house its three first), the order the table and the showdown use; the page
+    once sorted them again, high to low, so its straight read 9 8 7 6 5."""
+    from deadwood_knock.cards import parse_cards
+    from deadwood_knock.games.deadwood_knock.hand import reading_order
+
+    page = new_page(DESKTOP)
+    page.goto(server_url + "/#/scoring")
+    page.locator(".example").first.wait_for()
+    shown: list[list[str]] = page.evaluate(
+        """[...document.querySelectorAll('.example .card-row:not(.dim)')].map((row) =>
+            [...row.querySelectorAll('li')].map((li) => li.dataset.card))"""
+    )
+    assert len(shown) >= 10
+    for cards in shown:
+        assert cards == [str(c) for c in reading_order(parse_cards(" ".join(cards)))], cards
+    assert ["5s", "6h", "7d", "8c", "9s"] in shown
+    assert console.errors == []

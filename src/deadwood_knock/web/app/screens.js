@@ -740,11 +740,12 @@ export function Gazette() {
 // A row of cards drawn as at the table; `dim` marks deadwood.
 function CardRow({ cards, dim = false, label }) {
   return html`<ul class=${`card-row${dim ? " dim" : ""}`} aria-label=${label}>
-    ${cards.map((c, i) => html`<li key=${`${c}${i}`}><${CardFace} card=${c} /></li>`)}
+    ${cards.map((c, i) => html`<li key=${`${c}${i}`} data-card=${c}><${CardFace} card=${c} /></li>`)}
   </ul>`;
 }
 
-// A poker hand as a player would hold it: sets together, higher ranks first.
+// Deadwood as a player would hold it: pairs together, higher ranks first. (A poker hand
+// keeps the engine's order, the one the table and the showdown use: a straight low to high.)
 const RANK_ORDER = "23456789TJQKA";
 function held(cards) {
   const rank = (c) => RANK_ORDER.indexOf(c[0]);
@@ -763,7 +764,7 @@ function Example({ ex, title }) {
       <span class="pts">${ex.hand_points} points</span></figcaption>
     <div class="split">
       <div><span class="split-tag">Poker hand</span>
-        <${CardRow} cards=${held(ex.poker_hand)} label=${`Poker hand: ${words(ex.poker_hand)}`} /></div>
+        <${CardRow} cards=${ex.poker_hand} label=${`Poker hand: ${words(ex.poker_hand)}`} /></div>
       <div><span class="split-tag">Deadwood</span>
         <${CardRow} cards=${held(ex.deadwood)} dim=${true} label=${`Deadwood: ${words(ex.deadwood)}`} /></div>
     </div>
