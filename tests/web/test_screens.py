@@ -615,3 +615,28 @@ def test_only_a_round_with_a_winner_draws_a_remark(
     assert got["caught"]["text"] in got["palmCaught"]
     assert got["palmer"]["seat"] == 1 and got["palmer"]["text"] in got["win"]["1"]
     assert console.errors == []
+
+
+def test_a_gunfight_table_says_the_score_to_beat(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Bass")
+    trail = _api(page, "/api/trail")
+    poster = next(w for t in trail["towns"] for w in t["wanted"] if w["status"] == "open")
+    page.get_by_role("button", name=f"Challenge {poster['outlaw']}").click()
+    page.wait_for_url(re.compile(r"#/table/"))
+    heading = page.locator(".table-head h1")
+    want = f"Gunfight · reach {poster['terms']['score_to_beat']}"
+    wait_until(page, f"document.querySelector('.table-head h1')?.textContent.includes({want!r})")
+    assert heading.locator(".game-name").inner_text() == want
+    # Heads-up, the knock's help speaks of one opponent.
+    if page.get_by_role("button", name="Knock", exact=True).count():
+        page.get_by_text("your opponent gets one final turn, then calls or folds").wait_for()
+    shot(page, "gunfight-table-phone")
+    # A trail table's heading names its game, as before.
+    page.goto(server_url + "/#/trail")
+    page.get_by_role("button", name=re.compile("^Take a seat")).click()
+    page.wait_for_url(re.compile(r"#/table/"))
+    page.locator(".table-head .game-name").get_by_text("Deadwood Knock").wait_for()
+    assert console.errors == []
