@@ -63,32 +63,25 @@ def test_gunfight_and_forfeit_have_their_own_words() -> None:
     assert str(poster.gunfight.score_to_beat) in lost["verdict"]
     # Past the score to beat but outscored, or level: the verdict says which, with figures.
     to_beat = poster.gunfight.score_to_beat
-    beaten = summary_view(
-        content,
-        _summary(
-            kind="gunfight",
-            target=poster.id,
-            title=poster.outlaw,
-            outcome="lost",
-            score=to_beat + 4,
-            totals=(to_beat + 4, to_beat + 95),
-        ),
-    )
-    assert beaten["verdict"] == (
+
+    def lost_with(score: int, outlaw: int) -> str:
+        shown = summary_view(
+            content,
+            _summary(
+                kind="gunfight",
+                target=poster.id,
+                title=poster.outlaw,
+                outcome="lost",
+                score=score,
+                totals=(score, outlaw),
+            ),
+        )
+        return str(shown["verdict"])
+
+    assert lost_with(to_beat + 4, to_beat + 95) == (
         f"{poster.outlaw} got away, outscoring you {to_beat + 95} to {to_beat + 4}."
     )
-    level = summary_view(
-        content,
-        _summary(
-            kind="gunfight",
-            target=poster.id,
-            title=poster.outlaw,
-            outcome="lost",
-            score=to_beat,
-            totals=(to_beat, to_beat),
-        ),
-    )
-    assert level["verdict"] == (
+    assert lost_with(to_beat, to_beat) == (
         f"{poster.outlaw} got away: you tied at {to_beat}, and the poster pays only for an "
         "outright win."
     )
