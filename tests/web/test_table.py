@@ -184,6 +184,35 @@ def test_deadwood_knock_round_at_desktop_size(server_url: str, new_page: Any, co
     assert console.errors == []
 
 
+def test_a_short_phone_screen_fits_every_turn_of_a_round(
+    server_url: str, new_page: Any, console: Console
+):
+    """A 740-px phone whose browser keeps its address bar and tabs shows about 640 px: the
+    cards and piles shrink there, so every turn's controls still fit with no scrolling (they
+    did not: the page was 680-730 px tall, the call prompt's buttons below the screen)."""
+    short = {"width": 360, "height": 640}
+    page = new_page(short)
+    start_quick_table(page, server_url, "Deadwood Knock")
+    page.get_by_text("Round 1 of 10").wait_for()
+    checked: list[int] = []
+
+    def in_view(page: Any) -> None:
+        if dialog_title(page) is not None:
+            return
+        out = controls_out_of_view(page)
+        if out:
+            shot(page, "FAILED-off-screen-short-phone")
+        assert not out, f"off screen at version {table_version(page)}: {out}"
+        checked.append(table_version(page))
+
+    def turn(page: Any, shots: dict[str, bool], label: str) -> None:
+        play_dk_turn(page, shots, label, check=in_view)
+
+    play_until_over(page, "short-phone", turn, one_round=True)
+    assert checked
+    assert console.errors == []
+
+
 def test_whole_deadwood_knock_match_by_clicks(server_url: str, new_page: Any, console: Console):
     """Ten rounds by clicks on a 360 x 740 phone, with Sleight of Hand on (so Palm comes up):
     on every turn, everything the player must press is inside the screen, no scrolling."""
