@@ -184,14 +184,15 @@ def test_deadwood_knock_round_at_desktop_size(server_url: str, new_page: Any, co
     assert console.errors == []
 
 
-def test_a_short_phone_screen_fits_every_turn_of_a_round(
-    server_url: str, new_page: Any, console: Console
+@pytest.mark.parametrize("short", [(360, 640), (1280, 650)], ids=["phone", "laptop"])
+def test_a_short_screen_fits_every_turn_of_a_round(
+    server_url: str, new_page: Any, console: Console, short: tuple[int, int]
 ):
-    """A 740-px phone whose browser keeps its address bar and tabs shows about 640 px: the
-    cards and piles shrink there, so every turn's controls still fit with no scrolling (they
-    did not: the page was 680-730 px tall, the call prompt's buttons below the screen)."""
-    short = {"width": 360, "height": 640}
-    page = new_page(short)
+    """A 740-px phone whose browser keeps its address bar and tabs shows about 640 px, a
+    1366 x 768 laptop's browser about 650: the cards and piles shrink there, so every turn's
+    controls still fit with no scrolling (they did not: the phone's page was 680-730 px tall,
+    and on both the call prompt's buttons were below the screen)."""
+    page = new_page({"width": short[0], "height": short[1]})
     start_quick_table(page, server_url, "Deadwood Knock")
     page.get_by_text("Round 1 of 10").wait_for()
     checked: list[int] = []
@@ -201,14 +202,14 @@ def test_a_short_phone_screen_fits_every_turn_of_a_round(
             return
         out = controls_out_of_view(page)
         if out:
-            shot(page, "FAILED-off-screen-short-phone")
+            shot(page, f"FAILED-off-screen-{short[0]}x{short[1]}")
         assert not out, f"off screen at version {table_version(page)}: {out}"
         checked.append(table_version(page))
 
     def turn(page: Any, shots: dict[str, bool], label: str) -> None:
         play_dk_turn(page, shots, label, check=in_view)
 
-    play_until_over(page, "short-phone", turn, one_round=True)
+    play_until_over(page, f"short-{short[0]}", turn, one_round=True)
     assert checked
     assert console.errors == []
 
