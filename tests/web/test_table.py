@@ -184,14 +184,17 @@ def test_deadwood_knock_round_at_desktop_size(server_url: str, new_page: Any, co
     assert console.errors == []
 
 
-@pytest.mark.parametrize("short", [(360, 640), (1280, 650)], ids=["phone", "laptop"])
+@pytest.mark.parametrize(
+    "short", [(360, 640), (740, 360), (1280, 650)], ids=["phone", "phone-on-its-side", "laptop"]
+)
 def test_a_short_screen_fits_every_turn_of_a_round(
     server_url: str, new_page: Any, console: Console, short: tuple[int, int]
 ):
     """A 740-px phone whose browser keeps its address bar and tabs shows about 640 px, a
-    1366 x 768 laptop's browser about 650: the cards and piles shrink there, so every turn's
+    1366 x 768 laptop's browser about 650, and a phone on its side 360: the cards and piles
+    shrink there (on its side the hand runs in one row beside the piles), so every turn's
     controls still fit with no scrolling (they did not: the phone's page was 680-730 px tall,
-    and on both the call prompt's buttons were below the screen)."""
+    on its side 470-510, and on each the call prompt's buttons were below the screen)."""
     page = new_page({"width": short[0], "height": short[1]})
     start_quick_table(page, server_url, "Deadwood Knock")
     page.get_by_text("Round 1 of 10").wait_for()
