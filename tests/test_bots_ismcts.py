@@ -11,7 +11,7 @@ import pytest
 
 from bot_positions import played, swapped
 from deadwood_knock.arena import play_match
-from deadwood_knock.bots import Budget, get_bot, ismcts, kr_playout, search
+from deadwood_knock.bots import Budget, SearchBot, ismcts, kr_playout, search
 from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.strong import KrSimSearch, playout_knock_at
 from deadwood_knock.bots.view import view_of
@@ -70,6 +70,7 @@ def test_tree_moves_are_legal_on_sampled_tables(game_name: str, options: dict[st
     for seed in range(4):
         for state in _positions(game_name, options, seed, 6):
             seat = game.to_act(state)
+            assert seat is not None
             view = view_of(game.observe(state, seat), game_name)
             rng = random.Random(seed)
             t = kr_playout.sample_position(view, rng)
@@ -78,7 +79,7 @@ def test_tree_moves_are_legal_on_sampled_tables(game_name: str, options: dict[st
                 acts = ismcts.tree_actions(t)
                 assert acts and len(acts) == len(set(acts))
                 for code in acts:
-                    assert t.reason(_action(code)) is None  # type: ignore[arg-type]
+                    assert t.reason(_action(code)) is None
                     assert ismcts.action_code(_action(code)) == code
                     offered += 1
                 ismcts.play_code(t, acts[rng.randrange(len(acts))])
@@ -95,7 +96,9 @@ def test_knock_rummy_tree_weighs_a_knock_at_any_count() -> None:
             for s in _positions(game_name, options, 2, 40)
             if game.legal_actions(s)[0].kind != "draw"
         )
-        view = view_of(game.observe(state, game.to_act(state)), game_name)
+        seat = game.to_act(state)
+        assert seat is not None
+        view = view_of(game.observe(state, seat), game_name)
         t = kr_playout.sample_position(view, random.Random(1))
         assert t is not None
         knocks = [c for c in ismcts.tree_actions(t) if 54 <= c < 106]
@@ -111,7 +114,7 @@ def test_doctored_hidden_cards_do_not_change_the_tree_search(
 ) -> None:
     game = get_game(game_name)
     rng = random.Random(7)
-    bot = get_bot("strong")
+    bot = SearchBot()  # registered as "strong"
     checked = 0
     for seed in range(6):
         _, state = played(game_name, options, seed, steps=rng.randrange(0, 3))
@@ -138,13 +141,15 @@ def test_tree_search_repeats_for_a_seed_and_plays_legal_moves(
     game_name: str, options: dict[str, Any], tree_on: bool
 ) -> None:
     game = get_game(game_name)
-    bot = get_bot("strong")
+    bot = SearchBot()  # registered as "strong"
     checked = 0
     for state in _positions(game_name, options, 3, 14):
         legal = game.legal_actions(state)
         if len(legal) < 2:
             continue
-        obs = game.observe(state, game.to_act(state))
+        seat = game.to_act(state)
+        assert seat is not None
+        obs = game.observe(state, seat)
         runs = [
             bot.evaluate(game, obs, legal, random.Random(11), Budget(iterations=12))
             for _ in range(2)
@@ -172,7 +177,9 @@ def test_tree_counts_and_values_are_the_descents() -> None:
     state = next(
         s for i, s in enumerate(_positions("knock-rummy", {"players": 2}, 5, 10)) if i == 4
     )
-    view = view_of(game.observe(state, game.to_act(state)), "knock-rummy")
+    seat = game.to_act(state)
+    assert seat is not None
+    view = view_of(game.observe(state, seat), "knock-rummy")
     search_ = KrSimSearch(view)
     codes = [c for c in (ismcts.action_code(a) for a in game.legal_actions(state)) if c is not None]
     root = ismcts.run(
