@@ -14,7 +14,7 @@ import random
 import time
 from typing import Any
 
-from deadwood_knock.bots import get_bot, search
+from deadwood_knock.bots import get_bot
 from deadwood_knock.games import get_game
 
 TABLES: dict[str, dict[str, Any]] = {
@@ -71,13 +71,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cap", type=int, default=160, help="moves per game at most")
     ap.add_argument("--game", action="append", help="default: all three")
-    ap.add_argument(
-        "--ismcts", default="", help="strong's information-set MCTS on for these games (comma)"
-    )
-    ap.add_argument("--paired", action="store_true", help="with --ismcts: the flat root")
     args = ap.parse_args()
-    search.ISMCTS_RUMMY = frozenset(g for g in args.ismcts.split(",") if g)
-    search.ISMCTS_PAIRED = args.paired
     for name in args.game or list(TABLES):
         print(json.dumps(measure(name, args.bot, args.games, args.seed, args.cap)), flush=True)
 

@@ -13,18 +13,15 @@ halving, the Gin anchor. Deadwood Knock's pot decisions are part of that search:
 playouts settle the pot on the inferred hands, so the call's value is the chance of
 winning the pot (priced in points) on those hands; a knock is valued by its expected
 round score against every way of playing on. Hand Focus ranks moves with this bot.
-Information-set MCTS for heads-up Knock Rummy and Gin (``bots/ismcts.py``) sits behind
-``ISMCTS_RUMMY``, off in play (docs/bots.md: it measured behind in Knock Rummy).
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from typing import Any
 
-from deadwood_knock.bots import ismcts, kr_playout
+from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
@@ -192,19 +189,6 @@ class InferredKrSearch(MeldKrSearch):
         return position
 
 
-#: The heads-up rummy games ("gin", "knock-rummy") whose search is information-set MCTS
-#: (``bots/ismcts.py``: one tree over both seats' later moves, a fresh deal of the hidden
-#: cards by this bot's own sampler per descent) instead of the flat search. Off in play:
-#: docs/bots.md ("Gin and Knock Rummy, fourth pass"): in Knock Rummy over seeds 700-704
-#: it scored +1.02 a hand against strong-v1 (tree root) and +1.97 (paired root) where the
-#: flat search scores +2.61; at Gin the twelfth pass found it level or behind.
-ISMCTS_RUMMY: frozenset[str] = frozenset()
-#: With ``ISMCTS_RUMMY``: keep the flat search's root (every kept candidate on each deal,
-#: paired; halving; the anchor and knock rules) and value a candidate on a deal by one
-#: descent of its own subtree (``ismcts.TreeSearch``) instead of one fixed-policy playout.
-ISMCTS_PAIRED = False
-
-
 class SearchBot(StrongBot):
     """``strong``: see the module docstring."""
 
@@ -236,83 +220,7 @@ class SearchBot(StrongBot):
             view = view_of(observation, game.name)
             if options_of(view.raw)[2]:
                 legal = gin_weighed(view, legal)
-            if game.name in ISMCTS_RUMMY and view.players == 2 and not ISMCTS_PAIRED:
-                tree = self._ismcts(game, observation, view, legal, rng, budget)
-                if tree is not None:
-                    return tree
         return super().evaluate(game, observation, legal, rng, budget, cull)
-
-    def _ismcts(
-        self,
-        game: Game[Any, A, O],
-        observation: O,
-        view: TableView,
-        legal: Sequence[A],
-        rng: random.Random,
-        budget: Budget | None,
-    ) -> list[ActionValue[A]] | None:
-        """Heads-up Knock Rummy / Gin by information-set MCTS (``ISMCTS_RUMMY``); ``None``
-        when the position is not one the core can sample (the flat search's fallback).
-
-        The root weighs the candidates the flat search would (Gin: the anchor first, six
-        and the best knock; Knock Rummy: four play-on moves and the best knock). It plays
-        the most visited; a play-on move other than the anchor must beat the anchor's mean
-        by the bot's anchor z (unpaired standard errors), as in the flat search; in Knock
-        Rummy a most visited knock is played (the knock by its value)."""
-        if budget is None:
-            budget = self.default_budget or self.budgets[1]
-        started = time.perf_counter()
-        forced = self._forced(game.name, view, legal)
-        if forced is not None:
-            return [ActionValue(forced, 0.0, 0, 0.0)]
-        search = self._search(game, observation, view)
-        if not isinstance(search, KrSimSearch):
-            return None
-        gin = options_of(view.raw)[2]
-        priors = self._priors(game.name, view, legal, rng)
-        if gin:
-            anchor_action = self._gin_anchor(view, legal)
-            top_prior = max(pr for _, pr in priors) + 1.0
-            priors = [(a, top_prior if a is anchor_action else pr) for a, pr in priors]
-        ranked = sorted(priors, key=lambda ap: -ap[1])
-        keep = self._candidates(game, ranked, self._rummy_width(gin), gin)
-        if len(keep) == 1:
-            return [ActionValue(keep[0][0], keep[0][1], 0, keep[0][1])]
-        roots: list[tuple[int, A, float]] = []
-        for a, pr in keep:
-            code = ismcts.action_code(a)
-            if code is not None:
-                roots.append((code, a, pr))
-        if len(roots) < 2:
-            return None
-        deadline = None if budget.seconds is None else started + budget.seconds
-        limit = budget.iterations
-
-        def more(done: int) -> bool:
-            if limit is not None and done >= limit:
-                return False
-            return deadline is None or time.perf_counter() < deadline
-
-        move = search.move if isinstance(search, MeldKrSearch) else None
-        codes = [code for code, _, _ in roots]
-        root = ismcts.run(search.sample, codes, view.seat, search.knock_at, rng, more, move)
-        nodes = [root.children[code] for code in codes]
-        out = [
-            ActionValue(a, node.mean(), node.n, pr)
-            for (_, a, pr), node in zip(roots, nodes, strict=True)
-        ]
-        order = sorted(
-            range(len(out)), key=lambda i: (-nodes[i].n, -nodes[i].w / max(1, nodes[i].n))
-        )
-        best = order[0]
-        play_on = [i for i, (_, a, _) in enumerate(roots) if gin or a.kind != "knock"]
-        if best in play_on and play_on:
-            anchor = max(play_on, key=lambda i: roots[i][2])
-            z = self.gin_anchor_z if gin else self.anchor_z
-            if best != anchor and not ismcts.beats(nodes[best], nodes[anchor], z):
-                order.remove(anchor)
-                order.insert(0, anchor)
-        return [out[i] for i in order]
 
     def _gin_anchor(self, view: TableView, legal: Sequence[A]) -> A:
         # Coupled to ``evaluate``: StrongBot.evaluate hands the anchor the ``legal`` that
@@ -371,16 +279,8 @@ class SearchBot(StrongBot):
         else:
             table = kr_playout.sample_position(view, random.Random(0))
             if table is not None:
-                flat = self._flat_search(game.name, view, table)
-                if ISMCTS_PAIRED and game.name in ISMCTS_RUMMY and view.players == 2:
-                    return ismcts.TreeSearch(flat, view.seat)
-                return flat
+                if game.name in INFERRED_RUMMY:
+                    return InferredKrSearch(view, game.name, table)
+                if game.name in MELD_PLAYOUTS:
+                    return MeldKrSearch(view, game.name)
         return super()._search(game, observation, view)
-
-    def _flat_search(self, game_name: str, view: TableView, table: KrTable) -> KrSimSearch:
-        """The Knock Rummy / Gin sampler and playouts ``_search`` picks for ``game_name``."""
-        if game_name in INFERRED_RUMMY:
-            return InferredKrSearch(view, game_name, table)
-        if game_name in MELD_PLAYOUTS:
-            return MeldKrSearch(view, game_name)
-        return KrSimSearch(view)
