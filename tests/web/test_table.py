@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import time
 from typing import Any
@@ -640,6 +641,14 @@ def check_round_remark(page: Any, lines: dict[int, dict[str, Any]]) -> bool:
     else:
         assert speaker == lines[winner]["name"], (speaker, winner, result)
         assert line in lines[winner]["win"], (speaker, line, lines[winner])
+    # The table log keeps the remark in the same words, as it keeps every line said at the
+    # table (the bubble on the felt fades).
+    said = f"{speaker}: “{line}”"
+    wait_until(
+        page,
+        f"""[...document.querySelectorAll('.log-items li.log-talk')]
+            .some((li) => li.textContent === {json.dumps(said)})""",
+    )
     return True
 
 

@@ -57,10 +57,11 @@ export function resultFromEvents(events) {
 export class Playback {
   constructor(store, hooks = {}) {
     this.store = store;
-    this.hooks = hooks; // onChange(), onEvent(ev), names: (seat) => name
+    this.hooks = hooks; // onChange(), onEvent(ev, version, part), names: (seat) => name
     this.shown = null;
     this.frozen = false; // a round has ended: the view behind the showdown takes no input
     this.log = [];
+    this.parts = 0; // the log's parts in order, numbered for good (the log drops its oldest)
     this.showdown = null;
     this.lastResult = null;
     this.drawn = null; // the card you drew last, marked until your next action
@@ -174,7 +175,8 @@ export class Playback {
   // The log keeps events; they are put in words when shown, with the names known by then.
   addLog(version, events) {
     if (!events || !events.length) return;
-    this.log.push({ version, events, part: this.log.length });
+    this.log.push({ version, events, part: this.parts });
+    this.parts += 1;
     if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
   }
 
@@ -183,7 +185,7 @@ export class Playback {
     const out = [];
     for (const { version, events, part } of this.log) {
       describeEvents(events, who, me).forEach((line, i) => {
-        out.push({ ...line, version, key: `${version}:${part}:${i}` });
+        out.push({ ...line, version, part, key: `${version}:${part}:${i}` });
       });
     }
     return out;
@@ -221,8 +223,9 @@ export class Playback {
       await this.sleep(Math.max(0, (follows ? pace * 0.5 : pace) - plan.length * flight));
     }
     this.lastActor = actor;
+    // The moves go into the log next, as part `this.parts`: a remark they draw follows them.
     for (const ev of moves) {
-      if (this.hooks.onEvent) this.hooks.onEvent(ev, version);
+      if (this.hooks.onEvent) this.hooks.onEvent(ev, version, this.parts);
     }
     this.sounds(moves, me);
 

@@ -12,7 +12,7 @@ import { LeaveDialog } from "./dialogs.js";
 import { Portrait, useLikenesses } from "./portraits.js";
 import { MatchStore, rankOf } from "./matchstore.js";
 import { Playback, PACES } from "./playback.js";
-import { TableLog } from "./tablelog.js";
+import { TableLog, withTalk } from "./tablelog.js";
 import { ShowdownDialog, MatchComplete, outcomeFor, categoryWords, num } from "./showdown.js";
 import { HandFocus, MeldPanel, Scores, focusSummary } from "./focus.js";
 import { unlockSound } from "./sound.js";
@@ -70,7 +70,7 @@ function useTable(matchId, hooks) {
     const store = new MatchStore(matchId);
     const playback = new Playback(store, {
       onChange: () => setTick((t) => t + 1),
-      onEvent: (ev, version) => hooks.current.onEvent && hooks.current.onEvent(ev, version),
+      onEvent: (ev, version, part) => hooks.current.onEvent && hooks.current.onEvent(ev, version, part),
     });
     ref.current = { store, playback };
   }
@@ -146,18 +146,23 @@ function useKeptFocus() {
  * after a few seconds so the felt stays clear. Returns the remarks and `characterOf(seat)`,
  * the seat's character as its lines are known so far.
  * @param {{v: any, obs: any, me: number, players: any[], characters: any[] | null,
- *   hooks: {current: {onEvent?: (ev: any, version: number) => void}}}} args
+ *   hooks: {current: {onEvent?: (ev: any, version: number, part: number) => void}}}} args
  */
 function useTableTalk({ v, obs, me, players, characters, hooks }) {
   const [talk, setTalk] = useState(/** @type {Record<string, {text: string, at: number}>} */ ({}));
+  // Every remark made while the table is open, for the table log: the bubble fades, the log
+  // keeps what was said (the same words), after the move that drew it.
+  const [said, setSaid] = useState(/** @type {{part: number, seat: number, text: string}[]} */ ([]));
   const [details, setDetails] = useState({});
   const characterOf = (seat) => characterFor(players[seat], characters, details);
-  hooks.current.onEvent = (ev) => {
+  const remember = (part, seat, text) => setSaid((all) => [...all, { part, seat, text }]);
+  hooks.current.onEvent = (ev, version, part) => {
     if (ev.type === "round_result" || ev.type === "hand_result") {
       // The round is scored: one seat has its say (the showdown shows the same line), and
       // what was said during the round is done with.
-      const said = roundRemark(ev, me, players, characterOf);
-      setTalk(said ? { [said.seat]: { text: said.text, at: Date.now() } } : {});
+      const remark = roundRemark(ev, me, players, characterOf);
+      setTalk(remark ? { [remark.seat]: { text: remark.text, at: Date.now() } } : {});
+      if (remark) remember(part, remark.seat, remark.text);
       return;
     }
     if (ev.seat == null || ev.seat === me) return;
@@ -165,7 +170,9 @@ function useTableTalk({ v, obs, me, players, characters, hooks }) {
     if (!kind) return;
     const ch = characterOf(ev.seat);
     const text = kind === "say" ? ev.text || ev.line : lineFor(kind, ev.seat, obs.round || 0, ch);
-    if (text) setTalk((t) => ({ ...t, [ev.seat]: { text, at: Date.now() } }));
+    if (!text) return;
+    setTalk((t) => ({ ...t, [ev.seat]: { text, at: Date.now() } }));
+    remember(part, ev.seat, text);
   };
 
   const playersKey = players.map((p) => p.bot || p.name).join("|");
@@ -190,7 +197,12 @@ function useTableTalk({ v, obs, me, players, characters, hooks }) {
         const line = lineFor("greet", Number(seat), 0, d);
         if (line) hello[seat] = { text: line, at: Date.now() };
       }
-      if (!v.over) setTalk((t) => ({ ...hello, ...t }));
+      if (!v.over) {
+        setTalk((t) => ({ ...hello, ...t }));
+        // Greetings head the log (part −1: before anything this table shows).
+        const greeted = Object.entries(hello).map(([seat, h]) => ({ part: -1, seat: Number(seat), text: h.text }));
+        setSaid((all) => [...greeted, ...all]);
+      }
     });
     return () => {
       cancelled = true;
@@ -206,7 +218,7 @@ function useTableTalk({ v, obs, me, players, characters, hooks }) {
     }, TALK_MS);
     return () => clearTimeout(t);
   }, [talk]);
-  return { talk, characterOf };
+  return { talk, said, characterOf };
 }
 
 /**
@@ -380,7 +392,7 @@ function TableBar({ dk, obs, me, advice, sheet, onToggle }) {
 }
 
 export function TableScreen({ matchId, characters }) {
-  /** @type {{current: {onEvent?: (ev: any, version: number) => void}}} */
+  /** @type {{current: {onEvent?: (ev: any, version: number, part: number) => void}}} */
   const hooks = useRef({});
   const { store, playback } = useTable(matchId, hooks);
   const [selected, setSelected] = useState(null);
@@ -403,7 +415,7 @@ export function TableScreen({ matchId, characters }) {
   const obs = v ? v.obs : {};
   const me = obs.seat ?? 0;
   const players = v ? v.players : [];
-  const { talk, characterOf } = useTableTalk({ v, obs, me, players, characters, hooks });
+  const { talk, said, characterOf } = useTableTalk({ v, obs, me, players, characters, hooks });
   const names = (seat) => seatName(players[seat], seat, characterOf(seat));
   const who = (seat) => (seat === me ? "You" : names(seat));
   // A round's result with the one remark it drew (see talk.js roundRemark), for its dialogs.
@@ -532,7 +544,7 @@ export function TableScreen({ matchId, characters }) {
 
     <${SidePanels} dk=${dk} obs=${obs} me=${me} who=${who} advice=${advice} canKnock=${!!live.knockAction}
       sheet=${sheet} onClose=${closeSheet} lastResult=${lastResult} onReview=${() => setReview(true)}
-      logLines=${playback.logLines(who)} logOpen=${logOpen} onToggleLog=${() => setLogOpen((o) => !o)} />
+      logLines=${withTalk(playback.logLines(who), said, names)} logOpen=${logOpen} onToggleLog=${() => setLogOpen((o) => !o)} />
 
     <${TableBar} dk=${dk} obs=${obs} me=${me} advice=${advice} sheet=${sheet} onToggle=${toggleSheet} />
 

@@ -123,6 +123,33 @@ export function describeEvents(events, who, me) {
   return lines.map((l) => (l.seat === me ? { ...l, mine: true } : l));
 }
 
+/**
+ * The log with the remarks said at the table woven in, each straight after the log part
+ * (the move) that drew it, greetings first: "King Fisher: “Knocking, and I like it.”". The
+ * words are the ones the seat's bubble showed.
+ * @param {any[]} lines the log's lines (each with its part)
+ * @param {{part: number, seat: number, text: string}[]} said in the order they were said
+ * @param {(seat: number) => string} name
+ */
+export function withTalk(lines, said, name) {
+  if (!said.length) return lines;
+  const out = [];
+  let next = 0;
+  const talk = (s, i) => ({
+    type: "talk", seat: s.seat, tone: "talk", key: `talk:${s.part}:${s.seat}:${i}`,
+    text: `${name(s.seat)}: “${s.text}”`,
+  });
+  for (const line of lines) {
+    while (next < said.length && said[next].part < line.part) {
+      out.push(talk(said[next], next));
+      next += 1;
+    }
+    out.push(line);
+  }
+  for (; next < said.length; next += 1) out.push(talk(said[next], next));
+  return out;
+}
+
 // The log as an ARIA live region. On a phone it is a one-line strip that opens to the whole
 // log; on a desktop a panel. New lines scroll into view.
 export function TableLog({ entries, open, onToggle }) {
