@@ -185,6 +185,26 @@ def test_deadwood_knock_round_at_desktop_size(server_url: str, new_page: Any, co
     assert console.errors == []
 
 
+def test_an_upright_tablet_holds_the_hand_in_one_row_of_big_cards(
+    server_url: str, new_page: Any, console: Console
+):
+    """At 768 x 1024 the phone's layout used to hold eight 74-px cards in two rows of four in
+    the middle of a wide felt; a tablet holds them in one row, each about 90 px wide."""
+    page = new_page({"width": 768, "height": 1024})
+    start_quick_table(page, server_url, "Deadwood Knock")
+    wait_until(page, "document.querySelectorAll('.hand button.card').length === 8")
+    boxes = page.evaluate(
+        """[...document.querySelectorAll('.hand button.card')].map((b) => {
+            const r = b.getBoundingClientRect();
+            return [Math.round(r.top), r.width];
+        })"""
+    )
+    assert len({top for top, _ in boxes}) == 1, boxes
+    assert min(width for _, width in boxes) >= 85, boxes
+    assert controls_out_of_view(page) == []
+    assert console.errors == []
+
+
 @pytest.mark.parametrize(
     "short", [(360, 640), (740, 360), (1280, 650)], ids=["phone", "phone-on-its-side", "laptop"]
 )
