@@ -694,3 +694,45 @@ def test_a_scored_round_draws_one_remark_from_the_right_seat(
             break
         page.get_by_role("dialog").get_by_role("button", name="Continue").click()
     assert console.errors == []
+
+
+def test_remarks_sit_in_the_log_after_the_move_that_drew_them(
+    server_url: str, new_page: Any, console: Console
+):
+    """``tablelog.withTalk``, the client's own module run in the page: each remark follows
+    the last line of its log part (greetings, part −1, first), and remarks of parts the log
+    has dropped go with them."""
+    page = new_page(DESKTOP)
+    page.goto(server_url + "/")
+    woven = page.evaluate(
+        """async () => {
+            const { withTalk } = await import('/app/tablelog.js');
+            const line = (part, text) => ({ part, text, key: text });
+            const lines = [line(0, 'a0'), line(0, 'b0'), line(1, 'a1'), line(3, 'a3')];
+            const said = [
+                { part: -1, seat: 1, text: 'hello' }, { part: 1, seat: 2, text: 'mine now' },
+                { part: 2, seat: 1, text: 'nothing shown' }, { part: 3, seat: 2, text: 'last' },
+            ];
+            const name = (seat) => `Seat ${seat}`;
+            return [withTalk(lines, said, name).map((l) => l.text),
+                    withTalk(lines.slice(2), said, name, 1).map((l) => l.text)];
+        }"""
+    )
+    assert woven[0] == [
+        "Seat 1: “hello”",
+        "a0",
+        "b0",
+        "a1",
+        "Seat 2: “mine now”",
+        "Seat 1: “nothing shown”",
+        "a3",
+        "Seat 2: “last”",
+    ]
+    assert woven[1] == [
+        "a1",
+        "Seat 2: “mine now”",
+        "Seat 1: “nothing shown”",
+        "a3",
+        "Seat 2: “last”",
+    ]
+    assert console.errors == []

@@ -180,6 +180,11 @@ export class Playback {
     if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
   }
 
+  /** The oldest part the log still keeps (0 until it has dropped any). */
+  logSince() {
+    return this.log.length ? this.log[0].part : 0;
+  }
+
   logLines(who) {
     const me = this.shown ? this.shown.seat : 0;
     const out = [];

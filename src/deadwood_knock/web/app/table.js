@@ -544,7 +544,7 @@ export function TableScreen({ matchId, characters }) {
 
     <${SidePanels} dk=${dk} obs=${obs} me=${me} who=${who} advice=${advice} canKnock=${!!live.knockAction}
       sheet=${sheet} onClose=${closeSheet} lastResult=${lastResult} onReview=${() => setReview(true)}
-      logLines=${withTalk(playback.logLines(who), said, names)} logOpen=${logOpen} onToggleLog=${() => setLogOpen((o) => !o)} />
+      logLines=${withTalk(playback.logLines(who), said, names, playback.logSince())} logOpen=${logOpen} onToggleLog=${() => setLogOpen((o) => !o)} />
 
     <${TableBar} dk=${dk} obs=${obs} me=${me} advice=${advice} sheet=${sheet} onToggle=${toggleSheet} />
 

@@ -130,11 +130,14 @@ export function describeEvents(events, who, me) {
  * @param {any[]} lines the log's lines (each with its part)
  * @param {{part: number, seat: number, text: string}[]} said in the order they were said
  * @param {(seat: number) => string} name
+ * @param {number} since the oldest part the log still keeps (it drops its oldest parts, and
+ *   their remarks go with them)
  */
-export function withTalk(lines, said, name) {
+export function withTalk(lines, said, name, since = 0) {
   if (!said.length) return lines;
   const out = [];
   let next = 0;
+  if (since > 0) while (next < said.length && said[next].part < since) next += 1;
   const talk = (s, i) => ({
     type: "talk", seat: s.seat, tone: "talk", key: `talk:${s.part}:${s.seat}:${i}`,
     text: `${name(s.seat)}: “${s.text}”`,
