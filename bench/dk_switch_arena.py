@@ -141,6 +141,7 @@ def main() -> int:
                 "margin": round(margin(result, first, [n for n in others if n != first]), 3),
                 "vs": {o: round(margin(result, first, [o]), 3) for o in others if o != first},
                 **style(result, first),
+                "stalled": result.stalled,
                 "s": round(time.perf_counter() - t, 1),
             }
         if not args.variant_only:
@@ -164,8 +165,14 @@ def main() -> int:
     if args.variant_only:
         print(json.dumps(out), flush=True)
         return 0
-    base = halves["base"]
-    var = halves["variant"]
+    # A pair with a match abandoned in a pile loop (arena.MAX_ROUND_ACTIONS) is left out.
+    kept = [
+        (b, v)
+        for b, v in zip(halves["base"], halves["variant"], strict=True)
+        if not (b.stalled or v.stalled)
+    ]
+    base = [b for b, _ in kept]
+    var = [v for _, v in kept]
     diffs = [
         (
             margin(v, first, [n for n in others if n != first])

@@ -154,6 +154,34 @@ def test_play_match_counts_rounds_and_scores(toy: None) -> None:
     assert all(s.rounds == ROUNDS for s in result.styles)
 
 
+def test_a_round_that_never_ends_abandons_its_match(
+    toy: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A toy round takes one action a seat: two may not pass a cap of two, one does.
+    monkeypatch.setattr(arena, "MAX_ROUND_ACTIONS", 2)
+    whole = play_match("toy", ["toy-high", "toy-low"], {}, seed=3)
+    assert not whole.stalled and len(whole.round_scores) == ROUNDS
+    monkeypatch.setattr(arena, "MAX_ROUND_ACTIONS", 1)
+    cut = play_match("toy", ["toy-high", "toy-low"], {}, seed=3)
+    assert cut.stalled and len(cut.round_scores) < ROUNDS
+
+
+def test_an_abandoned_match_is_named_and_left_out_of_the_figures() -> None:
+    def result(index: int, scores: tuple[int, int], stalled: bool = False) -> MatchResult:
+        styles = (SeatStyle(), SeatStyle())
+        return MatchResult(index, ("a", "b"), (scores,), scores, ((1.0,), (2.0,)), styles, stalled)
+
+    played = [result(0, (9, 1)), result(1, (0, 40), stalled=True), result(2, (3, 5))]
+    report = summarise("knock-rummy", ["a", "b"], {}, played)
+    alone = summarise("knock-rummy", ["a", "b"], {}, [played[0], played[2]])
+    assert report.stalled == (1,) and report.matches == 3
+    assert report.bots == alone.bots and report.margins == alone.margins
+    assert report.to_json()["stalled_matches"] == [1]
+    text = arena.format_report(report)
+    assert "abandoned: match 1 (a round passed 3,000 actions" in text
+    assert "the figures are over the other 2" in text
+
+
 def test_illegal_action_is_an_error(toy: None) -> None:
     with pytest.raises(ArenaError, match="illegal action"):
         play_match("toy", ["toy-cheat", "toy-low"], {}, seed=1)

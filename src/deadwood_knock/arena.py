@@ -64,6 +64,12 @@ ROUND_END_KINDS = frozenset({"round_result", "hand_result"})
 KNOCK_CHANCE_COUNT = GIN_LIMIT
 #: A match longer than this many actions is a bug, not a slow game.
 MAX_ACTIONS = 200_000
+#: A round longer than this many actions is a pile loop, not a slow round: in heads-up
+#: Deadwood Knock two bots that may both knock can each wait for the other's knock and
+#: trade the same cards through the pile for ever, which the rules allow (docs/bots.md,
+#: tenth pass: 1,700 moves with the stock at 7). Such a match is abandoned and left out of
+#: the figures; the report names it. A real round takes under 200 actions.
+MAX_ROUND_ACTIONS = 3_000
 Z95 = 1.959963984540054
 
 
@@ -123,6 +129,8 @@ class MatchResult:
     totals: tuple[int, ...]
     decision_ms: tuple[tuple[float, ...], ...]
     styles: tuple[SeatStyle, ...]
+    #: Abandoned: a round passed ``MAX_ROUND_ACTIONS`` (its scores are the rounds before).
+    stalled: bool = False
 
 
 def _source(action: Any) -> str | None:
@@ -151,7 +159,8 @@ def play_match(
     turns = [0] * len(lineup)
     had_chance = [False] * len(lineup)  # this round: a knock chance came (first one counted)
     had_turn = [False] * len(lineup)  # this round: a normal turn came before any knock
-    actions = 0
+    actions = round_actions = 0
+    stalled = False
     while not game.is_over(state):
         seat = game.to_act(state)
         if seat is None:
@@ -175,8 +184,12 @@ def play_match(
             had_turn[seat] = True
         state, events = game.apply(state, action)
         actions += 1
+        round_actions += 1
         if actions > MAX_ACTIONS:
             raise ArenaError(f"match {index} did not end after {MAX_ACTIONS} actions")
+        if round_actions > MAX_ROUND_ACTIONS:
+            stalled = True
+            break
         if _round_ended(events):
             totals = tuple(game.scores(state))
             round_scores.append(tuple(b - a for a, b in zip(start_totals, totals, strict=True)))
@@ -185,6 +198,7 @@ def play_match(
                 styles[s].rounds += 1
                 styles[s].turn_rounds += had_turn[s]
         if _round_ended(events) or _hand_voided(events):
+            round_actions = 0
             turns = [0] * len(lineup)
             had_chance = [False] * len(lineup)
             had_turn = [False] * len(lineup)
@@ -198,6 +212,7 @@ def play_match(
         totals=totals,
         decision_ms=tuple(tuple(t) for t in timings),
         styles=tuple(styles),
+        stalled=stalled,
     )
 
 
@@ -375,6 +390,8 @@ class ArenaReport:
     margins: Mapping[str, tuple[float, tuple[float, float]]]
     styles: Mapping[str, SeatStyle]
     seconds: float
+    #: The matches abandoned in a pile loop (``MAX_ROUND_ACTIONS``), left out of the figures.
+    stalled: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -382,6 +399,7 @@ class ArenaReport:
             "players": list(self.lineup),
             "options": dict(self.options),
             "matches": self.matches,
+            "stalled_matches": list(self.stalled),
             "bots": {name: fig.to_json() for name, fig in self.bots.items()},
             "margins": {
                 key: {"mean": round(m, 3), "ci95": [round(lo, 3), round(hi, 3)]}
@@ -432,7 +450,10 @@ def summarise(
     times: dict[str, list[float]] = {n: [] for n in names}
     styles: dict[str, SeatStyle] = {n: SeatStyle() for n in names}
     per_match: list[dict[str, float]] = []
+    stalled = tuple(r.index for r in results if r.stalled)
     for result in results:
+        if result.stalled:
+            continue
         rounds = len(result.round_scores)
         match_means: dict[str, list[float]] = {}
         for seat, name in enumerate(result.lineup):
@@ -476,6 +497,7 @@ def summarise(
         margins=margins,
         styles=styles,
         seconds=seconds,
+        stalled=stalled,
     )
 
 
@@ -574,6 +596,15 @@ def format_report(report: ArenaReport) -> str:
     lines = [
         f"{report.game}: {report.matches} matches, seats "
         f"{','.join(report.lineup)} rotated, {report.seconds:.1f}s",
+    ]
+    if report.stalled:
+        which = ", ".join(str(i) for i in report.stalled)
+        lines.append(
+            f"abandoned: match {which} (a round passed {MAX_ROUND_ACTIONS:,} actions, the "
+            f"players trading the same cards through the pile); the figures are over the "
+            f"other {report.matches - len(report.stalled)}"
+        )
+    lines += [
         "",
         f"{'bot':<16}{'mean/' + unit:>12}{'95% CI':>22}{'win rate':>10}{'p50 ms':>9}{'p95 ms':>9}",
     ]
