@@ -205,7 +205,9 @@ def test_playout_styles_per_seat() -> None:
     assert set(knockers) <= {None, 2} and knockers.count(2) >= 8
 
 
-def _knockers_in_search(monkeypatch: Any, on: bool, seed: int) -> tuple[int, list[int | None]]:
+def _knockers_in_search(
+    monkeypatch: Any, on: bool, seed: int, self_too: bool = False
+) -> tuple[int, list[int | None]]:
     """``strong``'s Deadwood Knock search at a seeded 4-player play decision (a few
     turns in), with ``search.FITTED_RIVALS`` set to ``on`` and the fitted rivals never
     knocking: who knocked in each playout the search ran."""
@@ -231,6 +233,7 @@ def _knockers_in_search(monkeypatch: Any, on: bool, seed: int) -> tuple[int, lis
 
     never = dk_playout.Style(knock_odds=((0.0,) * 5,) * 3)
     monkeypatch.setattr(search, "FITTED_RIVALS", on)
+    monkeypatch.setattr(search, "FITTED_SELF", self_too)
     monkeypatch.setattr(search, "FITTED_STYLE", never)
     monkeypatch.setattr(search, "playout", spy)  # the switch's playouts
     monkeypatch.setattr(strong, "playout", spy)  # SimSearch's (strong-v1's), switch off
@@ -251,3 +254,6 @@ def test_fitted_rivals_switch_plays_the_rivals_by_their_odds(monkeypatch: Any) -
         seat, on = _knockers_in_search(monkeypatch, True, seed)
         assert len(on) == 40 and all(k in (None, seat) for k in on)
         assert on.count(seat) > 0
+        # With FITTED_SELF the searching seat knocks by the same odds: nobody knocks.
+        _, none = _knockers_in_search(monkeypatch, True, seed, self_too=True)
+        assert len(none) == 40 and set(none) == {None}

@@ -78,6 +78,9 @@ FITTED_ODDS: tuple[tuple[float, ...], ...] = (
     (0.0, 0.031, 0.014, 0.108, 0.114),
 )
 FITTED_STYLE = dataclasses.replace(DK_STYLE, knock_odds=FITTED_ODDS)
+#: A diagnostic with ``FITTED_RIVALS`` (off in play): the searching seat's own later
+#: knocks in its playouts by the same odds too, instead of ``DK_STYLE``'s.
+FITTED_SELF = False
 
 #: The rummy games whose search deals by the inference model. Knock Rummy is not one:
 #: there the model's hands (best of at most four weighted deals) are weaker than
@@ -155,7 +158,8 @@ class InferredSimSearch(SimSearch):
         # bench) changes whole decisions only.
         self.styles: list[Style] | None = None
         if FITTED_RIVALS:
-            self.styles = [style if s == view.seat else FITTED_STYLE for s in range(view.players)]
+            me = FITTED_STYLE if FITTED_SELF else style
+            self.styles = [me if s == view.seat else FITTED_STYLE for s in range(view.players)]
 
     def value(self, sample: Core, action: Action, rng: random.Random) -> float:
         if self.styles is None:
