@@ -59,14 +59,17 @@ KR_BUDGET = Budget(seconds=0.18, iterations=600)
 #: by a low count), each rival's call line read from its answers earlier in the match,
 #: and the searching seat's own later knocks waiting for 60 were no better on the same
 #: deals either (seventh pass); nor were draws chosen with patient rivals (knocking only
-#: at 50) while the knock is priced with these (ninth pass).
+#: at 50) while the knock is priced with these (ninth pass), nor rivals knocking by a
+#: chance fitted to strong-v1's knocks (tenth pass, ``FITTED_RIVALS``).
 DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 
 #: The switch of the tenth pass (off in play): the playout rivals knock by
 #: ``FITTED_ODDS``, a chance per turn by stock size and hand score counted from
-#: ``strong-v1``'s own knocks in 4-player self-play (docs/bots.md, Deadwood Knock, tenth
-#: pass), instead of ``DK_STYLE``'s two pair; they call as ``DK_STYLE`` does, and the
-#: searching seat plays ``DK_STYLE`` in its own playouts.
+#: ``strong-v1``'s own knocks in 4-player self-play, instead of ``DK_STYLE``'s two pair;
+#: they call as ``DK_STYLE`` does, and the searching seat plays ``DK_STYLE`` in its own
+#: playouts. Dropped by its rule: −3.0 a round against ``strong`` as it plays on the same
+#: deals (two seeds, 320 rounds), knocking twice as often, because "play on" then means
+#: "knock at my next turn" in the playouts (docs/bots.md, Deadwood Knock, tenth pass).
 FITTED_RIVALS = False
 #: Rows: stock under 7, 7-13, 14 or more; columns: score under 40, 40-49, 50-59, 60-69,
 #: 70 or more (``dk_playout.ODDS_STOCK`` / ``ODDS_SCORE``).
