@@ -287,7 +287,8 @@ def test_explanation_judges_draws_after_the_take() -> None:
         "events": [],
     }
     text = explain("deadwood-knock", view_of(obs), Draw(parse_card("Kh"), "discard"))
-    assert text.startswith("Take 2♦ and discard K♥")
+    # Worded in the order of the move: the discard is chosen, then the pile's card taken.
+    assert text.startswith("Discard K♥ and take 2♦ from the pile: your hand becomes")
     assert "full house" in text
     assert "from a straight" not in text
 

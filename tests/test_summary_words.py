@@ -61,6 +61,37 @@ def test_gunfight_and_forfeit_have_their_own_words() -> None:
     )
     assert "got away" in lost["verdict"]
     assert str(poster.gunfight.score_to_beat) in lost["verdict"]
+    # Past the score to beat but outscored, or level: the verdict says which, with figures.
+    to_beat = poster.gunfight.score_to_beat
+    beaten = summary_view(
+        content,
+        _summary(
+            kind="gunfight",
+            target=poster.id,
+            title=poster.outlaw,
+            outcome="lost",
+            score=to_beat + 4,
+            totals=(to_beat + 4, to_beat + 95),
+        ),
+    )
+    assert beaten["verdict"] == (
+        f"{poster.outlaw} got away, outscoring you {to_beat + 95} to {to_beat + 4}."
+    )
+    level = summary_view(
+        content,
+        _summary(
+            kind="gunfight",
+            target=poster.id,
+            title=poster.outlaw,
+            outcome="lost",
+            score=to_beat,
+            totals=(to_beat, to_beat),
+        ),
+    )
+    assert level["verdict"] == (
+        f"{poster.outlaw} got away: you tied at {to_beat}, and the poster pays only for an "
+        "outright win."
+    )
     gone = summary_view(content, _summary(outcome="forfeit"))
     assert "forfeit counts as a loss" in gone["verdict"]
 

@@ -53,6 +53,33 @@ def test_continue_lists_unfinished_matches_in_words(
     assert client.get(f"/api/replays/{quick}", headers=other).status_code == 404
 
 
+def test_a_match_says_where_it_is_played_and_for_what(
+    make_client: Client, settings: Settings
+) -> None:
+    client = make_client(settings)
+    headers = new_player(client, "Kit")
+    content = load_content()
+    venue = content.trail_venues()[0]
+    table = client.post("/api/matches", json={"table_id": venue.id}, headers=headers).json()
+    at = client.get(f"/api/matches/{table['match_id']}/where", headers=headers).json()
+    assert at["kind"] == "table" and at["title"] == venue.name
+    assert at["town"] == content.town_by_id[venue.town].name
+    assert at["score_to_beat"] is None
+    poster = next(w for w in content.wanted if w.town == venue.town)
+    made = client.post("/api/matches", json={"wanted_id": poster.id}, headers=headers)
+    assert made.status_code == 201, made.text
+    fight = client.get(f"/api/matches/{made.json()['match_id']}/where", headers=headers).json()
+    assert fight["kind"] == "gunfight" and fight["title"] == poster.outlaw
+    assert fight["score_to_beat"] == poster.gunfight.score_to_beat
+    quick = client.get(f"/api/matches/{_quick_gin(client, headers)}/where", headers=headers)
+    assert quick.json()["kind"] == "quick" and quick.json()["place"] == "against Greedy"
+    # Nobody else's match, and no match that is not there.
+    other = new_player(client, "Ned")
+    assert client.get(f"/api/matches/{table['match_id']}/where", headers=other).status_code == 404
+    missing = client.get("/api/matches/nope/where", headers=headers)
+    assert missing.status_code == 404 and missing.json()["code"]
+
+
 def test_a_finished_match_replays_exports_and_imports(
     make_client: Client, settings: Settings
 ) -> None:

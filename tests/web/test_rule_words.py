@@ -70,6 +70,15 @@ def test_the_words_shown_come_from_the_server(
         page.goto(server_url + "/#/rules")
         page.get_by_text("with a knock count of 9 or less").wait_for()
         page.get_by_text("knock at 8 or less").wait_for()
+        page.get_by_text("calls (puts 12 in the pot) or folds").wait_for()
+        # No figure is glued to a word (htm drops a line break between text and a figure:
+        # "puts\n${ante}" read "puts10").
+        for route in ("rules", "scoring"):
+            page.goto(f"{server_url}/#/{route}")
+            page.locator(".screen h1").wait_for()
+            text = page.locator(".screen").inner_text()
+            glued = re.findall(r"\b[a-z]+\d+\b|\b\d+[a-z]{2,}\b", text)
+            assert not glued, (route, glued)
         shot(page, "rule-words-from-server")
         # At a table the title is the served one.
         page.goto(server_url + "/#/trail")
@@ -83,4 +92,27 @@ def test_the_words_shown_come_from_the_server(
         )
     finally:
         ctx.close()
+    assert console.errors == []
+
+
+def test_the_example_hands_read_as_the_table_shows_them(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """The scoring page's poker hands keep the engine's reading order (a straight low to
+    high, a full house its three first), the order the table and the showdown use; the page
+    once sorted them again, high to low, so its straight read 9 8 7 6 5."""
+    from deadwood_knock.cards import parse_cards
+    from deadwood_knock.games.deadwood_knock.hand import reading_order
+
+    page = new_page(DESKTOP)
+    page.goto(server_url + "/#/scoring")
+    page.locator(".example").first.wait_for()
+    shown: list[list[str]] = page.evaluate(
+        """[...document.querySelectorAll('.example .card-row:not(.dim)')].map((row) =>
+            [...row.querySelectorAll('li')].map((li) => li.dataset.card))"""
+    )
+    assert len(shown) >= 10
+    for cards in shown:
+        assert cards == [str(c) for c in reading_order(parse_cards(" ".join(cards)))], cards
+    assert ["5s", "6h", "7d", "8c", "9s"] in shown
     assert console.errors == []

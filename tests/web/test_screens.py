@@ -136,6 +136,22 @@ def test_forfeit_asks_once_then_shows_the_result_and_the_gazette_story(
     story.wait_for()
     assert len(story.inner_text().strip()) > 20
     shot(page, "gazette-story-phone")
+    # Records: each figure under its own name. The trail's count of wanted posters paid and
+    # the gunfighter's dollars once shared the label "Rewards"; a forfeit sets no best score.
+    page.get_by_role("link", name="Records").click()
+    page.get_by_role("heading", name="Gunfighter Record").wait_for()
+    wait_until(page, "document.querySelectorAll('.records dt').length >= 8")
+    stats = page.evaluate(
+        """() => [...document.querySelectorAll('.records .card-panel')].map((panel) =>
+            [...panel.querySelectorAll('dl.stats > div')].map((d) =>
+                [d.querySelector('dt').textContent, d.querySelector('dd').textContent]))"""
+    )
+    trail_stats, gun_stats = dict(stats[0]), dict(stats[-1])
+    assert trail_stats["Rewards collected"] == "0"
+    assert trail_stats["Best match score"] == "—"
+    assert gun_stats["Reward money"] == "$0"
+    labels = [label for panel in stats for label, _ in panel]
+    assert "Rewards" not in labels, labels
     assert console.errors == []
 
 
@@ -273,6 +289,14 @@ def test_locked_backs_say_how_to_earn_them_and_posters_hang_from_the_start(
     backs = _api(page, "/api/card-backs")["card_backs"]
     page.goto(server_url + "/#/profile")
     page.get_by_role("heading", name="Card Back").wait_for()
+    # The likenesses sit four to a row on a phone, as on the welcome screen (two to a row
+    # took the profile's first screen and more).
+    wait_until(page, "document.querySelectorAll('.likeness-grid [role=radio]').length > 0")
+    tops = page.evaluate(
+        """[...document.querySelectorAll('.likeness-grid [role=radio]')]
+            .map((b) => Math.round(b.getBoundingClientRect().top))"""
+    )
+    assert len(set(tops)) == -(-len(tops) // 4), tops
     locked = [b for b in backs if not b["unlocked"]]
     assert locked
     for back in locked:
@@ -590,4 +614,29 @@ def test_only_a_round_with_a_winner_draws_a_remark(
     assert got["caught"]["seat"] == 2 and got["caught"]["kind"] == "caught", got["caught"]
     assert got["caught"]["text"] in got["palmCaught"]
     assert got["palmer"]["seat"] == 1 and got["palmer"]["text"] in got["win"]["1"]
+    assert console.errors == []
+
+
+def test_a_gunfight_table_says_the_score_to_beat(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    page = new_page(PHONE)
+    sign_in(page, server_url, "Bass")
+    trail = _api(page, "/api/trail")
+    poster = next(w for t in trail["towns"] for w in t["wanted"] if w["status"] == "open")
+    page.get_by_role("button", name=f"Challenge {poster['outlaw']}").click()
+    page.wait_for_url(re.compile(r"#/table/"))
+    heading = page.locator(".table-head h1")
+    want = f"Gunfight · reach {poster['terms']['score_to_beat']}"
+    wait_until(page, f"document.querySelector('.table-head h1')?.textContent.includes({want!r})")
+    assert heading.locator(".game-name").inner_text() == want
+    # Heads-up, the knock's help speaks of one opponent.
+    if page.get_by_role("button", name="Knock", exact=True).count():
+        page.get_by_text("your opponent gets one final turn, then calls or folds").wait_for()
+    shot(page, "gunfight-table-phone")
+    # A trail table's heading names its game, as before.
+    page.goto(server_url + "/#/trail")
+    page.get_by_role("button", name=re.compile("^Take a seat")).click()
+    page.wait_for_url(re.compile(r"#/table/"))
+    page.locator(".table-head .game-name").get_by_text("Deadwood Knock").wait_for()
     assert console.errors == []

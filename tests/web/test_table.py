@@ -206,6 +206,19 @@ def test_whole_deadwood_knock_match_by_clicks(server_url: str, new_page: Any, co
             shot(page, "FAILED-off-screen-phone")
         assert not out, f"off screen at version {table_version(page)}: {out}"
         seen["turns"] = seen.get("turns", 0) + 1
+        # The hand holds its poker hand as it reads (a straight low to high, a full house
+        # its three first): the order Hand Focus prints, which is the engine's.
+        held, told = page.evaluate(
+            """() => [
+                [...document.querySelectorAll('.hand button.card.grp')]
+                    .map((b) => b.getAttribute('aria-label').replace(/^Discard /, '')),
+                (document.querySelector('.focus-cards')?.textContent || '')
+                    .split('Poker hand:')[1]?.split('Deadwood:')[0]?.trim().split(/\\s+/) || [],
+            ]"""
+        )
+        assert held == told, (held, told)
+        if held:
+            seen["held"] = seen.get("held", 0) + 1
         for name in ("Knock", "Stand", "Call", "Fold", "Palm the buried card"):
             if page.get_by_role("button", name=name, exact=True).count():
                 seen[name] = seen.get(name, 0) + 1
@@ -223,6 +236,7 @@ def test_whole_deadwood_knock_match_by_clicks(server_url: str, new_page: Any, co
     shot(page, f"match-complete-{label}")
     # Checked on every turn, with the knock, final-turn and call prompts among them.
     assert seen["turns"] >= 10 and seen.get("Call", 0) + seen.get("Knock", 0) >= 1, seen
+    assert seen.get("held", 0) >= 5, seen
     dialog = page.get_by_role("dialog")
     assert dialog.get_by_text("Tap outside to return to town.").is_visible()
     # The summary lists every seat with its total.

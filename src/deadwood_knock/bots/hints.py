@@ -641,9 +641,11 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
         if taken is None:
             return []
         f = _dk_take_facts(view, {**inputs, "source": src, "taken": str(taken)})
-        verb = "Palm" if src == "palm" else "Take"
+        # In the order the player makes the move: the discard is chosen first, then the draw.
+        take = "palm" if src == "palm" else "take"
+        where = "" if src == "palm" else " from the pile"
         text = (
-            f"{verb} {taken.pretty()} and discard {select.pretty()}: your hand becomes "
+            f"Discard {select.pretty()} and {take} {taken.pretty()}{where}: your hand becomes "
             f"{_category(f['category_after'])}, score {f['score_before']} → {f['score_after']}"
         )
         if f["deadwood_after"] != f["deadwood_before"]:

@@ -374,6 +374,16 @@ def summary_view(content: Content, summary: MatchSummary) -> dict[str, Any]:
                 f"{summary.title} got away: you scored {summary.score}, "
                 f"short of the {to_beat} the poster asks."
             )
+        elif summary.totals and max(summary.totals) == summary.score:
+            verdict = (
+                f"{summary.title} got away: you tied at {summary.score}, and the poster pays "
+                "only for an outright win."
+            )
+        elif summary.totals:
+            verdict = (
+                f"{summary.title} got away, outscoring you {max(summary.totals)} "
+                f"to {summary.score}."
+            )
         else:
             verdict = f"{summary.title} got away this time."
     else:

@@ -69,6 +69,7 @@ def where(content: Content, live: LiveMatch, seat: int) -> JSONDict:
             "town_id": town.id,
             "against": against,
             "game_title": game,
+            "score_to_beat": None,
         }
     if entry is not None:
         poster = content.wanted_by_id[entry.id]
@@ -81,6 +82,7 @@ def where(content: Content, live: LiveMatch, seat: int) -> JSONDict:
             "town_id": town.id,
             "against": against,
             "game_title": game,
+            "score_to_beat": poster.gunfight.score_to_beat,
         }
     return {
         "kind": "quick",
@@ -90,7 +92,16 @@ def where(content: Content, live: LiveMatch, seat: int) -> JSONDict:
         "town_id": None,
         "against": against,
         "game_title": game,
+        "score_to_beat": None,
     }
+
+
+@router.get("/matches/{match_id}/where")
+async def match_where(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
+    """Where a match of the player's is played and for what, in names: the table's venue and
+    town, or the wanted outlaw and the poster's score to beat (the table's heading)."""
+    live, seat = await svc.matches.get_for(me, match_id)
+    return where(_content(), live, seat)
 
 
 @router.get("/continue")

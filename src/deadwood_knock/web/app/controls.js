@@ -75,7 +75,9 @@ export function Controls(p) {
   const help = [];
   if (knockAction) {
     help.push(dk
-      ? "Knock ends the round: the others get one final turn, then call or fold."
+      ? ((obs.hand_sizes || []).length === 2
+        ? "Knock ends the round: your opponent gets one final turn, then calls or folds."
+        : "Knock ends the round: the others get one final turn, then call or fold.")
       : `Knock: discard ${pretty(selected)} and lay down; lowest count wins.`);
   }
   if (stand) help.push("Stand keeps your hand as it is.");

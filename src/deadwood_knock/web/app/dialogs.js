@@ -73,8 +73,8 @@ export function LeaveDialog({ onBreak, onStay, onForfeit }) {
     <//>`;
   }
   return html`<${Modal} title="Leave Table?" onClose=${onStay}>
-    <p>Step away for now and pick this hand up later, keep playing, or give up the table and
-      take the loss?</p>
+    <p>Step away and come back to this match where you left it, keep playing, or give up the
+      table and take the loss?</p>
     <div class="stack">
       <button class="btn" onClick=${onBreak}>Take a break</button>
       <button class="btn gold" onClick=${onStay}>Stay</button>

@@ -4,8 +4,10 @@
 import { html } from "./lib.js";
 import { CardFace, pretty, sameCard, sortHand } from "./cards.js";
 
-// The hand as a player would hold it: the engine's groups first (Deadwood Knock: the poker
-// hand of the scoring split; Knock Rummy: each meld), then the rest; each group is underlined.
+// The hand as a player would hold it: the engine's groups first, in the engine's order
+// (Deadwood Knock: the poker hand of the scoring split as it reads, a straight low to high,
+// a full house its three first; Knock Rummy: each meld), then the rest by suit and rank;
+// each group is underlined.
 /**
  * @param {string[]} hand
  * @param {any} obs
@@ -20,7 +22,7 @@ function handGroups(hand, obs, dk) {
   const out = [];
   groups.forEach((group, g) => {
     const cards = [];
-    for (const c of dk ? sortHand(group) : group) {
+    for (const c of group) {
       const at = left.findIndex((x) => sameCard(x, c));
       if (at >= 0) cards.push(left.splice(at, 1)[0]);
     }

@@ -677,8 +677,8 @@ export function Records() {
         ? html`<dl class="stats">
             <${Stat} label="Tables won" value=${`${trail.tables_won} / ${trail.tables_total}`} />
             <${Stat} label="Towns cleared" value=${`${trail.towns_completed} / ${trail.towns_total}`} />
-            <${Stat} label="Rewards" value=${trail.posters_collected} />
-            <${Stat} label="Best score" value=${trail.best_score} />
+            <${Stat} label="Rewards collected" value=${trail.posters_collected} />
+            <${Stat} label="Best match score" value=${trail.best_score} />
           </dl>`
         : null}
       ${me && me.matches
@@ -708,7 +708,7 @@ export function Records() {
       <h2>Gunfighter Record</h2>
       <dl class="stats"><${Stat} label="Wins" value=${gun.wins} />
         <${Stat} label="Losses" value=${gun.losses} />
-        ${gun.rewards != null ? html`<${Stat} label="Rewards" value=${`$${gun.rewards}`} />` : null}
+        ${gun.rewards != null ? html`<${Stat} label="Reward money" value=${`$${gun.rewards.toLocaleString("en-US")}`} />` : null}
       </dl>
     </div>
   </section>`;
@@ -740,11 +740,12 @@ export function Gazette() {
 // A row of cards drawn as at the table; `dim` marks deadwood.
 function CardRow({ cards, dim = false, label }) {
   return html`<ul class=${`card-row${dim ? " dim" : ""}`} aria-label=${label}>
-    ${cards.map((c, i) => html`<li key=${`${c}${i}`}><${CardFace} card=${c} /></li>`)}
+    ${cards.map((c, i) => html`<li key=${`${c}${i}`} data-card=${c}><${CardFace} card=${c} /></li>`)}
   </ul>`;
 }
 
-// A poker hand as a player would hold it: sets together, higher ranks first.
+// Deadwood as a player would hold it: pairs together, higher ranks first. (A poker hand
+// keeps the engine's order, the one the table and the showdown use: a straight low to high.)
 const RANK_ORDER = "23456789TJQKA";
 function held(cards) {
   const rank = (c) => RANK_ORDER.indexOf(c[0]);
@@ -763,7 +764,7 @@ function Example({ ex, title }) {
       <span class="pts">${ex.hand_points} points</span></figcaption>
     <div class="split">
       <div><span class="split-tag">Poker hand</span>
-        <${CardRow} cards=${held(ex.poker_hand)} label=${`Poker hand: ${words(ex.poker_hand)}`} /></div>
+        <${CardRow} cards=${ex.poker_hand} label=${`Poker hand: ${words(ex.poker_hand)}`} /></div>
       <div><span class="split-tag">Deadwood</span>
         <${CardRow} cards=${held(ex.deadwood)} dim=${true} label=${`Deadwood: ${words(ex.deadwood)}`} /></div>
     </div>
@@ -873,8 +874,8 @@ export function Rules() {
       ["Then", "The knocker neither takes nor discards. Every other player gets one final turn (a normal turn, or stand), and nobody else may knock that round."],
     ]} />
     <h2>Call or fold</h2>
-    <p>After the final turns each other player, in order from the knocker's left, calls (puts
-      ${figure("deadwood-knock", "pot_ante") ?? "the ante"} in the pot) or folds. The knocker is always in.</p>
+    <p>After the final turns each other player, in order from the knocker's left, calls (puts ${
+      figure("deadwood-knock", "pot_ante") ?? "the ante"} in the pot) or folds. The knocker is always in.</p>
     <h2>Showdown</h2>
     <${Ref} rows=${[
       ["Poker hand", "Any 5 cards, or 6 to 8 cards that all share a suit or run in one straight. Jokers never join it."],

@@ -241,6 +241,31 @@ function useHint(matchId, version, myTurn, paused) {
 }
 
 /**
+ * A wanted poster's score to beat, for a gunfight's heading ("Gunfight · reach 30"): the
+ * server's account of where the match is played, asked once for a trail match.
+ * @param {string} matchId
+ * @param {boolean} onTrail the match was started from a trail table or poster
+ * @returns {number | null}
+ */
+function useScoreToBeat(matchId, onTrail) {
+  const [toBeat, setToBeat] = useState(/** @type {number | null} */ (null));
+  useEffect(() => {
+    if (!onTrail) return undefined;
+    let cancelled = false;
+    api
+      .get(`/api/matches/${encodeURIComponent(matchId)}/where`)
+      .then((w) => {
+        if (!cancelled && w && typeof w.score_to_beat === "number") setToBeat(w.score_to_beat);
+      })
+      .catch(() => {}); // offline: the heading names the game instead
+    return () => {
+      cancelled = true;
+    };
+  }, [matchId, onTrail]);
+  return toBeat;
+}
+
+/**
  * The match's result goes into the local records once (a win also marks its trail table).
  * @returns {{current: boolean}} whether it has been recorded (a forfeit records its own)
  */
@@ -391,6 +416,7 @@ export function TableScreen({ matchId, characters }) {
   const version = view ? view.version : -1;
   const advice = useHint(matchId, version, myTurn, leaving);
   const recorded = useRecordedResult(matchId, v, obs, view, version);
+  const toBeat = useScoreToBeat(matchId, !!(view && view.table_id));
 
   // A selection that left the hand (played, or a new round) is dropped.
   useEffect(() => {
@@ -462,7 +488,9 @@ export function TableScreen({ matchId, characters }) {
   const finalTurn = !playback.frozen && !v.over && (obs.phase === "final" || !!obs.final_turn);
   const title = gameTitle(obs.game) || "Table";
   const roundText = `${unitWord(obs.game)} ${obs.round ?? 1}${obs.rounds ? ` of ${obs.rounds}` : ""}`;
-  const subtitle = !dk && obs.target ? `${title} · to ${obs.target}` : title;
+  const subtitle = toBeat != null
+    ? `Gunfight · reach ${toBeat}`
+    : !dk && obs.target ? `${title} · to ${obs.target}` : title;
 
   const reveals = live.reveals;
   const pickSet = revealPick || new Set((reveals[0] && reveals[0].poker_hand) || []);
