@@ -17,13 +17,14 @@ round score against every way of playing on. Hand Focus ranks moves with this bo
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import A, Budget, O
-from deadwood_knock.bots.dk_playout import Style, sample_position
+from deadwood_knock.bots.dk_playout import Style, apply_action, playout, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.kr import discard_card, options_of
 from deadwood_knock.bots.strong import (
@@ -37,6 +38,7 @@ from deadwood_knock.bots.strong import (
 )
 from deadwood_knock.bots.view import TableView, view_of
 from deadwood_knock.games.base import Action, Game
+from deadwood_knock.games.deadwood_knock.core import Core
 from deadwood_knock.games.knock_rummy.core import KrTable
 from deadwood_knock.games.knock_rummy.melds import count, hand_mask
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
@@ -57,8 +59,31 @@ KR_BUDGET = Budget(seconds=0.18, iterations=600)
 #: by a low count), each rival's call line read from its answers earlier in the match,
 #: and the searching seat's own later knocks waiting for 60 were no better on the same
 #: deals either (seventh pass); nor were draws chosen with patient rivals (knocking only
-#: at 50) while the knock is priced with these (ninth pass).
+#: at 50) while the knock is priced with these (ninth pass), nor rivals knocking by a
+#: chance fitted to strong-v1's knocks (tenth pass, ``FITTED_RIVALS``).
 DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
+
+#: The switch of the tenth pass (off in play): the playout rivals knock by
+#: ``FITTED_ODDS``, a chance per turn by stock size and hand score counted from
+#: ``strong-v1``'s own knocks in 4-player self-play, instead of ``DK_STYLE``'s two pair;
+#: they call as ``DK_STYLE`` does, and the searching seat plays ``DK_STYLE`` in its own
+#: playouts. Dropped by its rule: −3.0 a round against ``strong`` as it plays on the same
+#: deals (two seeds, 320 rounds), knocking twice as often, because "play on" then means
+#: "knock at my next turn" in the playouts (docs/bots.md, Deadwood Knock, tenth pass).
+FITTED_RIVALS = False
+#: Rows: stock under 7, 7-13, 14 or more; columns: score under 40, 40-49, 50-59, 60-69,
+#: 70 or more (``dk_playout.ODDS_STOCK`` / ``ODDS_SCORE``).
+#: Knocks over chances, 8 matches (seeds 10100-10107, 200 iterations): 78 knocks in 1,904
+#: chances, none under a score of 46.
+FITTED_ODDS: tuple[tuple[float, ...], ...] = (
+    (0.0, 0.017, 0.057, 0.115, 0.180),
+    (0.0, 0.029, 0.025, 0.109, 0.140),
+    (0.0, 0.031, 0.014, 0.108, 0.114),
+)
+FITTED_STYLE = dataclasses.replace(DK_STYLE, knock_odds=FITTED_ODDS)
+#: A diagnostic with ``FITTED_RIVALS`` (off in play): the searching seat's own later
+#: knocks in its playouts by the same odds too, instead of ``DK_STYLE``'s.
+FITTED_SELF = False
 
 #: The rummy games whose search deals by the inference model. Knock Rummy is not one:
 #: there the model's hands (best of at most four weighted deals) are weaker than
@@ -132,6 +157,25 @@ class InferredSimSearch(SimSearch):
 
     def __init__(self, view: TableView, style: Style = DK_STYLE) -> None:
         super().__init__(view, HiddenDealer(view).deal, style)
+        # Read once per decision, so a run that flips the switch between matches (the
+        # bench) changes whole decisions only.
+        self.styles: list[Style] | None = None
+        if FITTED_RIVALS:
+            me = FITTED_STYLE if FITTED_SELF else style
+            self.styles = [me if s == view.seat else FITTED_STYLE for s in range(view.players)]
+
+    def value(self, sample: Core, action: Action, rng: random.Random) -> float:
+        if self.styles is None:
+            return super().value(sample, action, rng)
+        # SimSearch.value with a style per seat.
+        sim = sample.copy()
+        sim.seed = rng.getrandbits(63)
+        seat = self.view.seat
+        if not apply_action(sim, seat, action):
+            return -1000.0
+        scores = playout(sim, rng, styles=self.styles)
+        others = [v for s, v in enumerate(scores) if s != seat]
+        return scores[seat] - (sum(others) / len(others) if others else 0.0)
 
 
 #: The rummy games whose playouts use the meld-aware discard (``kr_playout.meld_move``:
