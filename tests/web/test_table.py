@@ -215,7 +215,8 @@ def test_a_short_screen_fits_every_turn_of_a_round(
     1366 x 768 laptop's browser about 650, and a phone on its side 360: the cards and piles
     shrink there (on its side the hand runs in one row beside the piles), so every turn's
     controls still fit with no scrolling (they did not: the phone's page was 680-730 px tall,
-    on its side 470-510, and on each the call prompt's buttons were below the screen)."""
+    on its side 470-510 with Stand or Knock below the screen, and on the laptop the call
+    prompt's buttons were below it)."""
     page = new_page({"width": short[0], "height": short[1]})
     start_quick_table(page, server_url, "Deadwood Knock")
     page.get_by_text("Round 1 of 10").wait_for()
