@@ -206,14 +206,18 @@ def test_an_upright_tablet_holds_the_hand_in_one_row_of_big_cards(
 
 
 @pytest.mark.parametrize(
-    "short", [(360, 640), (740, 360), (1280, 650)], ids=["phone", "phone-on-its-side", "laptop"]
+    "short",
+    [(360, 640), (320, 568), (740, 360), (1280, 650)],
+    ids=["phone", "smallest-phone", "phone-on-its-side", "laptop"],
 )
 def test_a_short_screen_fits_every_turn_of_a_round(
     server_url: str, new_page: Any, console: Console, short: tuple[int, int]
 ):
     """A 740-px phone whose browser keeps its address bar and tabs shows about 640 px, a
-    1366 x 768 laptop's browser about 650, and a phone on its side 360: the cards and piles
-    shrink there (on its side the hand runs in one row beside the piles), so every turn's
+    1366 x 768 laptop's browser about 650, a phone on its side 360, the smallest phones
+    (320 x 568) less still: the cards and piles shrink there (on its side the hand runs in
+    one row beside the piles; on the smallest the talk line and the pot's rule give way, the
+    log and the Rules page keep them), so every turn's
     controls still fit with no scrolling (they did not: the phone's page was 680-730 px tall,
     on its side 470-510 with Stand or Knock below the screen, and on the laptop the call
     prompt's buttons were below it)."""

@@ -57,8 +57,8 @@ export function Controls(p) {
     const ev = obs.evaluation;
     const ante = figure(obs.game, "pot_ante");
     return html`<div class="prompt" role="group" aria-label="Call or fold">
-      <p>${obs.knocker != null ? `${who(obs.knocker)} knocked. ` : ""}Call puts ${ante ?? "a stake"} in the poker pot:
-        the best poker hand among those in takes it. Fold stays out of it.
+      <p>${obs.knocker != null ? `${who(obs.knocker)} knocked. ` : ""}<span class="prompt-rule">Call puts ${ante ?? "a stake"} in the poker pot:
+        the best poker hand among those in takes it. Fold stays out of it.</span>
         ${ev ? html`<br /><span class="prompt-sub">You hold ${categoryPhrase(ev.category)} (${ev.hand_points} hand points).</span>` : null}</p>
       ${call ? html`<button class="btn gold" disabled=${busy} onClick=${() => onAct(call)}>Call</button>` : null}
       ${fold ? html`<button class="btn" disabled=${busy} onClick=${() => onAct(fold)}>Fold</button>` : null}
