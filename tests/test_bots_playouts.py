@@ -235,8 +235,7 @@ def _knockers_in_search(
     monkeypatch.setattr(search, "FITTED_RIVALS", on)
     monkeypatch.setattr(search, "FITTED_SELF", self_too)
     monkeypatch.setattr(search, "FITTED_STYLE", never)
-    monkeypatch.setattr(search, "playout", spy)  # the switch's playouts
-    monkeypatch.setattr(strong, "playout", spy)  # SimSearch's (strong-v1's), switch off
+    monkeypatch.setattr(strong, "playout", spy)  # SimSearch's, with or without the switch
     sim = search.InferredSimSearch(view)
     draw = next(a for a in game.legal_actions(state) if a.kind != "knock")
     play_rng = random.Random(1)

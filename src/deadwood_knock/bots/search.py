@@ -24,7 +24,7 @@ from typing import Any
 
 from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import A, Budget, O
-from deadwood_knock.bots.dk_playout import Style, apply_action, playout, sample_position
+from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.kr import discard_card, options_of
 from deadwood_knock.bots.strong import (
@@ -38,7 +38,6 @@ from deadwood_knock.bots.strong import (
 )
 from deadwood_knock.bots.view import TableView, view_of
 from deadwood_knock.games.base import Action, Game
-from deadwood_knock.games.deadwood_knock.core import Core
 from deadwood_knock.games.knock_rummy.core import KrTable
 from deadwood_knock.games.knock_rummy.melds import count, hand_mask
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
@@ -159,23 +158,9 @@ class InferredSimSearch(SimSearch):
         super().__init__(view, HiddenDealer(view).deal, style)
         # Read once per decision, so a run that flips the switch between matches (the
         # bench) changes whole decisions only.
-        self.styles: list[Style] | None = None
         if FITTED_RIVALS:
             me = FITTED_STYLE if FITTED_SELF else style
             self.styles = [me if s == view.seat else FITTED_STYLE for s in range(view.players)]
-
-    def value(self, sample: Core, action: Action, rng: random.Random) -> float:
-        if self.styles is None:
-            return super().value(sample, action, rng)
-        # SimSearch.value with a style per seat.
-        sim = sample.copy()
-        sim.seed = rng.getrandbits(63)
-        seat = self.view.seat
-        if not apply_action(sim, seat, action):
-            return -1000.0
-        scores = playout(sim, rng, styles=self.styles)
-        others = [v for s, v in enumerate(scores) if s != seat]
-        return scores[seat] - (sum(others) / len(others) if others else 0.0)
 
 
 #: The rummy games whose playouts use the meld-aware discard (``kr_playout.meld_move``:

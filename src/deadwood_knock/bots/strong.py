@@ -426,6 +426,8 @@ class SimSearch:
         self.view = view
         self.deal = deal
         self.style = style
+        #: If set, each seat's own playout style instead (``dk_playout.playout``'s styles).
+        self.styles: Sequence[Style] | None = None
 
     def sample(self, rng: random.Random) -> Core:
         position = sample_position(self.view, rng, self.deal)
@@ -438,7 +440,7 @@ class SimSearch:
         seat = self.view.seat
         if not apply_action(sim, seat, action):
             return -1000.0
-        scores = playout(sim, rng, self.style)
+        scores = playout(sim, rng, self.style, styles=self.styles)
         others = [v for s, v in enumerate(scores) if s != seat]
         return scores[seat] - (sum(others) / len(others) if others else 0.0)
 
