@@ -14,6 +14,7 @@ from typing import Any
 from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games import facts
 from deadwood_knock.games.base import Event
+from deadwood_knock.games.deadwood_knock.hand import reading_order
 
 __all__ = [
     "cards_text",
@@ -119,8 +120,7 @@ def evaluation_lines(game_name: str, observation: Any, width: int | None = None)
         limit = rule_facts.knock_limit
         knock = "low enough to knock" if ev.can_knock else f"knocking needs {limit} or less"
         poker = (
-            # The evaluation's JSON holds the poker hand in reading order (a run as a run).
-            f"Poker hand: {cards_text(ev.to_json()['poker_hand'])} — "
+            f"Poker hand: {cards_text(reading_order(ev.poker_hand))} — "
             f"{words.get(ev.category, ev.category)}, {ev.hand_points} points"
         )
         dead = f"Deadwood:   {cards_text(ev.deadwood)} — {_points(ev.deadwood_points)}"
@@ -184,12 +184,11 @@ def result_lines(
                 f"; {', '.join(said)}." if said else "."
             )
         lines = [head]
-        read = r.to_json()["poker_hands"]  # each poker hand in reading order
         for s in range(len(r.totals)):
             cat = words.get(r.categories[s], r.categories[s])
             sus = f" {_signed(r.suspicion[s])} suspicion" if r.suspicion[s] else ""
             # Compact: the category without the cards, so each player fits one line.
-            shown = cat if compact else f"{cards_text(read[s])} ({cat})"
+            shown = cat if compact else f"{cards_text(reading_order(r.poker_hands[s]))} ({cat})"
             dead = "" if compact else f" {cards_text(r.deadwood[s])}"
             # Jokers can take deadwood below zero: then it adds ("+ deadwood 3", as the web
             # says it), never "− deadwood -3".
