@@ -816,3 +816,26 @@ def test_the_same_seed_says_the_same() -> None:
     again = _talk_game("deadwood-knock", ["jack-harris", "king-fisher"], 5)[1]
     assert first == again
     assert [line for line in first if _REMARK.match(line)]
+
+
+def test_the_terminal_prints_a_poker_hand_in_reading_order() -> None:
+    """Hand Focus's "Poker hand:" line and the round result read each poker hand as the
+    engine's ``reading_order`` lays it out (a run as a run, groups first), not index order."""
+    from deadwood_knock.cards import parse_card
+    from deadwood_knock.games import get_game
+    from deadwood_knock.games.deadwood_knock.hand import reading_order
+    from deadwood_knock.tui.words import evaluation_lines
+
+    def read(text: str) -> list[int]:
+        return [int(parse_card(t)) for t in text.replace("10", "T").split()]
+
+    game = get_game("deadwood-knock")
+    reordered = 0
+    for seed in range(40):
+        state = game.new_game(game.options_from_json({"players": 2}), seed)
+        obs = game.observe(state, 0)
+        line = next(x for x in evaluation_lines(game.name, obs) if x.startswith("Poker hand:"))
+        printed = read(line.removeprefix("Poker hand:").split("—")[0])
+        assert printed == [int(c) for c in reading_order(printed)], line
+        reordered += printed != sorted(printed)
+    assert reordered > 0  # some deals read differently from index order
