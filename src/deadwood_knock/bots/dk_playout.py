@@ -284,6 +284,8 @@ def playout(
     each hand's score as it stands, an estimate. ``styles`` (one per seat) replaces
     ``style`` seat by seat."""
     steps = 0
+    # Two loops, so the common case (one style) looks up nothing per move: this is the
+    # search's innermost loop.
     if styles is None:
         while core.phase != "over" and steps < cap:
             policy_move(core, rng, style)
