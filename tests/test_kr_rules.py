@@ -330,6 +330,7 @@ def test_kr6_knocker_tie_goes_to_non_knocker_and_knocker_pays_10() -> None:
     result = result_of(events)
     assert result["counts"] == [5, 5]
     assert result["winners"] == [1]
+    assert result["winner"] == 1
     assert result["scores"] == [-10, 10]
     # The showdown's own lines: no difference, the knocker's penalty, no bonus.
     assert result["difference"] == [0, 0]
@@ -363,6 +364,7 @@ def test_kr6_tying_non_knockers_share_rounded_down_and_hand_sums_to_zero() -> No
     result = result_of(events)
     assert result["counts"] == [20, 7, 7, 37]
     assert result["winners"] == [1, 2]
+    assert result["winner"] is None  # a shared hand has no one winner
     # Knocker owes 13 + 10 = 23 -> 11 each (pays 22); seat 3 owes 30 -> 15 each.
     assert result["scores"] == [-22, 26, 26, -30]
     assert sum(result["scores"]) == 0

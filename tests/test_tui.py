@@ -659,17 +659,6 @@ def _palmers(result: Any) -> set[int]:
     return {seat for seat, mark in enumerate(getattr(result, "suspicion", ())) if mark < 0}
 
 
-def _winner(result: Any) -> int | None:
-    """Who won a round (the one top round score, with a knock) or a hand (its one winner)."""
-    if hasattr(result, "round_scores"):
-        scores = result.round_scores
-        if result.dry or scores.count(max(scores)) > 1:
-            return None
-        top = scores.index(max(scores))
-        return None if result.calls[top] == "fold" else top
-    return result.winners[0] if result.outcome != "void" and len(result.winners) == 1 else None
-
-
 @pytest.mark.parametrize(
     ("game", "opponents", "seeds"),
     [
@@ -709,7 +698,7 @@ def test_characters_say_their_own_lines_at_the_right_moments(
                 assert text in _talk_of(figure, situation), line
                 winners_seen += 1
             elif before.startswith("Totals:"):
-                winner = _winner(results[i - 1])
+                winner = results[i - 1].winner
                 assert winner is not None, (before, line)
                 situation = "win" if winner == seat else "lose"
                 assert winner in (seat, 0), (winner, line)
@@ -739,7 +728,7 @@ def test_characters_say_their_own_lines_at_the_right_moments(
             if _palmers(result) and any(_talk_of(f, "palm_caught") for f in callers):
                 expected += 1
                 continue
-            winner = _winner(result)
+            winner = result.winner
             if winner is None:
                 continue
             if winner != 0:
@@ -786,14 +775,34 @@ def test_a_call_and_a_fold_speak_the_characters_own_pot_lines() -> None:
 def test_a_caught_palm_is_called_out_by_another_character() -> None:
     """Suspicion on a seat (a palm the table caught) draws a "palm_caught" line, from the
     round's winner when it has one, never from the palmer; no line, the usual remark."""
+    from deadwood_knock.games.deadwood_knock.rules import RoundResult
     from deadwood_knock.tui.talk import TableTalk
 
     figures = [None, "luke-short", "king-fisher", "wyatt-earp"]
     talk = TableTalk.for_bots([None, *(f"figure:{f}" for f in figures[1:])], seed=4, person=0)
 
-    def result(scores: list[int], suspicion: list[int]) -> Event:
-        data = {"round": 2, "knocker": 1, "dry": False, "round_scores": scores}
-        return Event("round_result", None, {**data, "suspicion": suspicion, "pot_winners": []})
+    def result(
+        scores: list[int], suspicion: list[int], calls: tuple[str | None, ...] = (None,) * 4
+    ) -> Event:
+        # The engine's own result, so its ``winner`` is the engine's.
+        none = ((),) * 4
+        zero = (0,) * 4
+        r = RoundResult(
+            2,
+            1,
+            False,
+            none,
+            none,
+            ("",) * 4,
+            zero,
+            zero,
+            calls,
+            zero,
+            tuple(scores),
+            tuple(suspicion),
+            zero,
+        )
+        return Event("round_result", None, r.to_json())
 
     # The person palmed and lost it; Wyatt Earp took the round and calls it out.
     said = talk.hear(result([10, 20, 5, 40], [-5, 0, 0, 0]))
@@ -806,8 +815,7 @@ def test_a_caught_palm_is_called_out_by_another_character() -> None:
     said = talk.hear(result([10, 20, 40, 5], [0, 0, 0, 0]))
     assert said is not None and (said.seat, said.situation) == (2, "win")
     # The top score folded the pot: no "win" from a seat that sat it out.
-    folded = result([10, 20, 40, 5], [0, 0, 0, 0])
-    folded = Event("round_result", None, {**folded.data, "calls": [None, None, "fold", "call"]})
+    folded = result([10, 20, 40, 5], [0, 0, 0, 0], (None, None, "fold", "call"))
     assert talk.hear(folded) is None
 
 

@@ -600,24 +600,6 @@ def test_sleight_of_hand_palm_by_clicks(server_url: str, new_page: Any, console:
     assert console.errors == []
 
 
-def round_winner(result: dict[str, Any]) -> int | None:
-    """Who won a scored round, from its facts: Deadwood Knock, the one seat with the highest
-    round score in a round with a knock; Knock Rummy / Gin, the hand's one winner. A dry
-    round, a tie at the top or a void hand has no winner."""
-    if result.get("outcome") == "void":
-        return None
-    if "round_scores" in result:
-        if result["dry"] or result["knocker"] is None:
-            return None
-        scores = result["round_scores"]
-        top = [i for i, s in enumerate(scores) if s == max(scores)]
-        if len(top) != 1 or (result.get("calls") or [None] * len(scores))[top[0]] == "fold":
-            return None
-        return top[0]
-    winners = result.get("winners") or []
-    return winners[0] if len(winners) == 1 else None
-
-
 SAYS = ("win", "lose")
 
 
@@ -648,7 +630,7 @@ def check_round_remark(page: Any, lines: dict[int, dict[str, Any]]) -> bool:
     view = match_view(page)
     result = view["observation"]["last_result"]
     assert result.get("round", result.get("hand")) == shown, (result, shown)
-    winner = round_winner(result)
+    winner = result["winner"]
     remark = dialog.locator(".sd-talk")
     if winner is None:
         assert remark.count() == 0, remark.all_inner_texts()
