@@ -251,6 +251,17 @@ def test_kr4_knock_limit_allows_only_discards_leaving_count_at_or_under_limit() 
     assert knocks == {one("Kd"), one("5c")}  # counts 5 and 10; anything else is over 10
     with pytest.raises(IllegalActionError, match="knock limit"):
         GAME.apply(state, Knock(one("As")))
+    # The seat's observation says what each discard leaves, so the knocks' counts agree
+    # with the limit: Kd and 5c leave 5 and 10, every other card more than 10.
+    obs = observe(state, 0)
+    counts = dict(obs.discard_counts)
+    assert list(counts) == list(obs.hand)
+    assert (counts[one("Kd")], counts[one("5c")]) == (5, 10)
+    assert {c for c, n in counts.items() if n <= 10} == knocks
+    assert obs.to_json()["discard_counts"] == {str(c): n for c, n in counts.items()}
+    # The rival, not on turn, is told nothing of the kind.
+    assert observe(state, 1).discard_counts == ()
+    assert observe(state, 1).to_json()["discard_counts"] == {}
 
 
 def test_kr4_without_limit_a_knock_is_always_allowed() -> None:

@@ -847,3 +847,23 @@ def test_the_terminal_prints_a_poker_hand_in_reading_order() -> None:
         assert printed == [int(c) for c in reading_order(printed)], line
         reordered += printed != sorted(printed)
     assert reordered > 0  # some deals read differently from index order
+
+
+def test_the_terminal_gives_the_lowest_count_a_discard_leaves() -> None:
+    """Knock Rummy's Your Count, holding a card to throw, names the lowest count a discard
+    leaves and the cards that leave it, from the engine's ``discard_counts``."""
+    from deadwood_knock.games import get_game
+    from deadwood_knock.tui.words import cards_text, evaluation_lines
+
+    game = get_game("knock-rummy")
+    state = game.new_game(game.options_from_json({"players": 2}), 3)
+    seat = state.to_act
+    assert not any(
+        x.startswith("Lowest count") for x in evaluation_lines(game.name, game.observe(state, seat))
+    )
+    state, _ = game.apply(state, game.legal_actions(state)[0])
+    obs = game.observe(state, seat)
+    after = dict(obs.discard_counts)
+    low = min(after.values())
+    cards = " or ".join(cards_text([c]) for c, n in after.items() if n == low)
+    assert f"Lowest count after a discard: {low} ({cards})." in evaluation_lines(game.name, obs)

@@ -478,7 +478,18 @@ def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Conso
         assert time.monotonic() < deadline, "our turn never came"
         page.wait_for_timeout(100)
     stock.click()
-    wait_until(page, "document.querySelectorAll('.hand button.card:not([disabled])').length >= 10")
+    wait_until(page, "document.querySelectorAll('.hand button.card:not([disabled])').length >= 11")
+    # Holding a card to throw, the bar and Your Count give the lowest count a discard
+    # leaves, the engine's ``discard_counts``.
+    after = match_view(page)["observation"]["discard_counts"]
+    assert len(after) == 11, after
+    low = min(after.values())
+    wait_until(page, "document.querySelector('.table-bar').innerText.includes('after a discard')")
+    assert f"Count {low} after a discard" in page.locator(".table-bar").inner_text()
+    # On a phone Your Count is a closed sheet: its text, not what is drawn.
+    line = " ".join((page.locator(".focus-after").text_content() or "").split())
+    assert line.startswith(f"Lowest count after a discard: {low} ("), line
+    assert line.count(" or ") == sum(n == low for n in after.values()) - 1, (line, after)
     # Gin's knock needs a count of 10 or less, so with a fresh hand it stays off.
     card = page.locator(".hand button.card:not([disabled])").first
     label = (card.get_attribute("aria-label") or "")[len("Select ") :]
@@ -492,6 +503,40 @@ def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Conso
     melds = len(match_view(page)["observation"]["arrangement"]["melds"])
     summary = page.locator(".table-bar").inner_text()
     assert f"· {melds} meld{'' if melds == 1 else 's'}" in summary, summary
+    assert console.errors == []
+
+
+def test_a_knock_rummy_knock_says_the_count_it_lays_down(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """With a card selected, the Knock button's help gives the count that discard leaves
+    (the engine's ``discard_counts``), so a player sees what a knock lays down first."""
+    page = new_page(PHONE)
+    start_quick_table(page, server_url, "Knock Rummy")
+    stock = page.get_by_role("button", name="Draw from stock")
+    deadline = time.monotonic() + 30
+    while not stock.is_enabled():
+        assert time.monotonic() < deadline, "our turn never came"
+        page.wait_for_timeout(100)
+    stock.click()
+    wait_until(page, "document.querySelectorAll('.hand button.card:not([disabled])').length >= 8")
+    after = match_view(page)["observation"]["discard_counts"]
+    shown = page.evaluate(
+        """async (after) => {
+            const { pretty } = await import('/app/cards.js');
+            return Object.fromEntries(Object.entries(after).map(([c, n]) => [pretty(c), n]));
+        }""",
+        after,
+    )
+    for i in (0, -1):
+        card = page.locator(".hand button.card:not([disabled])").nth(i)
+        label = (card.get_attribute("aria-label") or "")[len("Select ") :]
+        card.click()
+        # Knock Rummy plays with no knock limit here, so every discard may knock.
+        page.get_by_role("button", name="Knock", exact=True).wait_for()
+        help_text = page.locator("#action-help").inner_text()
+        want = f"Knock: discard {label} and lay down a count of {shown[label]};"
+        assert want in help_text, (help_text, shown)
     assert console.errors == []
 
 

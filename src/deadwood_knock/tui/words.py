@@ -141,6 +141,11 @@ def evaluation_lines(game_name: str, observation: Any, width: int | None = None)
     limit = observation.options.knock_limit
     if limit is not None:
         lines.append(f"Knocking needs a count of {limit} or less after the discard.")
+    after = dict(observation.discard_counts)
+    if after:
+        low = min(after.values())
+        cards = " or ".join(cards_text([c]) for c, n in after.items() if n == low)
+        lines.append(f"Lowest count after a discard: {low} ({cards}).")
     if arr.rummy:
         lines.append("Every card is matched: rummy!")
     return lines

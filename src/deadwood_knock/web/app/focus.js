@@ -3,7 +3,7 @@
 // engine evaluates it, and the strong bot's advice on your turn. On a phone they open as a
 // sheet from the bar at the bottom; on a desktop they stand beside the felt.
 import { html } from "./lib.js";
-import { pretty } from "./cards.js";
+import { lowestAfter, pretty } from "./cards.js";
 import { categoryWords, MiniCards, num, signed } from "./showdown.js";
 import { gameFacts } from "./games.js";
 
@@ -40,10 +40,13 @@ export function focusSummary(obs, dk) {
   if (dk) {
     const ev = obs.evaluation;
     if (!ev) return "Hand Focus";
-    return `${categoryWords(ev.category)} · ${signed(ev.score)} · knock ${ev.knock_count}`;
+    return `${categoryWords(ev.category)} · ${signed(ev.score)} · knock count ${ev.knock_count}`;
   }
   const arr = obs.arrangement;
   if (!arr) return "Your count";
+  // Holding a card to throw, the count that matters is the one a discard leaves.
+  const low = lowestAfter(obs);
+  if (low) return `Count ${low.count} after a discard`;
   const melds = (arr.melds || []).length;
   return `Count ${arr.count} · ${melds} meld${melds === 1 ? "" : "s"}`;
 }
@@ -79,6 +82,7 @@ export function HandFocus({ obs, canKnock, advice, open, onClose }) {
 
 export function MeldPanel({ obs, advice, open, onClose }) {
   const arr = obs.arrangement;
+  const low = lowestAfter(obs);
   const melds = (arr && arr.melds) || [];
   return html`<aside class=${`panel focus sheet${open ? " open" : ""}`} aria-label="Your count" id="sheet-focus" tabindex="0">
     <${SheetHead} title="Your Count" onClose=${onClose} />
@@ -92,6 +96,10 @@ export function MeldPanel({ obs, advice, open, onClose }) {
     ${melds.map((m, i) => html`<p class="sd-cards" key=${i}><span class="sd-tag">Meld</span>
       <${MiniCards} cards=${m} /></p>`)}
     ${melds.length ? html`<p class="hint">In your hand each meld comes first, underlined.</p>` : null}
+    ${low
+      ? html`<p class="focus-after">Lowest count after a discard: <strong>${low.count}</strong>${" "}
+          (${low.cards.map(pretty).join(" or ")}).</p>`
+      : null}
     ${advice
       ? html`<${Advice} advice=${advice} />`
       : html`<p class="hint">${arr && arr.rummy
