@@ -496,6 +496,9 @@ def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Conso
     card.click()
     # Eleven cards, the Discard button (and Knock when it is allowed) all fit the phone.
     assert controls_out_of_view(page) == []
+    # The turn line offers a knock only when this discard allows one.
+    if page.get_by_role("button", name="Knock", exact=True).count() == 0:
+        assert page.locator(".turn-line").inner_text() == f"Discard {label}."
     page.get_by_role("button", name=f"Discard {label}").click()
     wait_until(page, "document.querySelectorAll('.hand button.card').length === 10")
     shot(page, "table-gin-phone")
@@ -537,6 +540,8 @@ def test_a_knock_rummy_knock_says_the_count_it_lays_down(
         help_text = page.locator("#action-help").inner_text()
         want = f"Knock: discard {label} and lay down a count of {shown[label]};"
         assert want in help_text, (help_text, shown)
+        line = page.locator(".turn-line").inner_text()
+        assert line == f"Discard {label}, or knock with it.", line
     assert console.errors == []
 
 

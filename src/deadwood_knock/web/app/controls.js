@@ -132,7 +132,12 @@ export function turnLine(v, obs, me, dk, selected, names, playback) {
       : "Your turn: pick a card to throw away, then draw.";
   }
   if (!dk && types.has("draw")) return "Your turn: draw from the stock or take the discard.";
-  if (!dk && types.has("discard")) return selected ? "Discard it, or knock if you can." : "Select a card to discard.";
+  if (!dk && types.has("discard")) {
+    if (!selected) return "Select a card to discard.";
+    // Only what the legal actions allow for this card: a knock with it, or not.
+    const knock = v.legal.some((a) => a.type === "knock" && sameCard(a.discard, selected));
+    return knock ? `Discard ${pretty(selected)}, or knock with it.` : `Discard ${pretty(selected)}.`;
+  }
   return "Your turn.";
 }
 
