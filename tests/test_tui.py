@@ -867,3 +867,20 @@ def test_the_terminal_gives_the_lowest_count_a_discard_leaves() -> None:
     low = min(after.values())
     cards = " or ".join(cards_text([c]) for c, n in after.items() if n == low)
     assert f"Lowest count after a discard: {low} ({cards})." in evaluation_lines(game.name, obs)
+
+
+def test_the_terminal_writes_a_deadwood_below_zero_with_a_minus_sign() -> None:
+    """Two jokers (−2 each) take the deadwood below zero: the sum adds it and every figure
+    below zero has a true minus sign, as the rest of the table prints them."""
+    from types import SimpleNamespace
+
+    from deadwood_knock.cards import JOKERS, parse_cards
+    from deadwood_knock.games.deadwood_knock.hand import evaluate
+    from deadwood_knock.tui.words import evaluation_lines
+
+    ev = evaluate((*parse_cards("9h 9c Kd 6s 4h 3h".split()), *JOKERS))
+    assert (ev.hand_points, ev.deadwood_points, ev.knock_count, ev.score) == (15, -1, -1, 16)
+    lines = evaluation_lines("deadwood-knock", SimpleNamespace(evaluation=ev))
+    assert lines[1] == "Deadwood:   3♥ Joker Joker — −1 point"
+    assert lines[2].startswith("Score 15 + 1 = 16   Knock count −1 ")
+    assert "-" not in "".join(lines)

@@ -40,7 +40,7 @@ export function focusSummary(obs, dk) {
   if (dk) {
     const ev = obs.evaluation;
     if (!ev) return "Hand Focus";
-    return `${categoryWords(ev.category)} · ${signed(ev.score)} · knock count ${ev.knock_count}`;
+    return `${categoryWords(ev.category)} · ${signed(ev.score)} · knock count ${num(ev.knock_count)}`;
   }
   const arr = obs.arrangement;
   if (!arr) return "Your count";
@@ -59,17 +59,17 @@ export function HandFocus({ obs, canKnock, advice, open, onClose }) {
   let hint;
   if (!ev) hint = "Your hand's numbers appear here.";
   else if (obs.knocker != null) hint = "Someone has knocked: make your last turn count.";
-  else if (canKnock) hint = `Knock count ${knockCount}: you may knock now.`;
-  else if (knockCount != null && limit != null) hint = `Knock count ${knockCount}: knocking needs ${limit} or less.`;
+  else if (canKnock) hint = `Knock count ${num(knockCount)}: you may knock now.`;
+  else if (knockCount != null && limit != null) hint = `Knock count ${num(knockCount)}: knocking needs ${limit} or less.`;
   else hint = "Keep deadwood low and build your poker hand.";
   return html`<aside class=${`panel focus sheet${open ? " open" : ""}`} aria-label="Hand Focus" id="sheet-focus" tabindex="0">
     <${SheetHead} title="Hand Focus" onClose=${onClose} />
     <dl>
       <div><dt>Best hand</dt><dd>${categoryWords(ev && ev.category)}</dd></div>
       <div><dt>Hand points</dt><dd>${ev ? ev.hand_points ?? "—" : "—"}</dd></div>
-      <div><dt>Deadwood</dt><dd>${ev ? ev.deadwood_points ?? "—" : "—"}</dd></div>
-      <div><dt>Knock count</dt><dd>${knockCount ?? "—"}</dd></div>
-      <div><dt>Score now</dt><dd>${ev ? ev.score ?? "—" : "—"}</dd></div>
+      <div><dt>Deadwood</dt><dd>${ev && ev.deadwood_points != null ? num(ev.deadwood_points) : "—"}</dd></div>
+      <div><dt>Knock count</dt><dd>${knockCount == null ? "—" : num(knockCount)}</dd></div>
+      <div><dt>Score now</dt><dd>${ev && ev.score != null ? num(ev.score) : "—"}</dd></div>
     </dl>
     ${ev && ev.poker_hand
       ? html`<p class="focus-cards">Poker hand: ${ev.poker_hand.map(pretty).join(" ")}
