@@ -884,3 +884,36 @@ def test_the_terminal_writes_a_deadwood_below_zero_with_a_minus_sign() -> None:
     assert lines[1] == "Deadwood:   3♥ Joker Joker — −1 point"
     assert lines[2].startswith("Score 15 + 1 = 16   Knock count −1 ")
     assert "-" not in "".join(lines)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("game", "bots"), [("deadwood-knock", ["random", "random"]), ("gin", ["random"])]
+)
+async def test_the_terminal_holds_the_hand_as_the_engine_groups_it(
+    game: str, bots: list[str]
+) -> None:
+    """The hand on screen, and the number keys that pick from it: the engine's groups first
+    in the engine's order (the poker hand as it reads; each meld), then the rest by suit and
+    rank, as the web table holds it."""
+    from deadwood_knock.cards import sort_key
+    from deadwood_knock.games.deadwood_knock.hand import reading_order
+
+    session = Session(game, bots, seed=7)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        obs = session.observation()
+        if game == "deadwood-knock":
+            groups = [list(reading_order(obs.evaluation.poker_hand))]
+        else:
+            groups = [list(m) for m in obs.arrangement.melds]
+        grouped = [c for g in groups for c in g]
+        rest = sorted((c for c in obs.hand if c not in grouped), key=sort_key)
+        assert app.hand_order() == grouped + rest
+        assert sorted(app.hand_order()) == sorted(obs.hand)
+        # The screen's hand line reads in that order, key 1 on the first card.
+        line = next(x for x in app.screen_text().splitlines() if "Your hand" in x)
+        assert f"1:{app.hand_order()[0].pretty()}" in line
+        shown = [line.index(f":{c.pretty()}") for c in app.hand_order()[:5]]
+        assert shown == sorted(shown), line
