@@ -709,6 +709,44 @@ def check_round_remark(page: Any, lines: dict[int, dict[str, Any]]) -> bool:
     return True
 
 
+TALK_IN_LOG = "[...document.querySelectorAll('.log-items li.log-talk')].map((li) => li.textContent)"
+
+
+def test_the_log_keeps_what_was_said_after_a_reload(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """A remark's bubble fades, the log keeps it; and after a reload (or a break) the moves
+    the log shows again draw their remarks again, in the same words, not only the ones made
+    since the page opened."""
+    page = new_page(PHONE)
+    start_quick_table(page, server_url, "Deadwood Knock")
+    page.get_by_text("Round 1 of 10").wait_for()
+    page.wait_for_timeout(1500)  # the characters' greetings head the log
+    greetings = page.evaluate(TALK_IN_LOG)
+    deadline = time.monotonic() + 150
+    said: list[str] = []
+    while not said:
+        assert time.monotonic() < deadline, "nobody said anything in time"
+        title = dialog_title(page)
+        if title and DONE.search(title):
+            pytest.fail("the match ended before a remark")
+        if confirm_knock(page, title):
+            continue
+        if title in ("Showdown", "Hand over"):
+            page.get_by_role("dialog").get_by_role("button", name="Continue").click(timeout=3000)
+        elif page.locator(
+            ".actions button:not([disabled]), .hand button.card:not([disabled]), .prompt button"
+        ).count():
+            play_dk_turn(page, {}, "reload")
+        page.wait_for_timeout(300)
+        said = [x for x in page.evaluate(TALK_IN_LOG) if x not in greetings]
+    page.reload()
+    page.get_by_role("button", name="Leave table").wait_for()
+    every = f"{json.dumps(said)}.every((x) => got.includes(x))"
+    wait_until(page, f"(() => {{ const got = {TALK_IN_LOG}; return {every}; }})()")
+    assert console.errors == []
+
+
 def test_a_scored_round_draws_one_remark_from_the_right_seat(
     server_url: str, new_page: Any, console: Console
 ):
