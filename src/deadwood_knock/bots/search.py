@@ -161,13 +161,17 @@ def _knock_counts(view: TableView, legal: Sequence[A]) -> dict[A, int]:
 #: this much below the other (sampled) hand's (``kr_playout.ahead_move``), so that
 #: "play on" is valued against players who knock early and high when ahead, as both bots
 #: do at the table (their knocks: a count of 31-35 at their first or second turn).
+#: Dropped by its rule: +2.22 a hand against strong-v1 over seeds 700-704 (200
+#: iterations) where strong as it plays scores +2.61 (docs/bots.md, Gin and Knock
+#: Rummy, fifth pass).
 KR_AHEAD_MARGIN: int | None = None
 
 #: Knock Rummy, fifth Gin / Knock Rummy pass (off in play: 0): when a knock is legal, the
 #: share of the budget (iterations and seconds) kept back from the search over all the
 #: candidates and spent on the knock against the play-on move the search chose, on fresh
 #: samples, before ``_rummy_choice``'s comparison is made again on all their paired
-#: samples. The same budget, more of it on the knock.
+#: samples. The same budget, more of it on the knock. Dropped by its rule (share 1/3):
+#: +2.55 a hand over seeds 700-704 against strong's +2.61, 7.2 behind on seed 700.
 KR_KNOCK_SHARE: float = 0.0
 
 
