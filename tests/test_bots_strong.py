@@ -276,3 +276,97 @@ def test_strong_gin_anchor_is_offered_only_the_knocks_the_cap_left(monkeypatch: 
     assert list(search.gin_weighed(view, legal)) == list(legal)
     search.SearchBot().evaluate(game, obs, legal, random.Random(3), Budget(iterations=8))
     assert chosen[-1].kind == "knock" and str(chosen[-1].discard) == "Kd"
+
+
+def _kr_ranked(hand: str, seed: int = 7, iterations: int = 32) -> list[Any]:
+    game, state = _kr_position(hand, "5h")
+    return get_bot("strong").evaluate(
+        game,
+        game.observe(state, 0),
+        game.legal_actions(state),
+        random.Random(seed),
+        Budget(iterations=iterations),
+    )
+
+
+def _summary(ranked: list[Any]) -> list[tuple[str, int, tuple[float, ...]]]:
+    return [(str(av.action), av.samples, av.draws) for av in ranked]
+
+
+def test_knock_rummy_fifth_pass_switches_are_off_and_leave_play_as_it_was(
+    monkeypatch: Any,
+) -> None:
+    """The fifth Gin / Knock Rummy pass's variants are off in play, so strong plays Knock
+    Rummy on strong-v1's playouts (``KrSimSearch``); the early-knocking playouts with a
+    margin no hand reaches play exactly those playouts (same moves, same values)."""
+    from deadwood_knock.bots import search
+    from deadwood_knock.bots.strong import KrSimSearch
+
+    assert search.KR_AHEAD_MARGIN is None and search.KR_KNOCK_SHARE == 0.0
+    game, state = _kr_position("7h 8h 9h 4s 4d Js Qs Kd 2c 3d 9s", "5h")
+    obs = game.observe(state, 0)
+    found = search.SearchBot()._search(game, obs, view_of(obs, "knock-rummy"))
+    assert type(found) is KrSimSearch
+    hands = ("7h 8h 9h 4s 4d Js Qs Kd 2c 3d 9s", "Ks Qd Jc Th 9s 8d 7c 6h Kd Qc 5s")
+    plain = [_summary(_kr_ranked(h)) for h in hands]
+    monkeypatch.setattr(search, "KR_AHEAD_MARGIN", 1000)
+    assert [_summary(_kr_ranked(h)) for h in hands] == plain
+    monkeypatch.setattr(search, "KR_AHEAD_MARGIN", 5)
+    assert [_summary(_kr_ranked(h)) for h in hands] != plain
+
+
+def test_ahead_playouts_knock_when_ahead_and_otherwise_play_the_plain_policy() -> None:
+    """``kr_playout.ahead_move``: a heads-up Knock Rummy seat knocks (at any count) when
+    its discard leaves ``margin`` or more below the other hand, else it moves as
+    ``policy_move`` does; at Gin it is ``policy_move``."""
+    from deadwood_knock.games.knock_rummy.core import OVER, KnockRummyOptions
+
+    early = kr_playout.ahead_move(5)
+    never = kr_playout.ahead_move(1000)
+    knocks_high = 0
+    for seed in range(40):
+        gin = seed % 4 == 0
+        opts = KnockRummyOptions(players=2, target=100_000, gin=gin)
+        a = KrTable.new(opts, seed, single_hand=True)
+        b = a.copy()
+        c = a.copy()
+        steps = 0
+        while a.phase != OVER and steps < 200:
+            kr_playout.policy_move(a, 6)
+            never(b, 6)
+            assert (a.hands, a.pile, a.phase) == (b.hands, b.pile, b.phase)
+            steps += 1
+        assert a.hand_scores == b.hand_scores
+        while c.phase != OVER:
+            seat = c.to_act
+            before = c.copy()
+            early(c, 6)
+            if before.phase == "discard" and c.phase == OVER and not gin:
+                mine = kr_playout.count_mask(c.hands[seat], False)
+                other = kr_playout.count_mask(c.hands[1 - seat], False)
+                if mine > 6:
+                    assert mine + 5 <= other
+                    knocks_high += 1
+    assert knocks_high > 10
+
+
+def test_knock_share_spends_the_kept_budget_on_the_knock_and_the_chosen_move(
+    monkeypatch: Any,
+) -> None:
+    """With ``KR_KNOCK_SHARE`` the search runs on the rest of the iterations, then the
+    knock and the play-on move it chose get the kept share on fresh paired samples, and
+    the knock is played exactly when it is ahead over all their paired samples."""
+    from deadwood_knock.bots import search
+
+    monkeypatch.setattr(search, "KR_KNOCK_SHARE", 0.25)
+    for hand in ("7h 8h 9h 4s 4d Js Qs Kd 2c 3d 9s", "Ks Qd Jc Th 9s 8d 7c 6h Kd Qc 5s"):
+        ranked = _kr_ranked(hand, iterations=32)
+        knock = next(av for av in ranked if av.action.kind == "knock")
+        play = next(av for av in ranked if av.action.kind != "knock")
+        # Paired: the main search's shared samples (24 if the move was never culled),
+        # then the 8 kept back.
+        assert knock.samples == play.samples == len(knock.draws) == len(play.draws)
+        assert 4 + 8 <= knock.samples <= 24 + 8
+        gain = sum(knock.draws) - sum(play.draws)
+        assert (ranked[0] is knock) == (gain > 0)
+        assert {str(av.action) for av in ranked} == {str(av.action) for av in _kr_ranked(hand)}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -141,6 +142,10 @@ def gin_weighed(view: TableView, legal: Sequence[A]) -> Sequence[A]:
     return [a for a in legal if counts.get(a, 0) <= cap]
 
 
+def _is_knock(action: object) -> bool:
+    return getattr(action, "kind", "") == "knock"
+
+
 def _knock_counts(view: TableView, legal: Sequence[A]) -> dict[A, int]:
     """Each legal knock (Knock Rummy, Gin) and the count it leaves."""
     high_aces = options_of(view.raw)[0]
@@ -149,6 +154,42 @@ def _knock_counts(view: TableView, legal: Sequence[A]) -> dict[A, int]:
         for a in legal
         if getattr(a, "kind", "") == "knock"
     }
+
+
+#: Knock Rummy, fifth Gin / Knock Rummy pass (off in play: ``None``): heads-up Knock
+#: Rummy playouts in which either seat also knocks when the count its discard leaves is
+#: this much below the other (sampled) hand's (``kr_playout.ahead_move``), so that
+#: "play on" is valued against players who knock early and high when ahead, as both bots
+#: do at the table (their knocks: a count of 31-35 at their first or second turn).
+#: Dropped by its rule: +2.22 a hand against strong-v1 over seeds 700-704 (200
+#: iterations) where strong as it plays scores +2.61 (docs/bots.md, Gin and Knock
+#: Rummy, fifth pass).
+KR_AHEAD_MARGIN: int | None = None
+
+#: Knock Rummy, fifth Gin / Knock Rummy pass (off in play: 0): when a knock is legal, the
+#: share of the budget (iterations and seconds) kept back from the search over all the
+#: candidates and spent on the knock against the play-on move the search chose, on fresh
+#: samples, before ``_rummy_choice``'s comparison is made again on all their paired
+#: samples. The same budget, more of it on the knock. Dropped by its rule (share 1/3):
+#: +2.55 a hand over seeds 700-704 against strong's +2.61, 7.2 behind on seed 700.
+KR_KNOCK_SHARE: float = 0.0
+
+
+class AheadKrSearch(KrSimSearch):
+    """strong-v1's Knock Rummy search (sampler, stock shuffled per playout) with the
+    playouts of ``kr_playout.ahead_move`` (``KR_AHEAD_MARGIN``)."""
+
+    def __init__(self, view: TableView, margin: int) -> None:
+        super().__init__(view)
+        self.move = kr_playout.ahead_move(margin)
+
+    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
+        sim = sample.copy()
+        seat = self.view.seat
+        if not kr_playout.apply_action(sim, seat, action):
+            return -1000.0
+        rng.shuffle(sim.stock)
+        return kr_playout.playout(sim, self.knock_at, move=self.move)[seat]
 
 
 class InferredSimSearch(SimSearch):
@@ -249,7 +290,59 @@ class SearchBot(StrongBot):
             view = view_of(observation, game.name)
             if options_of(view.raw)[2]:
                 legal = gin_weighed(view, legal)
+            elif KR_KNOCK_SHARE > 0 and cull and any(_is_knock(a) for a in legal):
+                return self._knock_priced(game, observation, view, legal, rng, budget)
         return super().evaluate(game, observation, legal, rng, budget, cull)
+
+    def _knock_priced(
+        self,
+        game: Game[Any, A, O],
+        observation: O,
+        view: TableView,
+        legal: Sequence[A],
+        rng: random.Random,
+        budget: Budget | None,
+    ) -> list[ActionValue[A]]:
+        """Knock Rummy with ``KR_KNOCK_SHARE``: the search on the rest of the budget, then
+        the kept share on the knock against the chosen play-on move only."""
+        started = time.perf_counter()
+        if budget is None:
+            budget = self.default_budget or self.budgets[1]
+        keep = 1.0 - KR_KNOCK_SHARE
+        its = budget.iterations
+        main = Budget(
+            seconds=None if budget.seconds is None else budget.seconds * keep,
+            iterations=None if its is None else max(1, round(its * keep)),
+        )
+        ranked = super().evaluate(game, observation, legal, rng, main, True)
+        knock = next((av for av in ranked if _is_knock(av.action)), None)
+        play = next((av for av in ranked if not _is_knock(av.action)), None)
+        if knock is None or play is None or not knock.draws or not play.draws:
+            return ranked
+        n = min(len(knock.draws), len(play.draws))
+        pairs = list(zip(knock.draws[:n], play.draws[:n], strict=True))
+        search = self._search(game, observation, view)
+        extra = None if its is None or main.iterations is None else its - main.iterations
+        deadline = None if budget.seconds is None else started + budget.seconds
+        while extra is None or len(pairs) < n + extra:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            sample = search.sample(rng)
+            stream = rng.getrandbits(48)
+            k = search.value(sample, knock.action, random.Random(stream))
+            p = search.value(sample, play.action, random.Random(stream))
+            pairs.append((k, p))
+        ks = [k for k, _ in pairs]
+        ps = [p for _, p in pairs]
+        knock = dataclasses.replace(
+            knock, value=sum(ks) / len(ks), samples=len(ks), draws=tuple(ks)
+        )
+        play = dataclasses.replace(play, value=sum(ps) / len(ps), samples=len(ps), draws=tuple(ps))
+        rest = [
+            av for av in ranked if av.action is not knock.action and av.action is not play.action
+        ]
+        first, second = (knock, play) if sum(ks) - sum(ps) > 0 else (play, knock)
+        return [first, second, *rest]
 
     def _gin_anchor(self, view: TableView, legal: Sequence[A]) -> A:
         # Coupled to ``evaluate``: StrongBot.evaluate hands the anchor the ``legal`` that
@@ -310,6 +403,12 @@ class SearchBot(StrongBot):
             if table is not None:
                 if game.name in INFERRED_RUMMY:
                     return InferredKrSearch(view, game.name, table)
+                if (
+                    KR_AHEAD_MARGIN is not None
+                    and view.players == 2
+                    and not options_of(view.raw)[2]
+                ):
+                    return AheadKrSearch(view, KR_AHEAD_MARGIN)
                 if game.name in MELD_PLAYOUTS:
                     return MeldKrSearch(view, game.name)
         return super()._search(game, observation, view)
