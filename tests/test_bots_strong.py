@@ -466,7 +466,7 @@ def test_sequential_halving_spends_the_same_playouts_and_repeats_for_a_seed(
             gin_game, obs, legal, random.Random(3), Budget(iterations=60)
         )
 
-    for value in (1, 2):
+    for value in (1, 2, 3):
         for hand in _HALVING_HANDS:
             monkeypatch.setattr(search, "SEQ_HALVING", 0)
             before, n0 = _counted(monkeypatch, lambda h=hand: _kr_ranked(h, iterations=40))
@@ -477,9 +477,12 @@ def test_sequential_halving_spends_the_same_playouts_and_repeats_for_a_seed(
             assert _summary(after) == _summary(_kr_ranked(hand, iterations=40))
             knock = next(av for av in after if av.action.kind == "knock")
             assert knock.samples == max(av.samples for av in after)
-            plan = search.halving_plan(n0, [5, 3, 2])
+            sizes = [5, 4, 3] if value == 3 else [5, 3, 2]  # 3: the anchor kept too
+            plan = search.halving_plan(n0, sizes)
             assert plan is not None
             assert sorted({av.samples for av in after}) == list(itertools.accumulate(plan))
+            full = sum(plan)
+            assert sum(av.samples == full for av in after) == (3 if value == 3 else 2)
         monkeypatch.setattr(search, "SEQ_HALVING", 0)
         gin_before, g0 = _counted(monkeypatch, gin_run)
         monkeypatch.setattr(search, "SEQ_HALVING", value)
@@ -509,8 +512,9 @@ class _Biased:
 def test_sequential_halving_finds_the_clearly_best_discard(monkeypatch: Any) -> None:
     """A Knock Rummy discard whose playouts rate throwing 9s (not the lowest count, so not
     the anchor) 8 points above every other candidate and the knock 10 below: with halving
-    on, the search plays it on every seed (rule 2: the survivor; rule 1: the survivor has
-    about 70 paired samples against the anchor, enough for the anchor rule to let it go)."""
+    on, the search plays it on every seed (rule 2: the survivor; rules 1 and 3: the
+    survivor has 70-145 paired samples against the anchor, enough for the anchor rule to
+    let it go)."""
     from deadwood_knock.bots import search
 
     hand = "7h 8h 9h 4s 4d Js Qs Kd 2c 3d 9s"
@@ -519,7 +523,7 @@ def test_sequential_halving_finds_the_clearly_best_discard(monkeypatch: Any) -> 
     biased = _Biased({"Discard(card=9s)": 8.0})
     biased.bias.update({str(a): -10.0 for a in legal if a.kind == "knock"})
     monkeypatch.setattr(search.SearchBot, "_search", lambda self, *a: biased)
-    for value in (1, 2):
+    for value in (1, 2, 3):
         monkeypatch.setattr(search, "SEQ_HALVING", value)
         for seed in range(6):
             ranked = search.SearchBot().evaluate(

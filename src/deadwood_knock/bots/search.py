@@ -186,7 +186,10 @@ KR_KNOCK_SHARE: float = 0.0
 #: are never dropped), and the last round is the kept ones against the survivor. 1: the
 #: choice as today afterwards (``_rummy_choice``, the anchor rule included); 2: in Knock
 #: Rummy the play-on move is the survivor, without the anchor rule (Gin keeps its anchor
-#: rule). Only with an iteration budget and culling; otherwise today's schedule.
+#: rule); 3: as 1, and in Knock Rummy the anchor (the lowest-count play-on move) is never
+#: dropped either, so the anchor rule and the knock's comparison with the anchor are made
+#: on all the samples. Only with an iteration budget and culling; otherwise today's
+#: schedule.
 SEQ_HALVING: int = 0
 
 
@@ -384,6 +387,10 @@ class SearchBot(StrongBot):
         if len(keep) == 1:
             return [ActionValue(keep[0][0], keep[0][1], 0, keep[0][1])]
         protected = self._protected(game, keep, gin)
+        if SEQ_HALVING == 3 and not gin:  # the anchor rule's anchor is measured to the end
+            play_on = [i for i in range(len(keep)) if i not in protected]
+            if play_on:
+                protected = sorted([*protected, max(play_on, key=lambda i: keep[i][1])])
         sizes = halving_sizes(len(keep), len(protected))
         plan = halving_plan(today_playouts(len(keep), budget.iterations), sizes)
         if plan is None:  # too few iterations for a round each: today's schedule
