@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from typing import Any
 
@@ -370,3 +371,163 @@ def test_knock_share_spends_the_kept_budget_on_the_knock_and_the_chosen_move(
         gain = sum(knock.draws) - sum(play.draws)
         assert (ranked[0] is knock) == (gain > 0)
         assert {str(av.action) for av in ranked} == {str(av.action) for av in _kr_ranked(hand)}
+
+
+class _Counting:
+    """A search that counts the playouts it is asked for."""
+
+    def __init__(self, inner: Any, calls: list[int]) -> None:
+        self.inner, self.calls = inner, calls
+
+    def sample(self, rng: random.Random) -> Any:
+        return self.inner.sample(rng)
+
+    def value(self, sample: Any, action: Any, rng: random.Random) -> float:
+        self.calls[0] += 1
+        return float(self.inner.value(sample, action, rng))
+
+
+def _counted(monkeypatch: Any, run: Any) -> tuple[Any, int]:
+    from deadwood_knock.bots import search
+
+    calls = [0]
+    plain = search.SearchBot._search
+    monkeypatch.setattr(
+        search.SearchBot, "_search", lambda self, *a: _Counting(plain(self, *a), calls)
+    )
+    out = run()
+    monkeypatch.setattr(search.SearchBot, "_search", plain)
+    return out, calls[0]
+
+
+_HALVING_HANDS = (
+    "7h 8h 9h 4s 4d Js Qs Kd 2c 3d 9s",
+    "Ks Qd Jc Th 9s 8d 7c 6h Kd Qc 5s",
+    "7h 8h 9h 4s 4d 4c Js Qs Ks Ac Kd",
+)
+
+
+def test_sequential_halving_is_off_and_leaves_play_as_it_was(monkeypatch: Any) -> None:
+    """``SEQ_HALVING`` is off in play: strong's Knock Rummy evaluation is strong-v1's
+    schedule (``StrongBot.evaluate`` on the same bot), sample for sample; on, it is not."""
+    from deadwood_knock.bots import search
+    from deadwood_knock.bots.strong import StrongBot
+
+    assert search.SEQ_HALVING == 0
+    bot = search.SearchBot()
+    for seed, hand in enumerate(_HALVING_HANDS):
+        game, state = _kr_position(hand, "5h")
+        obs, legal = game.observe(state, 0), game.legal_actions(state)
+        budget = Budget(iterations=40)
+        mine = bot.evaluate(game, obs, legal, random.Random(seed), budget)
+        base = StrongBot.evaluate(bot, game, obs, legal, random.Random(seed), budget)
+        assert _summary(mine) == _summary(base)
+        assert bot.act(game, obs, legal, random.Random(seed), budget) == mine[0].action
+    monkeypatch.setattr(search, "SEQ_HALVING", 1)
+    assert _summary(_kr_ranked(_HALVING_HANDS[0], iterations=40)) != _summary(base)
+
+
+def test_halving_plan_spends_todays_playouts_in_equal_rounds() -> None:
+    from deadwood_knock.bots import search
+
+    # Knock Rummy discard: four play-on moves and the knock (kept), 200 iterations.
+    assert search.today_playouts(5, 200) == 5 * 4 + 3 * 4 + 2 * 192
+    assert search.halving_sizes(5, 1) == [5, 3, 2]
+    assert search.halving_sizes(2, 0) == [2]
+    assert search.halving_sizes(4, 0) == [4, 2]
+    assert search.halving_sizes(7, 1) == [7, 4, 3, 2]
+    for k, kept, n in ((5, 1, 200), (5, 1, 600), (5, 1, 32), (7, 1, 400), (6, 1, 400), (4, 0, 9)):
+        total = search.today_playouts(k, n)
+        sizes = search.halving_sizes(k, kept)
+        plan = search.halving_plan(total, sizes)
+        assert plan is not None and min(plan) >= 1
+        assert sum(i * s for i, s in zip(plan, sizes, strict=True)) == total
+        shares = [i * s for i, s in zip(plan, sizes, strict=True)]
+        assert max(shares) - min(shares) <= 2 * max(sizes) * len(sizes)
+    # A draw (two candidates): one round, today's iterations.
+    assert search.halving_plan(search.today_playouts(2, 200), [2]) == [200]
+    assert search.halving_plan(search.today_playouts(5, 2), [5, 3, 2]) is None
+
+
+def test_sequential_halving_spends_the_same_playouts_and_repeats_for_a_seed(
+    monkeypatch: Any,
+) -> None:
+    """On: the same number of playouts as today's schedule at a Knock Rummy discard and a
+    Gin decision, the same result for a seed, fewer samples for the candidates dropped
+    first, and the knock (Knock Rummy) measured to the end."""
+    from deadwood_knock.bots import search
+
+    gin_game, gin_state = _gin_position("7h 8h 2c 5d Jd Qs Kc 3s 9c Td 4h", "9h", "discard")
+    obs = gin_game.observe(gin_state, 0)
+    legal = gin_game.legal_actions(gin_state)
+
+    def gin_run() -> Any:
+        return get_bot("strong").evaluate(
+            gin_game, obs, legal, random.Random(3), Budget(iterations=60)
+        )
+
+    for value in (1, 2, 3):
+        for hand in _HALVING_HANDS:
+            monkeypatch.setattr(search, "SEQ_HALVING", 0)
+            before, n0 = _counted(monkeypatch, lambda h=hand: _kr_ranked(h, iterations=40))
+            monkeypatch.setattr(search, "SEQ_HALVING", value)
+            after, n1 = _counted(monkeypatch, lambda h=hand: _kr_ranked(h, iterations=40))
+            assert n1 == n0 == search.today_playouts(5, 40)
+            assert [av.samples for av in after] != [av.samples for av in before]
+            assert _summary(after) == _summary(_kr_ranked(hand, iterations=40))
+            knock = next(av for av in after if av.action.kind == "knock")
+            assert knock.samples == max(av.samples for av in after)
+            sizes = [5, 4, 3] if value == 3 else [5, 3, 2]  # 3: the anchor kept too
+            plan = search.halving_plan(n0, sizes)
+            assert plan is not None
+            assert sorted({av.samples for av in after}) == list(itertools.accumulate(plan))
+            full = sum(plan)
+            assert sum(av.samples == full for av in after) == (3 if value == 3 else 2)
+        monkeypatch.setattr(search, "SEQ_HALVING", 0)
+        gin_before, g0 = _counted(monkeypatch, gin_run)
+        monkeypatch.setattr(search, "SEQ_HALVING", value)
+        gin_after, g1 = _counted(monkeypatch, gin_run)
+        assert g1 == g0 and _summary(gin_after) == _summary(gin_run())
+        assert [av.samples for av in gin_after] != [av.samples for av in gin_before]
+        assert gin_after[0].samples == gin_after[1].samples  # the anchor and the survivor
+
+
+class _Biased:
+    """A stand-in search on a real position: each action's playout is its bias plus noise
+    of its own (sd 10, drawn from the sample's stream and the action), so one move is
+    clearly best and the paired differences are still noisy."""
+
+    def __init__(self, bias: dict[str, float]) -> None:
+        self.bias = bias
+
+    def sample(self, rng: random.Random) -> None:
+        return None
+
+    def value(self, sample: Any, action: Any, rng: random.Random) -> float:
+        stream = rng.getrandbits(32)
+        noise = random.Random(f"{stream}:{action}").gauss(0.0, 10.0)
+        return self.bias.get(str(action), 0.0) + noise
+
+
+def test_sequential_halving_finds_the_clearly_best_discard(monkeypatch: Any) -> None:
+    """A Knock Rummy discard whose playouts rate throwing 9s (not the lowest count, so not
+    the anchor) 8 points above every other candidate and the knock 10 below: with halving
+    on, the search plays it on every seed (rule 2: the survivor; rules 1 and 3: the
+    survivor has 70-145 paired samples against the anchor, enough for the anchor rule to
+    let it go)."""
+    from deadwood_knock.bots import search
+
+    hand = "7h 8h 9h 4s 4d Js Qs Kd 2c 3d 9s"
+    game, state = _kr_position(hand, "5h")
+    obs, legal = game.observe(state, 0), game.legal_actions(state)
+    biased = _Biased({"Discard(card=9s)": 8.0})
+    biased.bias.update({str(a): -10.0 for a in legal if a.kind == "knock"})
+    monkeypatch.setattr(search.SearchBot, "_search", lambda self, *a: biased)
+    for value in (1, 2, 3):
+        monkeypatch.setattr(search, "SEQ_HALVING", value)
+        for seed in range(6):
+            ranked = search.SearchBot().evaluate(
+                game, obs, legal, random.Random(seed), Budget(iterations=200)
+            )
+            assert str(ranked[0].action) == "Discard(card=9s)"
+            assert ranked[0].samples == max(av.samples for av in ranked)

@@ -18,6 +18,7 @@ round score against every way of playing on. Hand Focus ranks moves with this bo
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 import time
 from collections.abc import Sequence
@@ -175,6 +176,69 @@ KR_AHEAD_MARGIN: int | None = None
 KR_KNOCK_SHARE: float = 0.0
 
 
+#: Knock Rummy / Gin, sixth Gin / Knock Rummy pass (off in play: 0): sequential halving.
+#: Today's schedule (``StrongBot.evaluate``) halves the candidates after 4 and 8 samples,
+#: so at a Knock Rummy discard the four play-on moves are told apart on 4-8 samples and
+#: the rest of the budget (192 of 200 iterations) goes to the knock against one of them.
+#: With this switch the same number of playouts (``today_playouts``) is split into equal
+#: rounds (``halving_plan``): after each round the worse half of the candidates that may
+#: be dropped goes, by their paired means (the knock in Knock Rummy and the anchor at Gin
+#: are never dropped), and the last round is the kept ones against the survivor. 1: the
+#: choice as today afterwards (``_rummy_choice``, the anchor rule included); 2: in Knock
+#: Rummy the play-on move is the survivor, without the anchor rule (Gin keeps its anchor
+#: rule); 3: as 1, and in Knock Rummy the anchor (the lowest-count play-on move) is never
+#: dropped either, so the anchor rule and the knock's comparison with the anchor are made
+#: on all the samples. Only with an iteration budget and culling; otherwise today's
+#: schedule. All three dropped by their rule (Knock Rummy, seeds 700-704, 200 iterations,
+#: against strong-v1; strong as it plays +2.61 a hand): 1 +2.62, 2 -1.37, 3 +1.46
+#: (docs/bots.md, Gin and Knock Rummy, sixth pass).
+SEQ_HALVING: int = 0
+
+
+def today_playouts(candidates: int, iterations: int) -> int:
+    """The playouts ``StrongBot.evaluate`` spends with ``candidates`` kept and an iteration
+    budget, culling: all of them for 4 iterations, then halved (never under 2) after
+    iterations 4, 8, 16, ..."""
+    total, size, next_cut = 0, candidates, 4
+    for it in range(1, iterations + 1):
+        total += size
+        if it >= next_cut and size > 2:
+            size = max(2, (size + 1) // 2)
+            next_cut *= 2
+    return total
+
+
+def halving_sizes(candidates: int, protected: int) -> list[int]:
+    """How many candidates each round of sequential halving plays: all, then the kept
+    ones and the better half (rounded up) of the rest, down to the kept ones and one
+    survivor (down to two when none is kept)."""
+    free = candidates - protected
+    sizes = [candidates]
+    while free > 1:
+        free = (free + 1) // 2
+        sizes.append(free + protected)
+    if sizes[-1] == 1 and len(sizes) > 1:
+        sizes.pop()
+    return sizes
+
+
+def halving_plan(playouts: int, sizes: Sequence[int]) -> list[int] | None:
+    """Iterations per round, each round about an equal share of ``playouts``, spending
+    exactly ``playouts`` (the last round takes what is left; a few iterations move out of
+    earlier rounds so that it divides evenly). ``None`` if no round can have one."""
+    rounds = len(sizes)
+    its = [int(playouts / rounds / s) for s in sizes[:-1]]
+    if any(i < 1 for i in its):
+        return None
+    spent = sum(i * s for i, s in zip(its, sizes, strict=False))
+    last = sizes[-1]
+    for cut in itertools.product(*(range(min(last, i)) for i in its)):
+        rest = playouts - spent + sum(c * s for c, s in zip(cut, sizes, strict=False))
+        if rest >= last and rest % last == 0:
+            return [i - c for i, c in zip(its, cut, strict=True)] + [rest // last]
+    return None
+
+
 class AheadKrSearch(KrSimSearch):
     """strong-v1's Knock Rummy search (sampler, stock shuffled per playout) with the
     playouts of ``kr_playout.ahead_move`` (``KR_AHEAD_MARGIN``)."""
@@ -290,9 +354,92 @@ class SearchBot(StrongBot):
             view = view_of(observation, game.name)
             if options_of(view.raw)[2]:
                 legal = gin_weighed(view, legal)
-            elif KR_KNOCK_SHARE > 0 and cull and any(_is_knock(a) for a in legal):
+            its = (budget or self.default_budget or self.budgets[1]).iterations
+            if SEQ_HALVING and cull and its is not None:
+                return self._halving(game, observation, view, legal, rng, budget)
+            if KR_KNOCK_SHARE > 0 and cull and any(_is_knock(a) for a in legal):
                 return self._knock_priced(game, observation, view, legal, rng, budget)
         return super().evaluate(game, observation, legal, rng, budget, cull)
+
+    def _halving(
+        self,
+        game: Game[Any, A, O],
+        observation: O,
+        view: TableView,
+        legal: Sequence[A],
+        rng: random.Random,
+        budget: Budget | None,
+    ) -> list[ActionValue[A]]:
+        """Knock Rummy / Gin with ``SEQ_HALVING``: ``StrongBot.evaluate``'s candidates,
+        samples and choice, with the playouts spread by sequential halving."""
+        started = time.perf_counter()
+        budget = budget or self.default_budget or self.budgets[1]
+        assert budget.iterations is not None
+        priors = self._priors(game.name, view, legal, rng)
+        forced = self._forced(game.name, view, legal)
+        if forced is not None:
+            return [ActionValue(forced, 0.0, 0, 0.0)]
+        gin = options_of(view.raw)[2]
+        if gin:
+            choice = self._gin_anchor(view, legal)
+            top_prior = max(pr for _, pr in priors) + 1.0
+            priors = [(a, top_prior if a is choice else pr) for a, pr in priors]
+        ranked = sorted(priors, key=lambda ap: -ap[1])
+        keep = self._candidates(game, ranked, self._rummy_width(gin), gin)
+        if len(keep) == 1:
+            return [ActionValue(keep[0][0], keep[0][1], 0, keep[0][1])]
+        protected = self._protected(game, keep, gin)
+        if SEQ_HALVING == 3 and not gin:  # the anchor rule's anchor is measured to the end
+            play_on = [i for i in range(len(keep)) if i not in protected]
+            if play_on:
+                protected = sorted([*protected, max(play_on, key=lambda i: keep[i][1])])
+        sizes = halving_sizes(len(keep), len(protected))
+        plan = halving_plan(today_playouts(len(keep), budget.iterations), sizes)
+        if plan is None:  # too few iterations for a round each: today's schedule
+            return StrongBot.evaluate(self, game, observation, legal, rng, budget, True)
+        search = self._search(game, observation, view)
+        deadline = None if budget.seconds is None else started + budget.seconds
+        sums = [0.0] * len(keep)
+        values: list[list[float]] = [[] for _ in keep]
+        free = [i for i in range(len(keep)) if i not in protected]
+        active = list(range(len(keep)))
+        timed_out = False
+        for r, iterations in enumerate(plan):
+            if r:  # drop the worse half of the free candidates, by their paired means
+                free.sort(key=lambda i: (-sums[i] / len(values[i]), i))
+                free = sorted(free[: sizes[r] - len(protected)])
+                active = sorted([*protected, *free])
+            for _ in range(iterations):
+                sample = search.sample(rng)
+                stream = rng.getrandbits(48)
+                for i in active:
+                    v = search.value(sample, keep[i][0], random.Random(stream))
+                    sums[i] += v
+                    values[i].append(v)
+                if deadline is not None and time.perf_counter() >= deadline:
+                    timed_out = True
+                    break
+            if timed_out:
+                break
+        out = [
+            ActionValue(
+                a,
+                sums[i] / len(values[i]) if values[i] else float("-inf"),
+                len(values[i]),
+                pr,
+                tuple(values[i]),
+            )
+            for i, (a, pr) in enumerate(keep)
+        ]
+        # As StrongBot.evaluate: most-sampled first (the survivors), then by value.
+        top = max(av.samples for av in out)
+        survivors = sorted(
+            (av for av in out if av.samples == top), key=lambda av: (-av.value, -av.prior)
+        )
+        rest = sorted((av for av in out if av.samples != top), key=lambda av: -av.value)
+        return self._rummy_choice(
+            survivors + rest, keep, values, gin, anchor=SEQ_HALVING != 2 or gin
+        )
 
     def _knock_priced(
         self,
@@ -374,18 +521,25 @@ class SearchBot(StrongBot):
         keep: Sequence[tuple[A, float]],
         values: Sequence[list[float]],
         gin: bool,
+        anchor: bool = True,
     ) -> list[ActionValue[A]]:
+        """``anchor=False`` (``SEQ_HALVING`` 2, Knock Rummy): the play-on move is the
+        search's best, without strong-v1's rule keeping the lowest count."""
         knock = next((i for i, (a, _) in enumerate(keep) if a.kind == "knock"), None)
         if gin or knock is None or len(keep) == 1:
+            if not anchor:
+                return ranked
             return super()._rummy_choice(ranked, keep, values, gin)
         others = [i for i in range(len(keep)) if i != knock]
         knock_av = next(av for av in ranked if av.action is keep[knock][0])
-        play_on = keep_anchor_unless_beaten(
-            [av for av in ranked if av is not knock_av],
-            [keep[i] for i in others],
-            [values[i] for i in others],
-            self.anchor_z,
-        )
+        play_on = [av for av in ranked if av is not knock_av]
+        if anchor:
+            play_on = keep_anchor_unless_beaten(
+                play_on,
+                [keep[i] for i in others],
+                [values[i] for i in others],
+                self.anchor_z,
+            )
         chosen = next(i for i in others if keep[i][0] is play_on[0].action)
         n = min(len(values[knock]), len(values[chosen]))
         gain = sum(values[knock][k] - values[chosen][k] for k in range(n))
