@@ -60,6 +60,16 @@ def check_result(data: dict[str, Any], players: int) -> None:
             data["hand_points"][s] - data["deadwood_points"][s] + pot[s]
         )
         assert data["suspicion"][s] in (0, -5)
+    # The round's winner: the one top round score of a round with a knock, never a seat
+    # that folded; with Suspicion added it is still the one top seat.
+    scores = data["round_scores"]
+    top = [s for s in range(players) if scores[s] == max(scores)]
+    if data["dry"] or len(top) > 1 or data["calls"][top[0]] == "fold":
+        assert data["winner"] is None
+    else:
+        assert data["winner"] == top[0]
+        marked = [scores[s] + data["suspicion"][s] for s in range(players)]
+        assert [s for s in range(players) if marked[s] == max(marked)] == top
 
 
 def check_observation(state: DeadwoodKnockState, seat: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -386,6 +387,43 @@ def test_dk6_tie_splits_pot_rounded_down_remainder_lost() -> None:
 def test_dk6_folded_players_get_zero_from_the_pot() -> None:
     res = settle([None, "call", "fold", None], Call())
     assert res["pot"] == [5, 5, 0, -10]
+
+
+def test_the_round_winner_is_the_one_top_round_score_of_a_round_with_a_knock() -> None:
+    """``RoundResult.winner``, what the table's talk says won: the one highest round score,
+    Suspicion left out; none for a dry round, a tie at the top or a top seat that folded."""
+
+    def winner(scores: tuple[int, ...], **change: Any) -> int | None:
+        n = len(scores)
+        zero = (0,) * n
+        r = RoundResult(
+            3,
+            0,
+            False,
+            ((),) * n,
+            ((),) * n,
+            ("",) * n,
+            zero,
+            zero,
+            (None,) * n,
+            zero,
+            scores,
+            zero,
+            scores,
+        )
+        r = dataclasses.replace(r, **change)
+        assert r.to_json()["winner"] == r.winner
+        return r.winner
+
+    assert winner((12, 30, 4)) == 1
+    assert winner((30, 30, 4)) is None
+    assert winner((12, 30, 4), calls=(None, "fold", "call")) is None
+    assert winner((12, 30, 4), calls=(None, "call", "fold")) == 1
+    assert winner((12, 30, 4), dry=True, knocker=None) is None
+    assert winner((12, 30, 4), suspicion=(0, 0, -5)) == 1
+    # A real settlement: the knocker took the pot alone.
+    res = settle([None, "fold", "fold", None], Call())
+    assert res["winner"] == max(range(4), key=res["round_scores"].__getitem__)
 
 
 # --- DK7 ---------------------------------------------------------------------------------

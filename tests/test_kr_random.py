@@ -135,6 +135,13 @@ def play(
                 else:
                     assert sum(scores) == 0
                 assert event.data["totals"] == list(state.totals) or state.phase != "over"
+                # The hand's one winner (a void or shared hand has none) is the top score.
+                won = event.data["winners"]
+                if event.data["outcome"] == "void" or len(won) != 1:
+                    assert event.data["winner"] is None
+                else:
+                    assert event.data["winner"] == won[0]
+                    assert scores[won[0]] == max(scores) > 0
     else:
         pytest.fail(f"game {options} seed {seed} did not end in {MAX_ACTIONS} actions")
     assert max(state.totals) >= state.options.target

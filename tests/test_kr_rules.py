@@ -251,6 +251,17 @@ def test_kr4_knock_limit_allows_only_discards_leaving_count_at_or_under_limit() 
     assert knocks == {one("Kd"), one("5c")}  # counts 5 and 10; anything else is over 10
     with pytest.raises(IllegalActionError, match="knock limit"):
         GAME.apply(state, Knock(one("As")))
+    # The seat's observation says what each discard leaves, so the knocks' counts agree
+    # with the limit: Kd and 5c leave 5 and 10, every other card more than 10.
+    obs = observe(state, 0)
+    counts = dict(obs.discard_counts)
+    assert list(counts) == list(obs.hand)
+    assert (counts[one("Kd")], counts[one("5c")]) == (5, 10)
+    assert {c for c, n in counts.items() if n <= 10} == knocks
+    assert obs.to_json()["discard_counts"] == {str(c): n for c, n in counts.items()}
+    # The rival, not on turn, is told nothing of the kind.
+    assert observe(state, 1).discard_counts == ()
+    assert observe(state, 1).to_json()["discard_counts"] == {}
 
 
 def test_kr4_without_limit_a_knock_is_always_allowed() -> None:
@@ -330,6 +341,7 @@ def test_kr6_knocker_tie_goes_to_non_knocker_and_knocker_pays_10() -> None:
     result = result_of(events)
     assert result["counts"] == [5, 5]
     assert result["winners"] == [1]
+    assert result["winner"] == 1
     assert result["scores"] == [-10, 10]
     # The showdown's own lines: no difference, the knocker's penalty, no bonus.
     assert result["difference"] == [0, 0]
@@ -363,6 +375,7 @@ def test_kr6_tying_non_knockers_share_rounded_down_and_hand_sums_to_zero() -> No
     result = result_of(events)
     assert result["counts"] == [20, 7, 7, 37]
     assert result["winners"] == [1, 2]
+    assert result["winner"] is None  # a shared hand has no one winner
     # Knocker owes 13 + 10 = 23 -> 11 each (pays 22); seat 3 owes 30 -> 15 each.
     assert result["scores"] == [-22, 26, 26, -30]
     assert sum(result["scores"]) == 0

@@ -659,17 +659,6 @@ def _palmers(result: Any) -> set[int]:
     return {seat for seat, mark in enumerate(getattr(result, "suspicion", ())) if mark < 0}
 
 
-def _winner(result: Any) -> int | None:
-    """Who won a round (the one top round score, with a knock) or a hand (its one winner)."""
-    if hasattr(result, "round_scores"):
-        scores = result.round_scores
-        if result.dry or scores.count(max(scores)) > 1:
-            return None
-        top = scores.index(max(scores))
-        return None if result.calls[top] == "fold" else top
-    return result.winners[0] if result.outcome != "void" and len(result.winners) == 1 else None
-
-
 @pytest.mark.parametrize(
     ("game", "opponents", "seeds"),
     [
@@ -709,7 +698,7 @@ def test_characters_say_their_own_lines_at_the_right_moments(
                 assert text in _talk_of(figure, situation), line
                 winners_seen += 1
             elif before.startswith("Totals:"):
-                winner = _winner(results[i - 1])
+                winner = results[i - 1].winner
                 assert winner is not None, (before, line)
                 situation = "win" if winner == seat else "lose"
                 assert winner in (seat, 0), (winner, line)
@@ -739,7 +728,7 @@ def test_characters_say_their_own_lines_at_the_right_moments(
             if _palmers(result) and any(_talk_of(f, "palm_caught") for f in callers):
                 expected += 1
                 continue
-            winner = _winner(result)
+            winner = result.winner
             if winner is None:
                 continue
             if winner != 0:
@@ -786,14 +775,34 @@ def test_a_call_and_a_fold_speak_the_characters_own_pot_lines() -> None:
 def test_a_caught_palm_is_called_out_by_another_character() -> None:
     """Suspicion on a seat (a palm the table caught) draws a "palm_caught" line, from the
     round's winner when it has one, never from the palmer; no line, the usual remark."""
+    from deadwood_knock.games.deadwood_knock.rules import RoundResult
     from deadwood_knock.tui.talk import TableTalk
 
     figures = [None, "luke-short", "king-fisher", "wyatt-earp"]
     talk = TableTalk.for_bots([None, *(f"figure:{f}" for f in figures[1:])], seed=4, person=0)
 
-    def result(scores: list[int], suspicion: list[int]) -> Event:
-        data = {"round": 2, "knocker": 1, "dry": False, "round_scores": scores}
-        return Event("round_result", None, {**data, "suspicion": suspicion, "pot_winners": []})
+    def result(
+        scores: list[int], suspicion: list[int], calls: tuple[str | None, ...] = (None,) * 4
+    ) -> Event:
+        # The engine's own result, so its ``winner`` is the engine's.
+        none = ((),) * 4
+        zero = (0,) * 4
+        r = RoundResult(
+            2,
+            1,
+            False,
+            none,
+            none,
+            ("",) * 4,
+            zero,
+            zero,
+            calls,
+            zero,
+            tuple(scores),
+            tuple(suspicion),
+            zero,
+        )
+        return Event("round_result", None, r.to_json())
 
     # The person palmed and lost it; Wyatt Earp took the round and calls it out.
     said = talk.hear(result([10, 20, 5, 40], [-5, 0, 0, 0]))
@@ -806,8 +815,7 @@ def test_a_caught_palm_is_called_out_by_another_character() -> None:
     said = talk.hear(result([10, 20, 40, 5], [0, 0, 0, 0]))
     assert said is not None and (said.seat, said.situation) == (2, "win")
     # The top score folded the pot: no "win" from a seat that sat it out.
-    folded = result([10, 20, 40, 5], [0, 0, 0, 0])
-    folded = Event("round_result", None, {**folded.data, "calls": [None, None, "fold", "call"]})
+    folded = result([10, 20, 40, 5], [0, 0, 0, 0], (None, None, "fold", "call"))
     assert talk.hear(folded) is None
 
 
@@ -839,3 +847,73 @@ def test_the_terminal_prints_a_poker_hand_in_reading_order() -> None:
         assert printed == [int(c) for c in reading_order(printed)], line
         reordered += printed != sorted(printed)
     assert reordered > 0  # some deals read differently from index order
+
+
+def test_the_terminal_gives_the_lowest_count_a_discard_leaves() -> None:
+    """Knock Rummy's Your Count, holding a card to throw, names the lowest count a discard
+    leaves and the cards that leave it, from the engine's ``discard_counts``."""
+    from deadwood_knock.games import get_game
+    from deadwood_knock.tui.words import cards_text, evaluation_lines
+
+    game = get_game("knock-rummy")
+    state = game.new_game(game.options_from_json({"players": 2}), 3)
+    seat = state.to_act
+    assert not any(
+        x.startswith("Lowest count") for x in evaluation_lines(game.name, game.observe(state, seat))
+    )
+    state, _ = game.apply(state, game.legal_actions(state)[0])
+    obs = game.observe(state, seat)
+    after = dict(obs.discard_counts)
+    low = min(after.values())
+    cards = " or ".join(cards_text([c]) for c, n in after.items() if n == low)
+    assert f"Lowest count after a discard: {low} ({cards})." in evaluation_lines(game.name, obs)
+
+
+def test_the_terminal_writes_a_deadwood_below_zero_with_a_minus_sign() -> None:
+    """Two jokers (−2 each) take the deadwood below zero: the sum adds it and every figure
+    below zero has a true minus sign, as the rest of the table prints them."""
+    from types import SimpleNamespace
+
+    from deadwood_knock.cards import JOKERS, parse_cards
+    from deadwood_knock.games.deadwood_knock.hand import evaluate
+    from deadwood_knock.tui.words import evaluation_lines
+
+    ev = evaluate((*parse_cards("9h 9c Kd 6s 4h 3h".split()), *JOKERS))
+    assert (ev.hand_points, ev.deadwood_points, ev.knock_count, ev.score) == (15, -1, -1, 16)
+    lines = evaluation_lines("deadwood-knock", SimpleNamespace(evaluation=ev))
+    assert lines[1] == "Deadwood:   3♥ Joker Joker — −1 point"
+    assert lines[2].startswith("Score 15 + 1 = 16   Knock count −1 ")
+    assert "-" not in "".join(lines)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("game", "bots"), [("deadwood-knock", ["random", "random"]), ("gin", ["random"])]
+)
+async def test_the_terminal_holds_the_hand_as_the_engine_groups_it(
+    game: str, bots: list[str]
+) -> None:
+    """The hand on screen, and the number keys that pick from it: the engine's groups first
+    in the engine's order (the poker hand as it reads; each meld), then the rest by suit and
+    rank, as the web table holds it."""
+    from deadwood_knock.cards import sort_key
+    from deadwood_knock.games.deadwood_knock.hand import reading_order
+
+    session = Session(game, bots, seed=7)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        obs = session.observation()
+        if game == "deadwood-knock":
+            groups = [list(reading_order(obs.evaluation.poker_hand))]
+        else:
+            groups = [list(m) for m in obs.arrangement.melds]
+        grouped = [c for g in groups for c in g]
+        rest = sorted((c for c in obs.hand if c not in grouped), key=sort_key)
+        assert app.hand_order() == grouped + rest
+        assert sorted(app.hand_order()) == sorted(obs.hand)
+        # The screen's hand line reads in that order, key 1 on the first card.
+        line = next(x for x in app.screen_text().splitlines() if "Your hand" in x)
+        assert f"1:{app.hand_order()[0].pretty()}" in line
+        shown = [line.index(f":{c.pretty()}") for c in app.hand_order()[:5]]
+        assert shown == sorted(shown), line

@@ -559,7 +559,8 @@ def test_only_a_round_with_a_winner_draws_a_remark(
     server_url: str, new_page: Any, console: Console
 ) -> None:
     """The remark at a round's end (talk.roundRemark) on the result shapes a table meets:
-    a dry round, a tie at the top, a void or shared Knock Rummy hand draw none; an opponent
+    a round or hand with no winner (the engine's ``winner``: a dry round, a tie at the top,
+    a folder on top, a void or shared hand) draws none; an opponent
     who won speaks its own "win" line; when you won, an opponent who lost (not the pot's
     taker) speaks its own "lose" line; a person at the table is never given words; the same
     result always draws the same remark."""
@@ -574,29 +575,31 @@ def test_only_a_round_with_a_winner_draws_a_remark(
             };
             const of = (seat) => ch[seat] || null;
             const bots = [{seat: 0, kind: 'human'}, {seat: 1, kind: 'bot'}, {seat: 2, kind: 'bot'}];
-            const dk = (scores, extra = {}) => ({round: 3, knocker: 1, dry: false,
-                round_scores: scores, pot_winners: [], ...extra});
+            // ``winner`` as the engine's RoundResult.winner gives it for these scores.
+            const dk = (scores, winner, extra = {}) => ({round: 3, knocker: 1, dry: false,
+                round_scores: scores, pot_winners: [], winner, ...extra});
             const say = (r, players = bots) => talk.roundRemark(r, 0, players, of);
             const lines = (seat, s) => ch[seat].table_talk.filter((t) => t.situation === s)
                 .map((t) => t.line);
             return {
-                dry: say(dk([20, 5, 3], {dry: true, knocker: null})),
-                tie: say(dk([20, 20, 3])),
+                dry: say(dk([20, 5, 3], null, {dry: true, knocker: null})),
+                tie: say(dk([20, 20, 3], null)),
                 // Luke Short folded a flush and still scored highest: no "win" from a folder.
-                folded: say(dk([20, 5, 31], {calls: [null, 'call', 'fold']})),
-                opponent: say(dk([20, 5, 31], {pot_winners: [1]})),
-                mine: say(dk([40, 5, 31], {pot_winners: [2]})),
-                again: say(dk([40, 5, 31], {pot_winners: [2]})),
-                person: say(dk([20, 5, 31]), [{seat: 0, kind: 'human'}, {seat: 1, kind: 'bot'},
+                folded: say(dk([20, 5, 31], null, {calls: [null, 'call', 'fold']})),
+                opponent: say(dk([20, 5, 31], 2, {pot_winners: [1]})),
+                mine: say(dk([40, 5, 31], 0, {pot_winners: [2]})),
+                again: say(dk([40, 5, 31], 0, {pot_winners: [2]})),
+                person: say(dk([20, 5, 31], 2), [{seat: 0, kind: 'human'}, {seat: 1, kind: 'bot'},
                     {seat: 2, kind: 'human'}]),
-                void: say({hand: 2, outcome: 'void', winners: []}),
-                shared: say({hand: 2, outcome: 'knock', winners: [1, 2], scores: [-8, 4, 4]}),
-                kr: say({hand: 2, outcome: 'gin', winners: [1], scores: [-5, 30, -25]}),
+                void: say({hand: 2, outcome: 'void', winners: [], winner: null}),
+                shared: say({hand: 2, outcome: 'knock', winners: [1, 2], winner: null,
+                    scores: [-8, 4, 4]}),
+                kr: say({hand: 2, outcome: 'gin', winners: [1], winner: 1, scores: [-5, 30, -25]}),
                 // You palmed and lost it: Luke Short (a palm_caught line) calls it out,
                 // though Lottie Deno (none) took the round.
-                caught: say(dk([10, 40, 5], {suspicion: [-5, 0, 0]})),
+                caught: say(dk([10, 40, 5], 1, {suspicion: [-5, 0, 0]})),
                 // Luke Short palmed: nobody else has the line, so the winner's usual remark.
-                palmer: say(dk([10, 40, 5], {suspicion: [0, 0, -5]})),
+                palmer: say(dk([10, 40, 5], 1, {suspicion: [0, 0, -5]})),
                 palmCaught: lines(2, 'palm_caught'),
                 win: {1: lines(1, 'win'), 2: lines(2, 'win')},
                 lose: {1: lines(1, 'lose'), 2: lines(2, 'lose')},
@@ -639,4 +642,37 @@ def test_a_gunfight_table_says_the_score_to_beat(
     page.get_by_role("button", name=re.compile("^Take a seat")).click()
     page.wait_for_url(re.compile(r"#/table/"))
     page.locator(".table-head .game-name").get_by_text("Deadwood Knock").wait_for()
+    assert console.errors == []
+
+
+def test_the_phone_bar_sums_up_the_hand_from_the_engine_figures(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """``focusSummary`` (the phone's bar): a knock count below zero (two jokers) with a true
+    minus sign; in Knock Rummy / Gin, holding a card to throw, the lowest count a discard
+    leaves (``discard_counts``), else the count and melds."""
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    got = page.evaluate(
+        """async () => {
+            const { focusSummary } = await import('/app/focus.js');
+            const { lowestAfter, countAfter } = await import('/app/cards.js');
+            const kr = {arrangement: {count: 30, melds: [['2s', '3s', '4s']]},
+                discard_counts: {Kh: 7, Qs: 7, '2c': 9}};
+            return {
+                dk: focusSummary({evaluation: {category: 'pair', score: 16, knock_count: -1}},
+                    true),
+                kr: focusSummary(kr, false),
+                held: focusSummary({arrangement: kr.arrangement, discard_counts: {}}, false),
+                low: lowestAfter(kr),
+                after: countAfter(kr, 'Qs'),
+                none: countAfter({}, 'Qs'),
+            };
+        }"""
+    )
+    assert got["dk"].endswith("· +16 · knock count −1"), got["dk"]
+    assert got["kr"] == "Count 7 after a discard"
+    assert got["held"] == "Count 30 · 1 meld"
+    assert got["low"] == {"count": 7, "cards": ["Kh", "Qs"]}
+    assert (got["after"], got["none"]) == (7, None)
     assert console.errors == []

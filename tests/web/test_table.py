@@ -478,13 +478,27 @@ def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Conso
         assert time.monotonic() < deadline, "our turn never came"
         page.wait_for_timeout(100)
     stock.click()
-    wait_until(page, "document.querySelectorAll('.hand button.card:not([disabled])').length >= 10")
+    wait_until(page, "document.querySelectorAll('.hand button.card:not([disabled])').length >= 11")
+    # Holding a card to throw, the bar and Your Count give the lowest count a discard
+    # leaves, the engine's ``discard_counts``.
+    after = match_view(page)["observation"]["discard_counts"]
+    assert len(after) == 11, after
+    low = min(after.values())
+    wait_until(page, "document.querySelector('.table-bar').innerText.includes('after a discard')")
+    assert f"Count {low} after a discard" in page.locator(".table-bar").inner_text()
+    # On a phone Your Count is a closed sheet: its text, not what is drawn.
+    line = " ".join((page.locator(".focus-after").text_content() or "").split())
+    assert line.startswith(f"Lowest count after a discard: {low} ("), line
+    assert line.count(" or ") == sum(n == low for n in after.values()) - 1, (line, after)
     # Gin's knock needs a count of 10 or less, so with a fresh hand it stays off.
     card = page.locator(".hand button.card:not([disabled])").first
     label = (card.get_attribute("aria-label") or "")[len("Select ") :]
     card.click()
     # Eleven cards, the Discard button (and Knock when it is allowed) all fit the phone.
     assert controls_out_of_view(page) == []
+    # The turn line offers a knock only when this discard allows one.
+    if page.get_by_role("button", name="Knock", exact=True).count() == 0:
+        assert page.locator(".turn-line").inner_text() == f"Discard {label}."
     page.get_by_role("button", name=f"Discard {label}").click()
     wait_until(page, "document.querySelectorAll('.hand button.card').length === 10")
     shot(page, "table-gin-phone")
@@ -492,6 +506,42 @@ def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Conso
     melds = len(match_view(page)["observation"]["arrangement"]["melds"])
     summary = page.locator(".table-bar").inner_text()
     assert f"· {melds} meld{'' if melds == 1 else 's'}" in summary, summary
+    assert console.errors == []
+
+
+def test_a_knock_rummy_knock_says_the_count_it_lays_down(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """With a card selected, the Knock button's help gives the count that discard leaves
+    (the engine's ``discard_counts``), so a player sees what a knock lays down first."""
+    page = new_page(PHONE)
+    start_quick_table(page, server_url, "Knock Rummy")
+    stock = page.get_by_role("button", name="Draw from stock")
+    deadline = time.monotonic() + 30
+    while not stock.is_enabled():
+        assert time.monotonic() < deadline, "our turn never came"
+        page.wait_for_timeout(100)
+    stock.click()
+    wait_until(page, "document.querySelectorAll('.hand button.card:not([disabled])').length >= 8")
+    after = match_view(page)["observation"]["discard_counts"]
+    shown = page.evaluate(
+        """async (after) => {
+            const { pretty } = await import('/app/cards.js');
+            return Object.fromEntries(Object.entries(after).map(([c, n]) => [pretty(c), n]));
+        }""",
+        after,
+    )
+    for i in (0, -1):
+        card = page.locator(".hand button.card:not([disabled])").nth(i)
+        label = (card.get_attribute("aria-label") or "")[len("Select ") :]
+        card.click()
+        # Knock Rummy plays with no knock limit here, so every discard may knock.
+        page.get_by_role("button", name="Knock", exact=True).wait_for()
+        help_text = page.locator("#action-help").inner_text()
+        want = f"Knock: discard {label} and lay down a count of {shown[label]};"
+        assert want in help_text, (help_text, shown)
+        line = page.locator(".turn-line").inner_text()
+        assert line == f"Discard {label}, or knock with it.", line
     assert console.errors == []
 
 
@@ -600,24 +650,6 @@ def test_sleight_of_hand_palm_by_clicks(server_url: str, new_page: Any, console:
     assert console.errors == []
 
 
-def round_winner(result: dict[str, Any]) -> int | None:
-    """Who won a scored round, from its facts: Deadwood Knock, the one seat with the highest
-    round score in a round with a knock; Knock Rummy / Gin, the hand's one winner. A dry
-    round, a tie at the top or a void hand has no winner."""
-    if result.get("outcome") == "void":
-        return None
-    if "round_scores" in result:
-        if result["dry"] or result["knocker"] is None:
-            return None
-        scores = result["round_scores"]
-        top = [i for i, s in enumerate(scores) if s == max(scores)]
-        if len(top) != 1 or (result.get("calls") or [None] * len(scores))[top[0]] == "fold":
-            return None
-        return top[0]
-    winners = result.get("winners") or []
-    return winners[0] if len(winners) == 1 else None
-
-
 SAYS = ("win", "lose")
 
 
@@ -648,7 +680,7 @@ def check_round_remark(page: Any, lines: dict[int, dict[str, Any]]) -> bool:
     view = match_view(page)
     result = view["observation"]["last_result"]
     assert result.get("round", result.get("hand")) == shown, (result, shown)
-    winner = round_winner(result)
+    winner = result["winner"]
     remark = dialog.locator(".sd-talk")
     if winner is None:
         assert remark.count() == 0, remark.all_inner_texts()
@@ -675,6 +707,44 @@ def check_round_remark(page: Any, lines: dict[int, dict[str, Any]]) -> bool:
             .some((li) => li.textContent === {json.dumps(said)})""",
     )
     return True
+
+
+TALK_IN_LOG = "[...document.querySelectorAll('.log-items li.log-talk')].map((li) => li.textContent)"
+
+
+def test_the_log_keeps_what_was_said_after_a_reload(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """A remark's bubble fades, the log keeps it; and after a reload (or a break) the moves
+    the log shows again draw their remarks again, in the same words, not only the ones made
+    since the page opened."""
+    page = new_page(PHONE)
+    start_quick_table(page, server_url, "Deadwood Knock")
+    page.get_by_text("Round 1 of 10").wait_for()
+    page.wait_for_timeout(1500)  # the characters' greetings head the log
+    greetings = page.evaluate(TALK_IN_LOG)
+    deadline = time.monotonic() + 150
+    said: list[str] = []
+    while not said:
+        assert time.monotonic() < deadline, "nobody said anything in time"
+        title = dialog_title(page)
+        if title and DONE.search(title):
+            pytest.fail("the match ended before a remark")
+        if confirm_knock(page, title):
+            continue
+        if title in ("Showdown", "Hand over"):
+            page.get_by_role("dialog").get_by_role("button", name="Continue").click(timeout=3000)
+        elif page.locator(
+            ".actions button:not([disabled]), .hand button.card:not([disabled]), .prompt button"
+        ).count():
+            play_dk_turn(page, {}, "reload")
+        page.wait_for_timeout(300)
+        said = [x for x in page.evaluate(TALK_IN_LOG) if x not in greetings]
+    page.reload()
+    page.get_by_role("button", name="Leave table").wait_for()
+    every = f"{json.dumps(said)}.every((x) => got.includes(x))"
+    wait_until(page, f"(() => {{ const got = {TALK_IN_LOG}; return {every}; }})()")
+    assert console.errors == []
 
 
 def test_a_scored_round_draws_one_remark_from_the_right_seat(

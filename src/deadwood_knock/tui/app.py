@@ -31,6 +31,7 @@ from textual.widgets import Log, Static
 from deadwood_knock.bots import Budget
 from deadwood_knock.bots.hints import Hint, action_words, hand_focus
 from deadwood_knock.cards import Card, parse_card, sort_key
+from deadwood_knock.games.deadwood_knock.hand import reading_order
 from deadwood_knock.tui.session import HUMAN_SEAT, Session
 from deadwood_knock.tui.words import (
     cards_text,
@@ -181,7 +182,26 @@ class DeadwoodApp(App[None]):
     # --- what the screen shows ------------------------------------------------------------
 
     def hand_order(self) -> list[Card]:
-        return sorted(self.session.observation().hand, key=sort_key)
+        """The hand as the web table holds it: the engine's groups first, each in the
+        engine's order (Deadwood Knock: the scoring split's poker hand as it reads; Knock
+        Rummy / Gin: each meld), then the rest by suit and rank."""
+        groups, rest = self.hand_groups()
+        return [*(c for group in groups for c in group), *rest]
+
+    def hand_groups(self) -> tuple[list[list[Card]], list[Card]]:
+        """The engine's groups of the hand, and the other cards by suit and rank."""
+        obs = self.session.observation()
+        if self.session.game.facts.poker_split:
+            ev = obs.evaluation
+            groups = [list(reading_order(ev.poker_hand))] if ev is not None else []
+        else:
+            arr = obs.arrangement
+            groups = [list(m) for m in arr.melds] if arr is not None else []
+        rest = list(obs.hand)
+        for group in groups:
+            for c in group:
+                rest.remove(c)  # the two jokers are equal cards: either will do
+        return [g for g in groups if g], sorted(rest, key=sort_key)
 
     def selected_card(self) -> Card | None:
         hand = self.hand_order()
@@ -319,14 +339,25 @@ class DeadwoodApp(App[None]):
         mark = "▶ " if obs.to_act == HUMAN_SEAT else "  "
         mine = f" ({number_text(obs.totals[HUMAN_SEAT])})" if self.compact else ""
         text.append(f"{mark}Your hand{mine}: ")
-        for i, c in enumerate(self.hand_order()):
-            label = f"{_NUMBER_KEYS[i]}:" if i < len(_NUMBER_KEYS) else ""
-            if i == self.selected:
-                text.append(f"[{label}{c.pretty()}]", style="reverse bold")
-            else:
-                text.append(f" {label}{c.pretty()} ")
-            if not self.compact:
-                text.append(" ")
+        groups, rest = self.hand_groups()
+        # The engine's groups (poker hand, melds) underlined, as on the web table; a bar
+        # between groups.
+        parts = [(group, "underline") for group in groups] + ([(rest, "")] if rest else [])
+        i = 0
+        for g, (cards, style) in enumerate(parts):
+            if g:
+                text.append("│ " if self.compact else " │  ", style="dim")
+            for c in cards:
+                label = f"{_NUMBER_KEYS[i]}:" if i < len(_NUMBER_KEYS) else ""
+                if i == self.selected:
+                    text.append(f"[{label}{c.pretty()}]", style="reverse bold")
+                else:
+                    text.append(" ")
+                    text.append(f"{label}{c.pretty()}", style=style)
+                    text.append(" ")
+                if not self.compact:
+                    text.append(" ")
+                i += 1
         text.append("\n")
         width = self.size.width - 2 if self.compact else None
         text.append("\n".join(evaluation_lines(self.session.name, obs, width)))

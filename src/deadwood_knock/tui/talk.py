@@ -26,7 +26,7 @@ from deadwood_knock.content.schema import Figure
 from deadwood_knock.games.base import Event
 from deadwood_knock.trail.figure_bots import figure_id
 
-__all__ = ["SITUATIONS", "Remark", "TableTalk", "round_winner"]
+__all__ = ["SITUATIONS", "Remark", "TableTalk"]
 
 #: Each moment, and the content's situations that can voice it (the first with lines wins),
 #: as ``talk.js`` maps them: a call or a palm may say a bluff line.
@@ -63,31 +63,6 @@ class Remark:
     def line(self, names: Sequence[str]) -> str:
         """The log line: ``  King Fisher: “Even a king pays tax sometimes.”``."""
         return f"  {names[self.seat]}: “{self.text}”"
-
-
-def round_winner(result: Mapping[str, Any]) -> int | None:
-    """The seat that won a scored round or hand, or ``None`` (as ``talk.js roundWinner``).
-
-    Deadwood Knock (a result with ``round_scores``): the one seat with the highest round
-    score in a round with a knock; a dry round, a tie at the top or a top seat that folded
-    has none. Knock Rummy
-    and Gin: the hand's one winner; a void or shared hand has none.
-    """
-    if result.get("outcome") == "void":
-        return None
-    scores = result.get("round_scores")
-    if scores is not None:
-        if result.get("dry") or result.get("knocker") is None:
-            return None
-        best = max(scores)
-        top = [seat for seat, score in enumerate(scores) if score == best]
-        calls = list(result.get("calls") or ())
-        # A seat that folded sat out the pot: its "win" would read as the pot's.
-        if len(top) != 1 or (top[0] < len(calls) and calls[top[0]] == "fold"):
-            return None
-        return top[0]
-    winners = list(result.get("winners") or ())
-    return int(winners[0]) if len(winners) == 1 else None
 
 
 def _pick(count: int, *keys: object) -> int:
@@ -176,7 +151,9 @@ class TableTalk:
         return self._say(seats[_pick(len(seats), self.seed, "greet")], "greet", 0)
 
     def _round_remark(self, result: Mapping[str, Any]) -> Remark | None:
-        winner = round_winner(result)
+        # Who won is the engine's fact (``RoundResult.winner``, ``HandResult.winner``).
+        raw = result.get("winner")
+        winner = None if raw is None else int(raw)
         number = int(result.get("round", result.get("hand", self.round)))
         caught = self._caught(result, winner, number)
         if caught is not None:

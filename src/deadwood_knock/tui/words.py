@@ -124,9 +124,12 @@ def evaluation_lines(game_name: str, observation: Any, width: int | None = None)
             f"{words.get(ev.category, ev.category)}, {ev.hand_points} points"
         )
         dead = f"Deadwood:   {cards_text(ev.deadwood)} — {_points(ev.deadwood_points)}"
+        # Jokers count −2, so deadwood can be below zero: it is then added.
+        d = ev.deadwood_points
+        less = f"− {d}" if d >= 0 else f"+ {-d}"
         score = (
-            f"Score {ev.hand_points} − {ev.deadwood_points} = {ev.score}   "
-            f"Knock count {ev.knock_count} ({knock})"
+            f"Score {ev.hand_points} {less} = {number_text(ev.score)}   "
+            f"Knock count {number_text(ev.knock_count)} ({knock})"
         )
         together = f"{poker} · deadwood {cards_text(ev.deadwood)} = {ev.deadwood_points}"
         if width is not None and len(together) <= width:
@@ -141,13 +144,19 @@ def evaluation_lines(game_name: str, observation: Any, width: int | None = None)
     limit = observation.options.knock_limit
     if limit is not None:
         lines.append(f"Knocking needs a count of {limit} or less after the discard.")
+    after = dict(observation.discard_counts)
+    if after:
+        low = min(after.values())
+        cards = " or ".join(cards_text([c]) for c, n in after.items() if n == low)
+        lines.append(f"Lowest count after a discard: {low} ({cards}).")
     if arr.rummy:
         lines.append("Every card is matched: rummy!")
     return lines
 
 
 def _points(n: int) -> str:
-    return "1 point" if n == 1 else f"{n} points"
+    # Jokers make deadwood negative: a true minus sign, as the sums print it.
+    return f"{number_text(n)} point" + ("" if abs(n) == 1 else "s")
 
 
 def number_text(n: int) -> str:

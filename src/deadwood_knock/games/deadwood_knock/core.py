@@ -272,11 +272,36 @@ class RoundResult:
     pot_winners: tuple[int, ...] = ()
     pot_total: int = 0
 
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the round outright, or ``None``: the one seat with the
+        highest round score in a round with a knock. A dry round (no knock, no pot), a tie
+        at the top, or a top seat that folded (it sat the pot out, so its "win" would read
+        as the pot's) has no winner. Suspicion is left out: it only ever lowers a seat
+        below the highest, so it never changes who that is. What the table's talk and
+        summaries call the round's winner; the scores themselves are DK6 and DK8.
+
+        >>> r = RoundResult(1, 0, False, ((), ()), ((), ()), ("", ""), (0, 0), (0, 0),
+        ...                 (None, "call"), (0, 0), (30, 12), (0, 0), (30, 12))
+        >>> r.winner
+        0
+        >>> dataclasses.replace(r, round_scores=(12, 12)).winner is None
+        True
+        """
+        if self.dry or self.knocker is None:
+            return None
+        best = max(self.round_scores)
+        top = [seat for seat, score in enumerate(self.round_scores) if score == best]
+        if len(top) != 1 or (top[0] < len(self.calls) and self.calls[top[0]] == "fold"):
+            return None
+        return top[0]
+
     def to_json(self) -> JSONDict:
         return {
             "round": self.round,
             "knocker": self.knocker,
             "dry": self.dry,
+            "winner": self.winner,
             "poker_hands": [
                 list(map(_NOTATION.__getitem__, reading_order(row))) for row in self.poker_hands
             ],

@@ -494,6 +494,12 @@ class HandResult:
     penalty: tuple[int, ...] = ()
     bonus: tuple[int, ...] = ()
 
+    @property
+    def winner(self) -> int | None:
+        """The hand's one winner, or ``None`` for a hand shared by tied seats (KR6) or a
+        void hand: who the table's talk and summaries say won it."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
     def to_json(self) -> JSONDict:
         return {
             "hand": self.hand_number,
@@ -501,6 +507,7 @@ class HandResult:
             "ender": self.ender,
             "knocker": self.ender if self.outcome in ("knock", "undercut", "gin") else None,
             "winners": list(self.winners),
+            "winner": self.winner,
             "counts": list(self.counts),
             "scores": list(self.scores),
             "totals": list(self.totals),
@@ -526,6 +533,7 @@ def _result_summary(result: HandResult) -> JSONDict:
         "hand": result.hand_number,
         "outcome": result.outcome,
         "winners": list(result.winners),
+        "winner": result.winner,
         "counts": list(result.counts),
         "scores": list(result.scores),
         "totals": list(result.totals),

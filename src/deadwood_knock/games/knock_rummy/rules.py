@@ -79,6 +79,7 @@ from deadwood_knock.games.knock_rummy.core import (
 from deadwood_knock.games.knock_rummy.melds import (
     Arrangement,
     arrange,
+    count,
 )
 from deadwood_knock.games.points import CARD_POINTS
 
@@ -843,6 +844,31 @@ class KnockRummyObservation:
     def over(self) -> bool:
         return self.phase == "over"
 
+    @property
+    def discard_counts(self) -> tuple[tuple[Card, int], ...]:
+        """While this seat has a card to throw (a discard, a knock or a rummy with a
+        discard is legal): each card of the hand with the count the other cards would
+        leave, in hand order, so a player sees what a knock lays down (KR4: at or under
+        the limit after the discard) before choosing; empty at any other time.
+
+        >>> from deadwood_knock.games.knock_rummy import GAME
+        >>> s = GAME.new_game(GAME.options_from_json({"players": 2}), 1)
+        >>> observe(s, s.to_act).discard_counts
+        ()
+        >>> s, _ = GAME.apply(s, GAME.legal_actions(s)[0])
+        >>> counts = dict(observe(s, s.to_act).discard_counts)
+        >>> sorted(counts) == sorted(observe(s, s.to_act).hand)
+        True
+        """
+        # A knock and a rummy with a discard name the card they throw as ``discard``.
+        if not any(
+            a.kind == "discard" or getattr(a, "discard", None) is not None
+            for a in self.legal_actions
+        ):
+            return ()
+        high = self.options.high_aces
+        return tuple((c, count([x for x in self.hand if x != c], high)) for c in self.hand)
+
     def to_json(self) -> JSONDict:
         return self.to_json_with(None)
 
@@ -887,6 +913,7 @@ class KnockRummyObservation:
             "last_result": last_json,
             "winners": list(self.winners),
             "target": self.options.target,
+            "discard_counts": {str(c): n for c, n in self.discard_counts},
         }
 
 

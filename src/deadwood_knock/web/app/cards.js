@@ -67,6 +67,24 @@ export function sameCard(a, b) {
   return !!x && !!y && x.text === y.text;
 }
 
+// The count a Knock Rummy / Gin hand would leave after throwing ``card``: the engine's
+// ``discard_counts`` (only while the seat has a card to throw), or null.
+/** @param {any} obs the seat's observation @param {string | null} card @returns {number | null} */
+export function countAfter(obs, card) {
+  if (!card || !obs || !obs.discard_counts) return null;
+  const hit = Object.entries(obs.discard_counts).find(([c]) => sameCard(c, card));
+  return hit ? hit[1] : null;
+}
+
+// The lowest count a discard leaves and the cards that leave it (hand order), or null.
+/** @param {any} obs @returns {{count: number, cards: string[]} | null} */
+export function lowestAfter(obs) {
+  const entries = Object.entries((obs && obs.discard_counts) || {});
+  if (!entries.length) return null;
+  const count = Math.min(...entries.map(([, n]) => n));
+  return { count, cards: entries.filter(([, n]) => n === count).map(([c]) => c) };
+}
+
 // Sort by suit then rank, so a hand reads like a person would hold it.
 /** @param {string[]} cards @returns {string[]} */
 export function sortHand(cards) {

@@ -2,7 +2,7 @@
 // The buttons of your turn (Knock, Discard, Rummy, Stand; Call / Fold; Show hand), the line
 // saying what to do, and the costly-knock question. Every button posts a legal action.
 import { html } from "./lib.js";
-import { pretty, sameCard } from "./cards.js";
+import { countAfter, pretty, sameCard } from "./cards.js";
 import { update } from "./store.js";
 import { Modal } from "./dialogs.js";
 import { deadwoodTerm, num, signed } from "./showdown.js";
@@ -78,7 +78,9 @@ export function Controls(p) {
       ? ((obs.hand_sizes || []).length === 2
         ? "Knock ends the round: your opponent gets one final turn, then calls or folds."
         : "Knock ends the round: the others get one final turn, then call or fold.")
-      : `Knock: discard ${pretty(selected)} and lay down; lowest count wins.`);
+      : (countAfter(obs, selected) != null
+        ? `Knock: discard ${pretty(selected)} and lay down a count of ${countAfter(obs, selected)}; lowest count wins.`
+        : `Knock: discard ${pretty(selected)} and lay down; lowest count wins.`));
   }
   if (stand) help.push("Stand keeps your hand as it is.");
   const suspicion = figure(obs.game, "suspicion");
@@ -130,7 +132,12 @@ export function turnLine(v, obs, me, dk, selected, names, playback) {
       : "Your turn: pick a card to throw away, then draw.";
   }
   if (!dk && types.has("draw")) return "Your turn: draw from the stock or take the discard.";
-  if (!dk && types.has("discard")) return selected ? "Discard it, or knock if you can." : "Select a card to discard.";
+  if (!dk && types.has("discard")) {
+    if (!selected) return "Select a card to discard.";
+    // Only what the legal actions allow for this card: a knock with it, or not.
+    const knock = v.legal.some((a) => a.type === "knock" && sameCard(a.discard, selected));
+    return knock ? `Discard ${pretty(selected)}, or knock with it.` : `Discard ${pretty(selected)}.`;
+  }
   return "Your turn.";
 }
 
@@ -152,6 +159,9 @@ export function KnockConfirm({ dk, obs, action, advice, onKnock, onKeep }) {
     ${dk && ev
       ? html`<p>If the round ended now your hand would score ${ev.hand_points} hand ${deadwoodTerm(ev.deadwood_points)}${" "}
           = <strong>${signed(ev.score)}</strong>, before the pot.</p>`
+      : null}
+    ${!dk && countAfter(obs, action.discard) != null
+      ? html`<p>You lay down a count of <strong>${countAfter(obs, action.discard)}</strong>; the lowest count wins the hand.</p>`
       : null}
     ${unwise ? html`<p class="knock-verdict">Hand Focus: ${knockVerdict(advice)}</p>` : null}
     <div class="stack">

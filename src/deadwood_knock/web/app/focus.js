@@ -3,7 +3,7 @@
 // engine evaluates it, and the strong bot's advice on your turn. On a phone they open as a
 // sheet from the bar at the bottom; on a desktop they stand beside the felt.
 import { html } from "./lib.js";
-import { pretty } from "./cards.js";
+import { lowestAfter, pretty } from "./cards.js";
 import { categoryWords, MiniCards, num, signed } from "./showdown.js";
 import { gameFacts } from "./games.js";
 
@@ -40,10 +40,13 @@ export function focusSummary(obs, dk) {
   if (dk) {
     const ev = obs.evaluation;
     if (!ev) return "Hand Focus";
-    return `${categoryWords(ev.category)} · ${signed(ev.score)} · knock ${ev.knock_count}`;
+    return `${categoryWords(ev.category)} · ${signed(ev.score)} · knock count ${num(ev.knock_count)}`;
   }
   const arr = obs.arrangement;
   if (!arr) return "Your count";
+  // Holding a card to throw, the count that matters is the one a discard leaves.
+  const low = lowestAfter(obs);
+  if (low) return `Count ${low.count} after a discard`;
   const melds = (arr.melds || []).length;
   return `Count ${arr.count} · ${melds} meld${melds === 1 ? "" : "s"}`;
 }
@@ -56,17 +59,17 @@ export function HandFocus({ obs, canKnock, advice, open, onClose }) {
   let hint;
   if (!ev) hint = "Your hand's numbers appear here.";
   else if (obs.knocker != null) hint = "Someone has knocked: make your last turn count.";
-  else if (canKnock) hint = `Knock count ${knockCount}: you may knock now.`;
-  else if (knockCount != null && limit != null) hint = `Knock count ${knockCount}: knocking needs ${limit} or less.`;
+  else if (canKnock) hint = `Knock count ${num(knockCount)}: you may knock now.`;
+  else if (knockCount != null && limit != null) hint = `Knock count ${num(knockCount)}: knocking needs ${limit} or less.`;
   else hint = "Keep deadwood low and build your poker hand.";
   return html`<aside class=${`panel focus sheet${open ? " open" : ""}`} aria-label="Hand Focus" id="sheet-focus" tabindex="0">
     <${SheetHead} title="Hand Focus" onClose=${onClose} />
     <dl>
       <div><dt>Best hand</dt><dd>${categoryWords(ev && ev.category)}</dd></div>
       <div><dt>Hand points</dt><dd>${ev ? ev.hand_points ?? "—" : "—"}</dd></div>
-      <div><dt>Deadwood</dt><dd>${ev ? ev.deadwood_points ?? "—" : "—"}</dd></div>
-      <div><dt>Knock count</dt><dd>${knockCount ?? "—"}</dd></div>
-      <div><dt>Score now</dt><dd>${ev ? ev.score ?? "—" : "—"}</dd></div>
+      <div><dt>Deadwood</dt><dd>${ev && ev.deadwood_points != null ? num(ev.deadwood_points) : "—"}</dd></div>
+      <div><dt>Knock count</dt><dd>${knockCount == null ? "—" : num(knockCount)}</dd></div>
+      <div><dt>Score now</dt><dd>${ev && ev.score != null ? num(ev.score) : "—"}</dd></div>
     </dl>
     ${ev && ev.poker_hand
       ? html`<p class="focus-cards">Poker hand: ${ev.poker_hand.map(pretty).join(" ")}
@@ -79,6 +82,7 @@ export function HandFocus({ obs, canKnock, advice, open, onClose }) {
 
 export function MeldPanel({ obs, advice, open, onClose }) {
   const arr = obs.arrangement;
+  const low = lowestAfter(obs);
   const melds = (arr && arr.melds) || [];
   return html`<aside class=${`panel focus sheet${open ? " open" : ""}`} aria-label="Your count" id="sheet-focus" tabindex="0">
     <${SheetHead} title="Your Count" onClose=${onClose} />
@@ -92,6 +96,10 @@ export function MeldPanel({ obs, advice, open, onClose }) {
     ${melds.map((m, i) => html`<p class="sd-cards" key=${i}><span class="sd-tag">Meld</span>
       <${MiniCards} cards=${m} /></p>`)}
     ${melds.length ? html`<p class="hint">In your hand each meld comes first, underlined.</p>` : null}
+    ${low
+      ? html`<p class="focus-after">Lowest count after a discard: <strong>${low.count}</strong>${" "}
+          (${low.cards.map(pretty).join(" or ")}).</p>`
+      : null}
     ${advice
       ? html`<${Advice} advice=${advice} />`
       : html`<p class="hint">${arr && arr.rummy

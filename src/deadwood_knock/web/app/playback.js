@@ -57,7 +57,7 @@ export function resultFromEvents(events) {
 export class Playback {
   constructor(store, hooks = {}) {
     this.store = store;
-    this.hooks = hooks; // onChange(), onEvent(ev, version, part), names: (seat) => name
+    this.hooks = hooks; // onChange(), onEvent(ev, version, part), onPast(ev, version, part), names: (seat) => name
     this.shown = null;
     this.frozen = false; // a round has ended: the view behind the showdown takes no input
     this.log = [];
@@ -138,7 +138,12 @@ export class Playback {
   begin(view) {
     this.shown = view;
     const versions = [...this.store.events.keys()].filter((v) => v <= view.version).sort((a, b) => a - b);
-    for (const v of versions) this.addLog(v, this.store.events.get(v));
+    for (const v of versions) {
+      const events = this.store.events.get(v) || [];
+      // What the table did before the page opened: the talk can put its remarks in the log.
+      if (events.length && this.hooks.onPast) for (const ev of events) this.hooks.onPast(ev, v, this.parts);
+      this.addLog(v, events);
+    }
     this.store.forget(view.version);
   }
 

@@ -71,6 +71,7 @@ function useTable(matchId, hooks) {
     const playback = new Playback(store, {
       onChange: () => setTick((t) => t + 1),
       onEvent: (ev, version, part) => hooks.current.onEvent && hooks.current.onEvent(ev, version, part),
+      onPast: (ev, version, part) => hooks.current.onPast && hooks.current.onPast(ev, version, part),
     });
     ref.current = { store, playback };
   }
@@ -143,10 +144,13 @@ function useKeptFocus() {
 /**
  * Opponents' remarks in character: each trail character's own lines (fetched once per
  * table, with a greeting), and a line for each move as the playback shows it. Remarks fade
- * after a few seconds so the felt stays clear. Returns the remarks and `characterOf(seat)`,
- * the seat's character as its lines are known so far.
+ * after a few seconds so the felt stays clear. The moves the table had made before this page
+ * opened (the log's first lines, after a reload or a break) draw the same remarks again, into
+ * the log only, once the characters' lines are in. Returns the remarks and
+ * `characterOf(seat)`, the seat's character as its lines are known so far.
  * @param {{v: any, obs: any, me: number, players: any[], characters: any[] | null,
- *   hooks: {current: {onEvent?: (ev: any, version: number, part: number) => void}}}} args
+ *   hooks: {current: {onEvent?: (ev: any, version: number, part: number) => void,
+ *     onPast?: (ev: any, version: number, part: number) => void}}}} args
  */
 function useTableTalk({ v, obs, me, players, characters, hooks }) {
   const [talk, setTalk] = useState(/** @type {Record<string, {text: string, at: number}>} */ ({}));
@@ -156,23 +160,38 @@ function useTableTalk({ v, obs, me, players, characters, hooks }) {
   const [details, setDetails] = useState({});
   const characterOf = (seat) => characterFor(players[seat], characters, details);
   const remember = (part, seat, text) => setSaid((all) => [...all, { part, seat, text }]);
+  // The remark an event draws (a round's end: the round's one remark), or null.
+  const remarkFor = (ev, of) => {
+    if (ev.type === "round_result" || ev.type === "hand_result") return roundRemark(ev, me, players, of);
+    if (ev.seat == null || ev.seat === me) return null;
+    const kind = talkKind(ev);
+    if (!kind) return null;
+    const text = kind === "say" ? ev.text || ev.line : lineFor(kind, ev.seat, obs.round || 0, of(ev.seat));
+    return text ? { seat: ev.seat, text } : null;
+  };
   hooks.current.onEvent = (ev, version, part) => {
+    const remark = remarkFor(ev, characterOf);
     if (ev.type === "round_result" || ev.type === "hand_result") {
       // The round is scored: one seat has its say (the showdown shows the same line), and
       // what was said during the round is done with.
-      const remark = roundRemark(ev, me, players, characterOf);
       setTalk(remark ? { [remark.seat]: { text: remark.text, at: Date.now() } } : {});
-      if (remark) remember(part, remark.seat, remark.text);
+    } else if (remark) {
+      setTalk((t) => ({ ...t, [remark.seat]: { text: remark.text, at: Date.now() } }));
+    }
+    if (remark) remember(part, remark.seat, remark.text);
+  };
+  // Moves made before the page opened wait for the characters' lines (a remark in a
+  // character's words, not a stock line), then go into the log in order.
+  const past = useRef(/** @type {{ev: any, part: number}[] | null} */ ([]));
+  const loaded = useRef(/** @type {Record<string, any>} */ ({}));
+  const pastOf = (seat) => characterFor(players[seat], characters, loaded.current);
+  hooks.current.onPast = (ev, version, part) => {
+    if (past.current) {
+      past.current.push({ ev, part });
       return;
     }
-    if (ev.seat == null || ev.seat === me) return;
-    const kind = talkKind(ev);
-    if (!kind) return;
-    const ch = characterOf(ev.seat);
-    const text = kind === "say" ? ev.text || ev.line : lineFor(kind, ev.seat, obs.round || 0, ch);
-    if (!text) return;
-    setTalk((t) => ({ ...t, [ev.seat]: { text, at: Date.now() } }));
-    remember(part, ev.seat, text);
+    const remark = remarkFor(ev, pastOf);
+    if (remark) setSaid((all) => [...all, { part, ...remark }].sort((a, b) => a.part - b.part));
   };
 
   const playersKey = players.map((p) => p.bot || p.name).join("|");
@@ -191,6 +210,12 @@ function useTableTalk({ v, obs, me, players, characters, hooks }) {
       if (cancelled) return;
       const got = Object.fromEntries(pairs.filter(Boolean));
       setDetails(got);
+      loaded.current = got;
+      const before = (past.current || []).flatMap(({ ev, part }) => {
+        const remark = remarkFor(ev, pastOf);
+        return remark ? [{ part, ...remark }] : [];
+      });
+      past.current = null;
       /** @type {Record<string, {text: string, at: number}>} */
       const hello = {};
       for (const [seat, d] of Object.entries(got)) {
@@ -201,7 +226,9 @@ function useTableTalk({ v, obs, me, players, characters, hooks }) {
         setTalk((t) => ({ ...hello, ...t }));
         // Greetings head the log (part −1: before anything this table shows).
         const greeted = Object.entries(hello).map(([seat, h]) => ({ part: -1, seat: Number(seat), text: h.text }));
-        setSaid((all) => [...greeted, ...all]);
+        setSaid((all) => [...greeted, ...before, ...all]);
+      } else if (before.length) {
+        setSaid((all) => [...before, ...all]);
       }
     });
     return () => {

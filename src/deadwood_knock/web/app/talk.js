@@ -77,27 +77,6 @@ export function talkKind(ev) {
   return null;
 }
 
-// The seat that won a scored round or hand, or null when nobody did. Knock Rummy / Gin: the
-// hand result's one winner (a shared hand or a void hand has none). Deadwood Knock: the one
-// seat with the highest round score, in a round with a knock (suspicion only falls on seats
-// below the highest, so it never changes who that is); a dry round (the stock ran out: no
-// knock, no pot), a tie at the top, or a top seat that folded has no winner.
-/** @param {any} result a round_result or hand_result, as the showdown shows it @returns {number | null} */
-export function roundWinner(result) {
-  if (!result || result.outcome === "void") return null;
-  if (Array.isArray(result.round_scores)) {
-    if (result.dry || result.knocker == null) return null;
-    const scores = result.round_scores;
-    const best = Math.max(...scores);
-    const top = scores.flatMap((s, i) => (s === best ? [i] : []));
-    // A seat that folded sat out the pot: its "win" would read as the pot's, so it has none.
-    if (top.length !== 1 || (result.calls || [])[top[0]] === "fold") return null;
-    return top[0];
-  }
-  const winners = Array.isArray(result.winners) ? result.winners : [];
-  return winners.length === 1 ? winners[0] : null;
-}
-
 /**
  * One remark when a round or hand is scored, or null. An opponent who won says a "win" line;
  * when you won, one opponent who lost says a "lose" line to you (one who did not take the pot
@@ -110,7 +89,9 @@ export function roundWinner(result) {
  * @returns {{seat: number, kind: string, text: string} | null}
  */
 export function roundRemark(result, me, players, characterOf) {
-  const winner = roundWinner(result);
+  // Who won is the engine's fact (the result's ``winner``): the one top round score of a
+  // round with a knock, or a hand's one winner; null when nobody did.
+  const winner = result.winner ?? null;
   const round = Number(result.round ?? result.hand ?? 0);
   const isBot = (seat) => seat !== me && (!players[seat] || players[seat].kind !== "human");
   // A palm the table caught (Suspicion on a seat) is the round's talk: the winner, or else
