@@ -313,9 +313,10 @@ def pile_turns(view: TableView) -> list[list[PileTurn]]:
     return turns
 
 
-#: Events that a position before them cannot repeat across, walking back from now: a
-#: card left the stock (``draw`` from the ``stock``: the stock is smaller now), the stock
-#: was rebuilt, the round was dealt, or a knock changed the phase.
+#: Events that a position before them cannot repeat across, walking back from now: the
+#: stock was rebuilt, the round was dealt, or a knock changed the phase (and a ``stand``
+#: only follows a knock). A ``draw`` from the stock ends the walk too (the stock is
+#: smaller now): ``repeated_position`` reads it with the other draws.
 _NO_WAY_BACK: Final = frozenset({"deal", "reshuffle", "knock", "stand", "stock_out"})
 
 
