@@ -86,7 +86,9 @@ FITTED_ODDS: tuple[tuple[float, ...], ...] = (
 )
 FITTED_STYLE = dataclasses.replace(DK_STYLE, knock_odds=FITTED_ODDS)
 #: A diagnostic with ``FITTED_RIVALS`` (off in play): the searching seat's own later
-#: knocks in its playouts by the same odds too, instead of ``DK_STYLE``'s.
+#: knocks in its playouts by the same odds too, instead of ``DK_STYLE``'s. Both on were
+#: dropped by their rule too: −3.0 a round against ``strong`` as it plays (two seeds, 320
+#: rounds; docs/bots.md, Deadwood Knock, eleventh pass).
 FITTED_SELF = False
 
 #: The rummy games whose search deals by the inference model. Knock Rummy is not one:
