@@ -21,7 +21,8 @@ from deadwood_knock.bots import (
     personality_bot,
 )
 from deadwood_knock.bots.hints import explain, hand_focus, pot_dealer
-from deadwood_knock.bots.view import view_of
+from deadwood_knock.bots.search import DK_STYLE, HOLDING_STYLE, SearchBot, leave_the_loop
+from deadwood_knock.bots.view import repeated_position, view_of
 from deadwood_knock.cards import parse_card, parse_cards
 from deadwood_knock.games import get_game
 from deadwood_knock.games.base import GameError
@@ -354,3 +355,109 @@ def test_the_view_tells_a_knock_made_before_everyone_had_moved() -> None:
         if min(seen.values()) >= 3:
             break
     assert seen == {True: 3, False: 3}
+
+
+# --- the heads-up pile loop ----------------------------------------------------------------
+
+#: Round 4 of match 4 of ``deadwood-knock arena --bots strong,strong-v1 --seed 2511
+#: --iterations 200`` at its 137th action, as strong and strong-v1 started trading the same
+#: low hearts and diamonds through the pile (seat 0 strong's royal flush, seat 1
+#: strong-v1's full house, both free to knock): before the pile-loop rule that round went
+#: on for 3,000 actions and more with the stock at 7 (docs/bots.md, eleventh pass).
+LOOP_POSITION: dict[str, Any] = {
+    "game": "deadwood-knock",
+    "options": {"players": 2, "rounds": 10},
+    "seed": 3899119289470417365,
+    "round": 3,
+    "dealer": 1,
+    "to_act": 1,
+    "phase": "play",
+    "hands": ["Ah 2h Th Jh Qh Kh Ad Ac".split(), "Ks 4d Jd Kd Jc Kc JK JK".split()],
+    "stock": "6s 2c 8s Ts 3d 3c Qs 4h 5c 7s Tc 6d 4s Qd 2d".split(),
+    "discard": "8h 9h 4c 6h 6c 5d 2s 9d 5h Js 7h As 5s 3s 8c 9s 9c 7d 7c 8d Qc Td 3h".split(),
+    "reshuffled": True,
+    "known": ["Ah 2h Kh Ad Ac".split(), "4d JK JK".split()],
+}
+
+
+def _draw(game: Any, select: str, source: str) -> Any:
+    return game.action_from_json({"type": "draw", "select": select, "source": source})
+
+
+def test_a_seat_sees_its_position_come_back_through_the_pile() -> None:
+    # Seat 1 throws 4d, 3h, 2h and seat 0 takes each back: after three turns each, seat 1
+    # holds the same hand over the same pile. Not when seat 0's last card comes from the
+    # stock: seat 1 holds the same hand, the pile has one card more.
+    game = get_game("deadwood-knock")
+    trades = ["4d", "2h", "3h", "4d", "2h", "3h"]
+    for stock_at in (None, 5):
+        state = game.position_from_json(LOOP_POSITION)
+        start = (state.hands[1], state.discard)
+        seen = []
+        for i, select in enumerate(trades):
+            seat = game.to_act(state)
+            seen.append(repeated_position(view_of(game.observe(state, seat), game.name)))
+            source = "stock" if i == stock_at else "discard"
+            state, _ = game.apply(state, _draw(game, select, source))
+        assert state.hands[1] == start[0]
+        assert (state.discard == start[1]) is (stock_at is None)
+        assert not any(seen)
+        # At seat 1's turn; seat 0, not to act, is not at the start of a turn.
+        assert repeated_position(view_of(game.observe(state, 1), game.name)) is (stock_at is None)
+        assert not repeated_position(view_of(game.observe(state, 0), game.name))
+
+
+def test_leave_the_loop_keeps_the_knock_and_the_stock_draws() -> None:
+    game = get_game("deadwood-knock")
+    state = game.position_from_json({**LOOP_POSITION, "to_act": 0})
+    legal = game.legal_actions(state)
+    kept = leave_the_loop(legal)
+    assert {a.kind for a in kept} == {"knock", "draw"}
+    assert {getattr(a, "source", "stock") for a in kept} == {"stock"}
+    assert len(kept) == 1 + sum(1 for a in legal if getattr(a, "source", "") == "stock")
+    assert leave_the_loop([a for a in legal if getattr(a, "source", "") == "discard"])
+
+
+@pytest.mark.parametrize("seed", [1, 3, 4])
+def test_strong_leaves_the_heads_up_pile_loop(seed: int) -> None:
+    # From the loop position, strong (seat 0) against strong-v1 at 20 iterations: before
+    # the rule both took the pile's top at every turn and the round was still going after
+    # 400 actions on these seeds; now strong leaves the loop once it sees the position
+    # back, and the round ends within a few turns.
+    game = get_game("deadwood-knock")
+    state = game.position_from_json(LOOP_POSITION)
+    bots = [get_bot("strong"), get_bot("strong-v1")]
+    rngs = [random.Random(seed * 10 + s) for s in range(2)]
+    for _ in range(60):
+        seat = game.to_act(state)
+        assert seat is not None
+        legal = game.legal_actions(state)
+        action = bots[seat].act(
+            game, game.observe(state, seat), legal, rngs[seat], Budget(iterations=20)
+        )
+        state, events = game.apply(state, action)
+        if any(e.kind == "round_result" for e in events):
+            break
+    else:
+        pytest.fail("the round was still going after 60 actions")
+
+
+def test_strong_prices_a_repeated_position_with_rivals_that_hold() -> None:
+    # Only in a position seen before do the playout rivals stop knocking; there strong
+    # knocks its royal flush (strong-v1 with a full house has just passed up the knock).
+    game = get_game("deadwood-knock")
+    state = game.position_from_json(LOOP_POSITION)
+    bot = SearchBot()
+    for select in ("4d", "2h", "3h", "4d", "2h", "3h"):
+        seat = game.to_act(state)
+        obs = game.observe(state, seat)
+        assert bot._search(game, obs, view_of(obs, game.name)).styles is None  # type: ignore[attr-defined]
+        state, _ = game.apply(state, _draw(game, select, "discard"))
+    state, _ = game.apply(state, _draw(game, "4d", "discard"))  # seat 1 again, as before
+    obs = game.observe(state, 0)
+    view = view_of(obs, game.name)
+    assert repeated_position(view)
+    styles = bot._search(game, obs, view).styles  # type: ignore[attr-defined]
+    assert styles is not None and styles[0] == DK_STYLE and styles[1] == HOLDING_STYLE
+    legal = game.legal_actions(state)
+    assert bot.act(game, obs, legal, random.Random(1), Budget(iterations=50)).kind == "knock"

@@ -26,6 +26,7 @@ from typing import Any
 
 from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import A, Budget, O
+from deadwood_knock.bots.dk import source_of
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.kr import discard_card, options_of
@@ -38,7 +39,7 @@ from deadwood_knock.bots.strong import (
     gin_choice,
     keep_anchor_unless_beaten,
 )
-from deadwood_knock.bots.view import TableView, view_of
+from deadwood_knock.bots.view import TableView, repeated_position, view_of
 from deadwood_knock.games.base import Action, Game
 from deadwood_knock.games.knock_rummy.core import KrTable
 from deadwood_knock.games.knock_rummy.melds import count, hand_mask
@@ -64,6 +65,10 @@ KR_BUDGET = Budget(seconds=0.18, iterations=600)
 #: chance fitted to strong-v1's knocks (tenth pass, ``FITTED_RIVALS``).
 DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 
+#: The playout rivals in a position strong has seen before this round (a pile loop,
+#: ``SearchBot.act``): they call as ``DK_STYLE`` does and never knock.
+HOLDING_STYLE = dataclasses.replace(DK_STYLE, knock_count=-100, knock_score=1_000_000)
+
 #: The switch of the tenth pass (off in play): the playout rivals knock by
 #: ``FITTED_ODDS``, a chance per turn by stock size and hand score counted from
 #: ``strong-v1``'s own knocks in 4-player self-play, instead of ``DK_STYLE``'s two pair;
@@ -83,7 +88,9 @@ FITTED_ODDS: tuple[tuple[float, ...], ...] = (
 )
 FITTED_STYLE = dataclasses.replace(DK_STYLE, knock_odds=FITTED_ODDS)
 #: A diagnostic with ``FITTED_RIVALS`` (off in play): the searching seat's own later
-#: knocks in its playouts by the same odds too, instead of ``DK_STYLE``'s.
+#: knocks in its playouts by the same odds too, instead of ``DK_STYLE``'s. Both on were
+#: dropped by their rule too: −3.0 a round against ``strong`` as it plays (two seeds, 320
+#: rounds; docs/bots.md, Deadwood Knock, eleventh pass).
 FITTED_SELF = False
 
 #: The rummy games whose search deals by the inference model. Knock Rummy is not one:
@@ -323,12 +330,56 @@ class InferredKrSearch(MeldKrSearch):
         return position
 
 
+def leave_the_loop(legal: Sequence[A]) -> list[A]:
+    """Deadwood Knock, in a position the seat has played before this round
+    (``view.repeated_position``): the moves that make progress, the knock and the stock
+    draws. A draw from the pile (or a palm) trades the same cards round again; a stock
+    draw uses up the stock, so the round ends at the latest on the dry stock (DK7), and
+    the knock ends it now. All of ``legal`` if neither is legal."""
+    out = [
+        a
+        for a in legal
+        if getattr(a, "kind", "") == "knock"
+        or (getattr(a, "kind", "") == "draw" and source_of(a) == "stock")
+    ]
+    return out or list(legal)
+
+
 class SearchBot(StrongBot):
     """``strong``: see the module docstring."""
 
     name = "strong"
     gin_anchor_z = GIN_Z
     budgets = (DEFAULT_BUDGET, KR_BUDGET)
+
+    # Deadwood Knock: the pile loop. Two players who may both knock can each wait for the
+    # other's knock and take back, turn after turn, the card the other just threw: the
+    # position comes round again and again with the stock untouched, and the round never
+    # ends (heads-up against strong-v1: 1,700 moves and more, docs/bots.md, tenth pass).
+    # Once strong's own events show the position back (the same hand, the same pile, no
+    # card from the stock since: ``view.repeated_position``), it weighs only the moves
+    # that make progress, the knock and the stock draws (``leave_the_loop``), and its
+    # playout rivals do not knock (``HOLDING_STYLE``, in ``_search``): they hold the
+    # same cards between them as the last time round and did not knock then. (With
+    # ``DK_STYLE`` rivals, who knock at their next turn, a stock draw looks better than
+    # the knock by the final turn it leaves the rival, and strong drew until the stock
+    # ran dry instead of knocking its royal flush.) Elsewhere strong plays as before.
+
+    def act(
+        self,
+        game: Game[Any, A, O],
+        observation: O,
+        legal: Sequence[A],
+        rng: random.Random,
+        budget: Budget | None = None,
+    ) -> A:
+        if (
+            game.facts.poker_split
+            and len(legal) > 1
+            and repeated_position(view_of(observation, game.name))
+        ):
+            legal = leave_the_loop(legal)
+        return super().act(game, observation, legal, rng, budget)
 
     # Knock Rummy: the knock by its value. strong-v1 favours a knock at a count of 10 or
     # less (its anchor) and otherwise knocks only when the playouts put the knock a
@@ -551,7 +602,12 @@ class SearchBot(StrongBot):
     def _search(self, game: Game[Any, Any, O], observation: O, view: TableView) -> Search:
         if game.facts.poker_split:
             if sample_position(view, random.Random(0)) is not None:
-                return InferredSimSearch(view)
+                search = InferredSimSearch(view)
+                if repeated_position(view):
+                    search.styles = [
+                        DK_STYLE if s == view.seat else HOLDING_STYLE for s in range(view.players)
+                    ]
+                return search
         else:
             table = kr_playout.sample_position(view, random.Random(0))
             if table is not None:

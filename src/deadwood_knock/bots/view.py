@@ -23,6 +23,7 @@ __all__ = [
     "event_card",
     "first_lap",
     "pile_turns",
+    "repeated_position",
     "view_of",
 ]
 
@@ -310,6 +311,68 @@ def pile_turns(view: TableView) -> list[list[PileTurn]]:
             else:
                 mine.append(PileTurn("", None, None, c))
     return turns
+
+
+#: Events that a position before them cannot repeat across, walking back from now: the
+#: stock was rebuilt, the round was dealt, or a knock changed the phase (and a ``stand``
+#: only follows a knock). A ``draw`` from the stock ends the walk too (the stock is
+#: smaller now): ``repeated_position`` reads it with the other draws.
+_NO_WAY_BACK: Final = frozenset({"deal", "reshuffle", "knock", "stand", "stock_out"})
+
+
+def _one_joker(cards: Iterable[Card]) -> list[int]:
+    """Cards in order, both jokers read alike (they are interchangeable, and an
+    observation's JSON writes both as ``JK``)."""
+    return [min(int(c), 52) for c in cards]
+
+
+def repeated_position(view: TableView) -> bool:
+    """Deadwood Knock: the seat is about to play a normal turn in a position it already
+    played this round: the same hand and the same discard pile, card for card, with no
+    card taken from the stock in between (so the stock, and the cards the others hold
+    between them, are the same too). Nothing but the pile moved since: the round made no
+    progress, and if everybody plays as before it never ends (DK7 ends it only on a dry
+    stock). Read from the seat's own events, walking back from now and undoing each pile
+    move; a stock draw, a reshuffle, a knock or the deal ends the walk."""
+    if view.phase != "play" or view.raw.get("knocker") is not None:
+        return False
+    me = view.seat
+    now_hand = sorted(_one_joker(view.hand))
+    now_pile = _one_joker(view.discard_pile)
+    hand = list(now_hand)
+    pile = list(now_pile)
+    for event in reversed(view.raw.get("events") or ()):
+        kind = str(event.get("type", ""))
+        seat = event.get("seat")
+        if kind in _NO_WAY_BACK:
+            return False
+        if kind == "discard":
+            c = event_card(event.get("card"))
+            if c is None or not pile or pile[-1] != min(int(c), 52):
+                return False  # not the pile as followed: read nothing into it
+            pile.pop()
+            if seat == me:
+                hand.append(min(int(c), 52))
+        elif kind == "draw":
+            source = event.get("source")
+            c = event_card(event.get("card"))
+            if source not in ("discard", "palm") or c is None:
+                return False  # a stock draw (or a draw not followed)
+            taken = min(int(c), 52)
+            pile.append(taken)
+            if source == "palm":
+                cover = event_card(event.get("cover"))
+                if cover is None:
+                    return False
+                pile.append(min(int(cover), 52))
+            if seat == me:
+                if taken not in hand:
+                    return False
+                hand.remove(taken)
+                # The start of one of this seat's earlier turns.
+                if sorted(hand) == now_hand and pile == now_pile:
+                    return True
+    return False
 
 
 def without(hand: Sequence[Card], select: Card) -> list[Card]:
