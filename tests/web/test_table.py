@@ -467,17 +467,22 @@ def test_leave_table_flow(server_url: str, new_page: Any, console: Console):
     assert console.errors == []
 
 
-def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Console):
-    page = new_page(PHONE)
-    start_quick_table(page, server_url, "Gin")
-    page.get_by_text("Gin · to 100", exact=True).wait_for()
-    page.locator('aside[aria-label="Your count"]').wait_for(state="attached")
+def draw_from_stock_on_our_turn(page: Any) -> None:
+    """Knock Rummy / Gin: wait for the turn, then draw from the stock."""
     stock = page.get_by_role("button", name="Draw from stock")
     deadline = time.monotonic() + 30
     while not stock.is_enabled():
         assert time.monotonic() < deadline, "our turn never came"
         page.wait_for_timeout(100)
     stock.click()
+
+
+def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Console):
+    page = new_page(PHONE)
+    start_quick_table(page, server_url, "Gin")
+    page.get_by_text("Gin · to 100", exact=True).wait_for()
+    page.locator('aside[aria-label="Your count"]').wait_for(state="attached")
+    draw_from_stock_on_our_turn(page)
     wait_until(page, "document.querySelectorAll('.hand button.card:not([disabled])').length >= 11")
     # Holding a card to throw, the bar and Your Count give the lowest count a discard
     # leaves, the engine's ``discard_counts``.
@@ -516,12 +521,7 @@ def test_a_knock_rummy_knock_says_the_count_it_lays_down(
     (the engine's ``discard_counts``), so a player sees what a knock lays down first."""
     page = new_page(PHONE)
     start_quick_table(page, server_url, "Knock Rummy")
-    stock = page.get_by_role("button", name="Draw from stock")
-    deadline = time.monotonic() + 30
-    while not stock.is_enabled():
-        assert time.monotonic() < deadline, "our turn never came"
-        page.wait_for_timeout(100)
-    stock.click()
+    draw_from_stock_on_our_turn(page)
     wait_until(page, "document.querySelectorAll('.hand button.card:not([disabled])').length >= 8")
     after = match_view(page)["observation"]["discard_counts"]
     shown = page.evaluate(
