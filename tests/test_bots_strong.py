@@ -531,3 +531,81 @@ def test_sequential_halving_finds_the_clearly_best_discard(monkeypatch: Any) -> 
             )
             assert str(ranked[0].action) == "Discard(card=9s)"
             assert ranked[0].samples == max(av.samples for av in ranked)
+
+
+class _Flat:
+    """A stand-in search on a real position: every play-on move worth 0, a knock -1, so
+    strong-v1's anchor rule has no evidence and plays its anchor."""
+
+    def sample(self, rng: random.Random) -> None:
+        return None
+
+    def value(self, sample: Any, action: Any, rng: random.Random) -> float:
+        return -1.0 if action.kind == "knock" else 0.0
+
+
+def _v1_anchor(monkeypatch: Any, game: Any, obs: Any, legal: Any) -> Any:
+    from deadwood_knock.bots.strong import StrongBot
+
+    with monkeypatch.context() as m:
+        m.setattr(StrongBot, "_search", lambda self, *a: _Flat())
+        return get_bot("strong-v1").act(game, obs, legal, random.Random(0), Budget(iterations=8))
+
+
+def test_discard_anchor_is_off_and_leaves_play_as_it_was(monkeypatch: Any) -> None:
+    """``KR_DISCARD_ANCHOR`` is off in play: strong's Knock Rummy evaluation is today's
+    schedule (``StrongBot.evaluate`` on the same bot), sample for sample; on, it is not."""
+    from deadwood_knock.bots import search
+    from deadwood_knock.bots.strong import StrongBot
+
+    assert search.KR_DISCARD_ANCHOR == 0
+    bot = search.SearchBot()
+    for seed, hand in enumerate(_HALVING_HANDS):
+        game, state = _kr_position(hand, "5h")
+        obs, legal = game.observe(state, 0), game.legal_actions(state)
+        budget = Budget(iterations=40)
+        mine = bot.evaluate(game, obs, legal, random.Random(seed), budget)
+        base = StrongBot.evaluate(bot, game, obs, legal, random.Random(seed), budget)
+        assert _summary(mine) == _summary(base)
+        assert bot.act(game, obs, legal, random.Random(seed), budget) == mine[0].action
+    monkeypatch.setattr(search, "KR_DISCARD_ANCHOR", 1)
+    assert _summary(_kr_ranked(_HALVING_HANDS[2], seed=2, iterations=40)) != _summary(base)
+
+
+def test_discard_anchor_throws_the_anchor_and_spends_todays_playouts_on_the_knock(
+    monkeypatch: Any,
+) -> None:
+    """On: the play-on move is strong-v1's anchor (the lowest count; among the six
+    10-point cards of the second hand, its tie-break), never searched; the knock and the
+    anchor share every sample (today's playouts, two a sample), the knock is played
+    exactly when its paired sum is ahead, and a seed repeats. A draw is as today."""
+    from deadwood_knock.bots import search
+
+    monkeypatch.setattr(search, "KR_DISCARD_ANCHOR", 1)
+    knocked = []
+    for hand in (*_HALVING_HANDS, "7h 8h 9h 4s 4d 4c Js Qs 2c 3d 5s"):
+        game, state = _kr_position(hand, "5h")
+        obs, legal = game.observe(state, 0), game.legal_actions(state)
+        anchor = _v1_anchor(monkeypatch, game, obs, legal)
+        assert anchor.kind == "discard"
+        ranked, n = _counted(monkeypatch, lambda h=hand: _kr_ranked(h, iterations=40))
+        assert n == search.today_playouts(5, 40) == 96
+        assert _summary(ranked) == _summary(_kr_ranked(hand, iterations=40))
+        knock, play = sorted(ranked[:2], key=lambda av: av.action.kind != "knock")
+        assert knock.action.kind == "knock" and play.action == anchor
+        assert knock.samples == play.samples == 48
+        assert all(av.samples == 0 for av in ranked[2:]) and len(ranked) == 5
+        gain = sum(k - p for k, p in zip(knock.draws, play.draws, strict=True))
+        assert (ranked[0] is knock) == (gain > 0)
+        knocked.append(ranked[0] is knock)
+    assert knocked[1] is False and knocked[3] is True  # 85 left plays on; 5 left knocks
+    # A draw: today's evaluation, sample for sample.
+    game, state = _kr_position("7h 8h 9h 4s 4d Js Qs Kd 2c 3d 9s", "5h")
+    state = dataclasses.replace(state, hands=(state.hands[0][:10], state.hands[1]), phase="draw")
+    obs, legal = game.observe(state, 0), game.legal_actions(state)
+    assert {a.kind for a in legal} == {"draw"}
+    budget = Budget(iterations=40)
+    on = search.SearchBot().evaluate(game, obs, legal, random.Random(5), budget)
+    monkeypatch.setattr(search, "KR_DISCARD_ANCHOR", 0)
+    off = search.SearchBot().evaluate(game, obs, legal, random.Random(5), budget)
+    assert _summary(on) == _summary(off)

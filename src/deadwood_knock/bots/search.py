@@ -201,6 +201,15 @@ KR_KNOCK_SHARE: float = 0.0
 #: (docs/bots.md, Gin and Knock Rummy, sixth pass).
 SEQ_HALVING: int = 0
 
+#: Knock Rummy, seventh Gin / Knock Rummy pass (off in play: 0): at a heads-up Knock
+#: Rummy discard (not Gin), strong throws strong-v1's anchor (the play-on discard with
+#: the best prior: the lowest count left, ties to the higher card) without searching the
+#: discards, and spends the whole budget (``today_playouts``: the same playouts as today's
+#: schedule) on its best knock against that discard, paired sample by sample; it knocks
+#: when the knock's paired sum is ahead (the knock by its value, as ``_rummy_choice``).
+#: Draws as today. Only with an iteration budget and culling.
+KR_DISCARD_ANCHOR: int = 0
+
 
 def today_playouts(candidates: int, iterations: int) -> int:
     """The playouts ``StrongBot.evaluate`` spends with ``candidates`` kept and an iteration
@@ -406,6 +415,15 @@ class SearchBot(StrongBot):
             if options_of(view.raw)[2]:
                 legal = gin_weighed(view, legal)
             its = (budget or self.default_budget or self.budgets[1]).iterations
+            if (
+                KR_DISCARD_ANCHOR
+                and cull
+                and its is not None
+                and view.players == 2
+                and not options_of(view.raw)[2]
+                and any(getattr(a, "kind", "") == "discard" for a in legal)
+            ):
+                return self._anchor_knock(game, observation, view, legal, rng, budget)
             if SEQ_HALVING and cull and its is not None:
                 return self._halving(game, observation, view, legal, rng, budget)
             if KR_KNOCK_SHARE > 0 and cull and any(_is_knock(a) for a in legal):
@@ -491,6 +509,55 @@ class SearchBot(StrongBot):
         return self._rummy_choice(
             survivors + rest, keep, values, gin, anchor=SEQ_HALVING != 2 or gin
         )
+
+    def _anchor_knock(
+        self,
+        game: Game[Any, A, O],
+        observation: O,
+        view: TableView,
+        legal: Sequence[A],
+        rng: random.Random,
+        budget: Budget | None,
+    ) -> list[ActionValue[A]]:
+        """Knock Rummy with ``KR_DISCARD_ANCHOR``: the anchor discard, unsearched, and the
+        whole budget on the knock against it (two playouts a sample)."""
+        started = time.perf_counter()
+        budget = budget or self.default_budget or self.budgets[1]
+        assert budget.iterations is not None
+        priors = self._priors(game.name, view, legal, rng)
+        forced = self._forced(game.name, view, legal)
+        if forced is not None:
+            return [ActionValue(forced, 0.0, 0, 0.0)]
+        ranked = sorted(priors, key=lambda ap: -ap[1])
+        keep = self._candidates(game, ranked, self._rummy_width(False), False)
+        play_on = [(a, pr) for a, pr in keep if not _is_knock(a)]
+        knock = next(((a, pr) for a, pr in keep if _is_knock(a)), None)
+        # strong-v1's anchor (``keep_anchor_unless_beaten``): the best prior, first kept.
+        anchor = max(play_on, key=lambda ap: ap[1])
+        rest = [
+            ActionValue(a, float("-inf"), 0, pr)
+            for a, pr in keep
+            if a is not anchor[0] and (knock is None or a is not knock[0])
+        ]
+        if knock is None:
+            return [ActionValue(anchor[0], anchor[1], 0, anchor[1]), *rest]
+        samples = max(1, today_playouts(len(keep), budget.iterations) // 2)
+        search = self._search(game, observation, view)
+        deadline = None if budget.seconds is None else started + budget.seconds
+        ks: list[float] = []
+        ps: list[float] = []
+        for _ in range(samples):
+            sample = search.sample(rng)
+            stream = rng.getrandbits(48)
+            ks.append(search.value(sample, knock[0], random.Random(stream)))
+            ps.append(search.value(sample, anchor[0], random.Random(stream)))
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        knock_av = ActionValue(knock[0], sum(ks) / len(ks), len(ks), knock[1], tuple(ks))
+        play_av = ActionValue(anchor[0], sum(ps) / len(ps), len(ps), anchor[1], tuple(ps))
+        gain = sum(k - p for k, p in zip(ks, ps, strict=True))
+        first, second = (knock_av, play_av) if gain > 0 else (play_av, knock_av)
+        return [first, second, *rest]
 
     def _knock_priced(
         self,
