@@ -207,7 +207,9 @@ SEQ_HALVING: int = 0
 #: discards, and spends the whole budget (``today_playouts``: the same playouts as today's
 #: schedule) on its best knock against that discard, paired sample by sample; it knocks
 #: when the knock's paired sum is ahead (the knock by its value, as ``_rummy_choice``).
-#: Draws as today. Only with an iteration budget and culling.
+#: Draws as today. Only with an iteration budget and culling. Dropped by its rule:
+#: +2.46 a hand against strong-v1 over seeds 700-704 (200 iterations) where strong as it
+#: plays scores +2.61 (docs/bots.md, Gin and Knock Rummy, seventh pass).
 KR_DISCARD_ANCHOR: int = 0
 
 
