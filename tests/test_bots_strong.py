@@ -7,6 +7,8 @@ import itertools
 import random
 from typing import Any
 
+import pytest
+
 from deadwood_knock.bots import Budget, get_bot, kr_playout
 from deadwood_knock.bots.strong import gin_choice
 from deadwood_knock.bots.view import view_of
@@ -407,24 +409,31 @@ _HALVING_HANDS = (
 )
 
 
-def test_sequential_halving_is_off_and_leaves_play_as_it_was(monkeypatch: Any) -> None:
-    """``SEQ_HALVING`` is off in play: strong's Knock Rummy evaluation is strong-v1's
-    schedule (``StrongBot.evaluate`` on the same bot), sample for sample; on, it is not."""
+@pytest.mark.parametrize("switch", ["SEQ_HALVING", "KR_DISCARD_ANCHOR"])
+def test_a_knock_rummy_switch_is_off_and_leaves_play_as_it_was(
+    monkeypatch: Any, switch: str
+) -> None:
+    """The sixth and seventh passes' switches are off in play: strong's Knock Rummy
+    evaluation is today's schedule (``StrongBot.evaluate`` on the same bot), sample for
+    sample; switched on, the same position is evaluated otherwise."""
     from deadwood_knock.bots import search
     from deadwood_knock.bots.strong import StrongBot
 
-    assert search.SEQ_HALVING == 0
+    assert getattr(search, switch) == 0
     bot = search.SearchBot()
+    budget = Budget(iterations=40)
     for seed, hand in enumerate(_HALVING_HANDS):
         game, state = _kr_position(hand, "5h")
         obs, legal = game.observe(state, 0), game.legal_actions(state)
-        budget = Budget(iterations=40)
         mine = bot.evaluate(game, obs, legal, random.Random(seed), budget)
         base = StrongBot.evaluate(bot, game, obs, legal, random.Random(seed), budget)
         assert _summary(mine) == _summary(base)
         assert bot.act(game, obs, legal, random.Random(seed), budget) == mine[0].action
-    monkeypatch.setattr(search, "SEQ_HALVING", 1)
-    assert _summary(_kr_ranked(_HALVING_HANDS[0], iterations=40)) != _summary(base)
+    monkeypatch.setattr(search, switch, 1)
+    # The last position again, on the same seed: only the switch differs.
+    assert _summary(
+        _kr_ranked(_HALVING_HANDS[-1], seed=len(_HALVING_HANDS) - 1, iterations=40)
+    ) != _summary(base)
 
 
 def test_halving_plan_spends_todays_playouts_in_equal_rounds() -> None:
@@ -550,26 +559,6 @@ def _v1_anchor(monkeypatch: Any, game: Any, obs: Any, legal: Any) -> Any:
     with monkeypatch.context() as m:
         m.setattr(StrongBot, "_search", lambda self, *a: _Flat())
         return get_bot("strong-v1").act(game, obs, legal, random.Random(0), Budget(iterations=8))
-
-
-def test_discard_anchor_is_off_and_leaves_play_as_it_was(monkeypatch: Any) -> None:
-    """``KR_DISCARD_ANCHOR`` is off in play: strong's Knock Rummy evaluation is today's
-    schedule (``StrongBot.evaluate`` on the same bot), sample for sample; on, it is not."""
-    from deadwood_knock.bots import search
-    from deadwood_knock.bots.strong import StrongBot
-
-    assert search.KR_DISCARD_ANCHOR == 0
-    bot = search.SearchBot()
-    for seed, hand in enumerate(_HALVING_HANDS):
-        game, state = _kr_position(hand, "5h")
-        obs, legal = game.observe(state, 0), game.legal_actions(state)
-        budget = Budget(iterations=40)
-        mine = bot.evaluate(game, obs, legal, random.Random(seed), budget)
-        base = StrongBot.evaluate(bot, game, obs, legal, random.Random(seed), budget)
-        assert _summary(mine) == _summary(base)
-        assert bot.act(game, obs, legal, random.Random(seed), budget) == mine[0].action
-    monkeypatch.setattr(search, "KR_DISCARD_ANCHOR", 1)
-    assert _summary(_kr_ranked(_HALVING_HANDS[2], seed=2, iterations=40)) != _summary(base)
 
 
 def test_discard_anchor_throws_the_anchor_and_spends_todays_playouts_on_the_knock(
