@@ -148,11 +148,11 @@ function useKeptFocus() {
  * opened (the log's first lines, after a reload or a break) draw the same remarks again, into
  * the log only, once the characters' lines are in. Returns the remarks and
  * `characterOf(seat)`, the seat's character as its lines are known so far.
- * @param {{v: any, obs: any, me: number, players: any[], characters: any[] | null,
+ * @param {{v: any, me: number, players: any[], characters: any[] | null,
  *   hooks: {current: {onEvent?: (ev: any, version: number, part: number) => void,
  *     onPast?: (ev: any, version: number, part: number) => void}}}} args
  */
-function useTableTalk({ v, obs, me, players, characters, hooks }) {
+function useTableTalk({ v, me, players, characters, hooks }) {
   const [talk, setTalk] = useState(/** @type {Record<string, {text: string, at: number}>} */ ({}));
   // Every remark made while the table is open, for the table log: the bubble fades, the log
   // keeps what was said (the same words), after the move that drew it.
@@ -160,17 +160,20 @@ function useTableTalk({ v, obs, me, players, characters, hooks }) {
   const [details, setDetails] = useState({});
   const characterOf = (seat) => characterFor(players[seat], characters, details);
   const remember = (part, seat, text) => setSaid((all) => [...all, { part, seat, text }]);
-  // The remark an event draws (a round's end: the round's one remark), or null.
-  const remarkFor = (ev, of) => {
+  // The remark an event draws (a round's end: the round's one remark), or null. The line is
+  // picked by the event's version, a fact of the event: the same remark whether the event is
+  // played live or read again after a reload, and not the same line for every move of a
+  // seat in a round.
+  const remarkFor = (ev, version, of) => {
     if (ev.type === "round_result" || ev.type === "hand_result") return roundRemark(ev, me, players, of);
     if (ev.seat == null || ev.seat === me) return null;
     const kind = talkKind(ev);
     if (!kind) return null;
-    const text = kind === "say" ? ev.text || ev.line : lineFor(kind, ev.seat, obs.round || 0, of(ev.seat));
+    const text = kind === "say" ? ev.text || ev.line : lineFor(kind, ev.seat, version, of(ev.seat));
     return text ? { seat: ev.seat, text } : null;
   };
   hooks.current.onEvent = (ev, version, part) => {
-    const remark = remarkFor(ev, characterOf);
+    const remark = remarkFor(ev, version, characterOf);
     if (ev.type === "round_result" || ev.type === "hand_result") {
       // The round is scored: one seat has its say (the showdown shows the same line), and
       // what was said during the round is done with.
@@ -182,15 +185,15 @@ function useTableTalk({ v, obs, me, players, characters, hooks }) {
   };
   // Moves made before the page opened wait for the characters' lines (a remark in a
   // character's words, not a stock line), then go into the log in order.
-  const past = useRef(/** @type {{ev: any, part: number}[] | null} */ ([]));
+  const past = useRef(/** @type {{ev: any, version: number, part: number}[] | null} */ ([]));
   const loaded = useRef(/** @type {Record<string, any>} */ ({}));
   const pastOf = (seat) => characterFor(players[seat], characters, loaded.current);
   hooks.current.onPast = (ev, version, part) => {
     if (past.current) {
-      past.current.push({ ev, part });
+      past.current.push({ ev, version, part });
       return;
     }
-    const remark = remarkFor(ev, pastOf);
+    const remark = remarkFor(ev, version, pastOf);
     if (remark) setSaid((all) => [...all, { part, ...remark }].sort((a, b) => a.part - b.part));
   };
 
@@ -211,8 +214,8 @@ function useTableTalk({ v, obs, me, players, characters, hooks }) {
       const got = Object.fromEntries(pairs.filter(Boolean));
       setDetails(got);
       loaded.current = got;
-      const before = (past.current || []).flatMap(({ ev, part }) => {
-        const remark = remarkFor(ev, pastOf);
+      const before = (past.current || []).flatMap(({ ev, version, part }) => {
+        const remark = remarkFor(ev, version, pastOf);
         return remark ? [{ part, ...remark }] : [];
       });
       past.current = null;
@@ -442,7 +445,7 @@ export function TableScreen({ matchId, characters }) {
   const obs = v ? v.obs : {};
   const me = obs.seat ?? 0;
   const players = v ? v.players : [];
-  const { talk, said, characterOf } = useTableTalk({ v, obs, me, players, characters, hooks });
+  const { talk, said, characterOf } = useTableTalk({ v, me, players, characters, hooks });
   const names = (seat) => seatName(players[seat], seat, characterOf(seat));
   const who = (seat) => (seat === me ? "You" : names(seat));
   // A round's result with the one remark it drew (see talk.js roundRemark), for its dialogs.
