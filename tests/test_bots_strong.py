@@ -598,3 +598,45 @@ def test_discard_anchor_throws_the_anchor_and_spends_todays_playouts_on_the_knoc
     monkeypatch.setattr(search, "KR_DISCARD_ANCHOR", 0)
     off = search.SearchBot().evaluate(game, obs, legal, random.Random(5), budget)
     assert _summary(on) == _summary(off)
+
+
+def test_discard_anchor_2_knocks_only_a_standard_error_ahead(monkeypatch: Any) -> None:
+    """``KR_DISCARD_ANCHOR`` 2 (eighth pass): the same anchor, samples and playouts as 1,
+    sample for sample; the knock is played exactly when its paired mean is more than one
+    standard error (of the paired differences) ahead of the anchor's, and a seed repeats."""
+    import statistics
+
+    from deadwood_knock.bots import search
+
+    decided = []
+    for hand in (
+        *_HALVING_HANDS,
+        "7h 8h 9h 4s 4d 4c Js Qs 2c 3d 5s",
+        "Ah 2h 3h 4s 4d 4c 5c 6d 9s Tc Kd",
+    ):
+        for seed in (7, 8):
+            monkeypatch.setattr(search, "KR_DISCARD_ANCHOR", 1)
+            one = _kr_ranked(hand, seed=seed, iterations=40)
+            monkeypatch.setattr(search, "KR_DISCARD_ANCHOR", 2)
+            two = _kr_ranked(hand, seed=seed, iterations=40)
+            assert _summary(two) == _summary(_kr_ranked(hand, seed=seed, iterations=40))
+            assert sorted(_summary(two)) == sorted(_summary(one))
+            knock, play = sorted(two[:2], key=lambda av: av.action.kind != "knock")
+            assert knock.action.kind == "knock" and play.samples == knock.samples == 48
+            diffs = [k - p for k, p in zip(knock.draws, play.draws, strict=True)]
+            mean, se = statistics.fmean(diffs), statistics.stdev(diffs) / len(diffs) ** 0.5
+            assert (two[0] is knock) == (mean > se)
+            decided.append((sum(diffs) > 0, two[0] is knock))
+    assert (True, True) in decided and (False, False) in decided
+    assert not any(k and not gain for gain, k in decided)  # 2 knocks only where 1 does
+
+
+def test_a_knock_rummy_draw_is_already_the_whole_budget_on_pile_and_stock() -> None:
+    """Why the eighth pass's value 3 was not added: at a Knock Rummy draw the two moves
+    (pile, stock) share every sample of the budget, paired, never culled."""
+    game, state = _kr_position("7h 8h 9h 4s 4d Js Qs Kd 2c 3d 9s", "5h")
+    state = dataclasses.replace(state, hands=(state.hands[0][:10], state.hands[1]), phase="draw")
+    obs, legal = game.observe(state, 0), game.legal_actions(state)
+    assert len(legal) == 2 and {a.kind for a in legal} == {"draw"}
+    ranked = get_bot("strong").evaluate(game, obs, legal, random.Random(5), Budget(iterations=40))
+    assert len(ranked) == 2 and all(av.samples == 40 and len(av.draws) == 40 for av in ranked)
