@@ -87,7 +87,9 @@ export function MeldPanel({ obs, advice, open, onClose }) {
   return html`<aside class=${`panel focus sheet${open ? " open" : ""}`} aria-label="Your count" id="sheet-focus" tabindex="0">
     <${SheetHead} title="Your Count" onClose=${onClose} />
     <dl>
-      <div><dt>Count</dt><dd>${arr ? arr.count : "—"}</dd></div>
+      ${low
+        ? html`<div><dt>After discard</dt><dd class="focus-after" title=${`Lowest count after a discard (${low.cards.map(pretty).join(" or ")})`}>${low.count}</dd></div>`
+        : html`<div><dt>Count</dt><dd>${arr ? arr.count : "—"}</dd></div>`}
       <div><dt>Melds</dt><dd>${melds.length}</dd></div>
       ${obs.options && obs.options.knock_limit != null
         ? html`<div><dt>Knock limit</dt><dd>${obs.options.knock_limit}</dd></div>`
@@ -96,10 +98,6 @@ export function MeldPanel({ obs, advice, open, onClose }) {
     ${melds.map((m, i) => html`<p class="sd-cards" key=${i}><span class="sd-tag">Meld</span>
       <${MiniCards} cards=${m} /></p>`)}
     ${melds.length ? html`<p class="hint">In your hand each meld comes first, underlined.</p>` : null}
-    ${low
-      ? html`<p class="focus-after">Lowest count after a discard: <strong>${low.count}</strong>${" "}
-          (${low.cards.map(pretty).join(" or ")}).</p>`
-      : null}
     ${advice
       ? html`<${Advice} advice=${advice} />`
       : html`<p class="hint">${arr && arr.rummy
