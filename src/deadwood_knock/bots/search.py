@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+import sys
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -227,6 +228,26 @@ def se_ahead(diffs: Sequence[float], z: float) -> bool:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return bool(mean > z * (var / n) ** 0.5)
+
+
+def paired_playouts(
+    search: Search,
+    actions: Sequence[Any],
+    rng: random.Random,
+    samples: int,
+    deadline: float | None,
+) -> list[tuple[float, ...]]:
+    """Up to ``samples`` deals, every action played out on each from one shared random
+    stream (paired values, a tuple a deal, in ``actions``' order); it stops after the deal
+    during which ``deadline`` passes. The switched-off rummy passes' one sampling loop."""
+    out: list[tuple[float, ...]] = []
+    for _ in range(samples):
+        sample = search.sample(rng)
+        stream = rng.getrandbits(48)
+        out.append(tuple(search.value(sample, a, random.Random(stream)) for a in actions))
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+    return out
 
 
 def today_playouts(candidates: int, iterations: int) -> int:
@@ -490,23 +511,17 @@ class SearchBot(StrongBot):
         values: list[list[float]] = [[] for _ in keep]
         free = [i for i in range(len(keep)) if i not in protected]
         active = list(range(len(keep)))
-        timed_out = False
         for r, iterations in enumerate(plan):
             if r:  # drop the worse half of the free candidates, by their paired means
                 free.sort(key=lambda i: (-sums[i] / len(values[i]), i))
                 free = sorted(free[: sizes[r] - len(protected)])
                 active = sorted([*protected, *free])
-            for _ in range(iterations):
-                sample = search.sample(rng)
-                stream = rng.getrandbits(48)
-                for i in active:
-                    v = search.value(sample, keep[i][0], random.Random(stream))
+            deals = paired_playouts(search, [keep[i][0] for i in active], rng, iterations, deadline)
+            for deal in deals:
+                for i, v in zip(active, deal, strict=True):
                     sums[i] += v
                     values[i].append(v)
-                if deadline is not None and time.perf_counter() >= deadline:
-                    timed_out = True
-                    break
-            if timed_out:
+            if len(deals) < iterations:  # the deadline passed
                 break
         out = [
             ActionValue(
@@ -562,15 +577,9 @@ class SearchBot(StrongBot):
         samples = max(1, today_playouts(len(keep), budget.iterations) // 2)
         search = self._search(game, observation, view)
         deadline = None if budget.seconds is None else started + budget.seconds
-        ks: list[float] = []
-        ps: list[float] = []
-        for _ in range(samples):
-            sample = search.sample(rng)
-            stream = rng.getrandbits(48)
-            ks.append(search.value(sample, knock[0], random.Random(stream)))
-            ps.append(search.value(sample, anchor[0], random.Random(stream)))
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+        deals = paired_playouts(search, [knock[0], anchor[0]], rng, samples, deadline)
+        ks = [k for k, _ in deals]
+        ps = [p for _, p in deals]
         knock_av = ActionValue(knock[0], sum(ks) / len(ks), len(ks), knock[1], tuple(ks))
         play_av = ActionValue(anchor[0], sum(ps) / len(ps), len(ps), anchor[1], tuple(ps))
         diffs = [k - p for k, p in zip(ks, ps, strict=True)]
@@ -609,14 +618,15 @@ class SearchBot(StrongBot):
         search = self._search(game, observation, view)
         extra = None if its is None or main.iterations is None else its - main.iterations
         deadline = None if budget.seconds is None else started + budget.seconds
-        while extra is None or len(pairs) < n + extra:
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            sample = search.sample(rng)
-            stream = rng.getrandbits(48)
-            k = search.value(sample, knock.action, random.Random(stream))
-            p = search.value(sample, play.action, random.Random(stream))
-            pairs.append((k, p))
+        # Checked before the first extra deal too: the search may have used the time.
+        if deadline is None or time.perf_counter() < deadline:
+            more = sys.maxsize if extra is None else max(0, extra)
+            pairs += [
+                (k, p)
+                for k, p in paired_playouts(
+                    search, [knock.action, play.action], rng, more, deadline
+                )
+            ]
         ks = [k for k, _ in pairs]
         ps = [p for _, p in pairs]
         knock = dataclasses.replace(
