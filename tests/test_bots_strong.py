@@ -640,3 +640,145 @@ def test_a_knock_rummy_draw_is_already_the_whole_budget_on_pile_and_stock() -> N
     assert len(legal) == 2 and {a.kind for a in legal} == {"draw"}
     ranked = get_bot("strong").evaluate(game, obs, legal, random.Random(5), Budget(iterations=40))
     assert len(ranked) == 2 and all(av.samples == 40 and len(av.draws) == 40 for av in ranked)
+
+
+# --- Deadwood Knock, twelfth pass: the knock and the call only when clearly ahead ------------
+
+
+def _dk_decision(kind: str, seed: int, bot: str) -> tuple[Any, Any, Any]:
+    """A seeded 4-player Deadwood Knock decision where ``kind`` (knock, call) is legal, every
+    seat played by ``bot`` until then: the game, the seat's observation and the legal
+    actions."""
+    from bot_positions import played
+
+    def legal_now(game: Any, state: Any) -> bool:
+        return game.to_act(state) is not None and any(
+            a.kind == kind for a in game.legal_actions(state)
+        )
+
+    game, state = played(
+        "deadwood-knock", {"players": 4, "rounds": 1}, seed, 300, (bot,), legal_now
+    )
+    assert legal_now(game, state)
+    return game, game.observe(state, game.to_act(state)), game.legal_actions(state)
+
+
+_DK_DECISIONS = (
+    ("knock", 2, "strong-v1"),
+    ("knock", 6, "strong-v1"),
+    ("call", 2, "greedy"),
+    ("call", 4, "legend"),
+)
+
+
+def _values(ranked: Any) -> list[tuple[Any, float, int, tuple[float, ...]]]:
+    return sorted(
+        ((av.action, av.value, av.samples, av.draws) for av in ranked), key=lambda t: repr(t[0])
+    )
+
+
+@pytest.mark.parametrize("switch", ["DK_KNOCK_SE", "DK_CALL_SE"])
+def test_deadwood_knock_twelfth_pass_switch_is_off_and_leaves_play_as_it_was(
+    monkeypatch: Any, switch: str
+) -> None:
+    """Off in play: strong's Deadwood Knock evaluation is ``StrongBot.evaluate``'s on the same
+    bot, sample for sample, in the same order. On, every value and sample is the same (the
+    switch draws no random number); only the order may change."""
+    from deadwood_knock.bots import search
+    from deadwood_knock.bots.strong import StrongBot
+
+    assert getattr(search, switch) is False
+    bot = search.SearchBot()
+    budget = Budget(iterations=40)
+    for kind, seed, by in _DK_DECISIONS:
+        game, obs, legal = _dk_decision(kind, seed, by)
+        for rs in (0, 1, 2):
+            mine = bot.evaluate(game, obs, legal, random.Random(rs), budget)
+            base = StrongBot.evaluate(bot, game, obs, legal, random.Random(rs), budget)
+            assert [(av.action, av.value, av.samples, av.draws) for av in mine] == [
+                (av.action, av.value, av.samples, av.draws) for av in base
+            ]
+            assert bot.act(game, obs, legal, random.Random(rs), budget) == mine[0].action
+            monkeypatch.setattr(search, switch, True)
+            on = bot.evaluate(game, obs, legal, random.Random(rs), budget)
+            monkeypatch.setattr(search, switch, False)
+            assert _values(on) == _values(mine)
+
+
+def _av(kind: str, draws: list[float]) -> Any:
+    from types import SimpleNamespace
+
+    from deadwood_knock.bots.strong import ActionValue
+
+    return ActionValue(
+        SimpleNamespace(kind=kind), sum(draws) / len(draws), len(draws), 0.0, tuple(draws)
+    )
+
+
+def test_cautious_first_keeps_a_knock_or_call_only_a_standard_error_ahead() -> None:
+    """``search.cautious_first``: the choice of the given kind stays first only when its
+    paired differences against the best other move (the next of another kind) have a mean
+    above ``z`` standard errors, on 4 samples or more; else that move goes first."""
+    from deadwood_knock.bots import search
+
+    play = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0]
+    clear = _av("knock", [p + 5.0 + (k % 2) for k, p in enumerate(play)])  # +5.5 ± 0.2
+    noisy = _av("knock", [p + d for p, d in zip(play, [30, -28, 25, -27, 20, -19], strict=True)])
+    other = _av("draw", play)
+    worse = _av("draw", [p - 50 for p in play])
+    assert noisy.value > other.value  # ahead on the mean, not by a standard error
+    assert search.cautious_first([clear, other, worse], "knock", 1.0)[0] is clear
+    flipped = search.cautious_first([noisy, other, worse], "knock", 1.0)
+    assert flipped[0] is other and sorted(map(id, flipped)) == sorted(
+        map(id, [noisy, other, worse])
+    )
+    # Compared with the first move of another kind in the ranking (the best survivor):
+    # against a move 50 points worse the same knock is well ahead.
+    assert search.cautious_first([noisy, worse, other], "knock", 1.0)[0] is noisy
+    # Not the kind searched for, or nothing else to play: unchanged.
+    assert search.cautious_first([other, noisy], "knock", 1.0)[0] is other
+    assert search.cautious_first([noisy], "knock", 1.0)[0] is noisy
+    # Fewer than 4 paired samples: not shown ahead.
+    few = _av("call", [9.0, 9.0, 9.0])
+    assert (
+        search.cautious_first([few, _av("fold", [0.0, 0.0, 0.0])], "call", 1.0)[0].action.kind
+        == "fold"
+    )
+    # A higher z asks for more.
+    assert search.cautious_first([clear, other], "knock", 100.0)[0] is other
+
+
+@pytest.mark.parametrize(("switch", "kind"), [("DK_KNOCK_SE", "knock"), ("DK_CALL_SE", "call")])
+def test_dk_se_switch_plays_the_knock_or_call_only_a_standard_error_ahead(
+    monkeypatch: Any, switch: str, kind: str
+) -> None:
+    """With ``DK_KNOCK_SE`` (``DK_CALL_SE``) strong's choice at a seeded decision is
+    ``cautious_first`` of its switched-off ranking: it knocks (calls) where that is a
+    standard error ahead of the best other survivor, and not where it was best on its mean
+    alone (a knock at 14.7 against a draw at 14.1 on 40 samples; a call at -4.7 against
+    a fold at -7.3); the other switch's decisions are untouched."""
+    import statistics
+
+    from deadwood_knock.bots import search
+
+    bot = search.SearchBot()
+    budget = Budget(iterations=40)
+    flips = 0
+    for decision, seed, by in _DK_DECISIONS:
+        game, obs, legal = _dk_decision(decision, seed, by)
+        for rs in (0, 1, 2):
+            off = bot.evaluate(game, obs, legal, random.Random(rs), budget)
+            monkeypatch.setattr(search, switch, True)
+            on = bot.evaluate(game, obs, legal, random.Random(rs), budget)
+            chosen = bot.act(game, obs, legal, random.Random(rs), budget)
+            monkeypatch.setattr(search, switch, False)
+            assert on[0].action == chosen
+            if off[0].action.kind != kind:
+                assert on[0].action == off[0].action
+                continue
+            other = next(av for av in off if av.action.kind != kind)
+            diffs = [k - p for k, p in zip(off[0].draws, other.draws, strict=False)]
+            ahead = statistics.fmean(diffs) > statistics.stdev(diffs) / len(diffs) ** 0.5
+            assert on[0].action == (off[0].action if ahead else other.action)
+            flips += not ahead
+    assert flips >= 1

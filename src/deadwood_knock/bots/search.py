@@ -94,6 +94,16 @@ FITTED_STYLE = dataclasses.replace(DK_STYLE, knock_odds=FITTED_ODDS)
 #: rounds; docs/bots.md, Deadwood Knock, eleventh pass).
 FITTED_SELF = False
 
+#: Deadwood Knock, twelfth pass (off in play): the knock only when the paired playouts
+#: put it more than ``anchor_z`` (1.0) standard errors of the paired differences ahead of
+#: the best way of playing on (the best-valued non-knock candidate among the survivors of
+#: the halving), on at least 4 samples (``se_ahead``: strong-v1's Knock Rummy caution);
+#: otherwise that play-on move. Today the knock is played whenever its mean is the best.
+DK_KNOCK_SE = False
+#: The same caution at a call (off in play): call only when the call's paired playouts are
+#: more than ``anchor_z`` standard errors ahead of the fold's; otherwise fold.
+DK_CALL_SE = False
+
 #: The rummy games whose search deals by the inference model. Knock Rummy is not one:
 #: there the model's hands (best of at most four weighted deals) are weaker than
 #: strong-v1's (best of up to 31 uniform deals), the search expected the rival to knock
@@ -228,6 +238,27 @@ def se_ahead(diffs: Sequence[float], z: float) -> bool:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return bool(mean > z * (var / n) ** 0.5)
+
+
+def cautious_first(ranked: list[ActionValue[A]], kind: str, z: float) -> list[ActionValue[A]]:
+    """``DK_KNOCK_SE`` / ``DK_CALL_SE``: when the search's choice (``ranked[0]``) is of
+    ``kind`` (a knock, a call), keep it only if ``se_ahead`` puts it more than ``z``
+    standard errors ahead of the best other move (the first of another kind in ``ranked``:
+    the survivors of the halving come first, best first), paired on the samples both were
+    played on; otherwise that move goes first. Unchanged when either has no samples."""
+    top = ranked[0]
+    if getattr(top.action, "kind", "") != kind:
+        return ranked
+    other = next((av for av in ranked[1:] if getattr(av.action, "kind", "") != kind), None)
+    if other is None:
+        return ranked
+    n = min(len(top.draws), len(other.draws))
+    if n == 0:
+        return ranked
+    diffs = [top.draws[k] - other.draws[k] for k in range(n)]
+    if se_ahead(diffs, z):
+        return ranked
+    return [other, *(av for av in ranked if av is not other)]
 
 
 def paired_playouts(
@@ -467,7 +498,15 @@ class SearchBot(StrongBot):
                 return self._halving(game, observation, view, legal, rng, budget)
             if KR_KNOCK_SHARE > 0 and cull and any(_is_knock(a) for a in legal):
                 return self._knock_priced(game, observation, view, legal, rng, budget)
-        return super().evaluate(game, observation, legal, rng, budget, cull)
+            return super().evaluate(game, observation, legal, rng, budget, cull)
+        ranked = super().evaluate(game, observation, legal, rng, budget, cull)
+        # Deadwood Knock, twelfth pass (both off in play): a knock or a call only when
+        # clearly ahead. Reads the values the search already has: no random number drawn.
+        if DK_KNOCK_SE:
+            ranked = cautious_first(ranked, "knock", self.anchor_z)
+        if DK_CALL_SE:
+            ranked = cautious_first(ranked, "call", self.anchor_z)
+        return ranked
 
     def _halving(
         self,
