@@ -3,6 +3,12 @@ and hints call it): p50 and p95, wall clock and CPU, over seeded games against a
 personality. Prints one JSON object per game; report the load average with it.
 
     .venv/bin/python bench/decision_time.py --bot strong --games 3 --seed 1
+
+``--set NAME=VALUE`` sets a constant of ``bots/search.py`` first (as
+``bench/kr_switch_arena.py`` does), to time a switched-off variant:
+
+    .venv/bin/python bench/decision_time.py --bot strong --game gin --games 4 --seed 2 \\
+        --cap 120 --set SEQ_HALVING=1
 """
 
 from __future__ import annotations
@@ -14,14 +20,26 @@ import random
 import time
 from typing import Any
 
-from deadwood_knock.bots import get_bot
+from deadwood_knock.bots import get_bot, search
 from deadwood_knock.games import get_game
+
+#: The switches reported with each figure (their values when it was measured).
+SWITCHES = ("SEQ_HALVING", "KR_DISCARD_ANCHOR", "KR_KNOCK_SHARE", "KR_AHEAD_MARGIN")
 
 TABLES: dict[str, dict[str, Any]] = {
     "deadwood-knock": {"players": 4, "rounds": 2},
     "knock-rummy": {"players": 2},
     "gin": {"players": 2},
 }
+
+
+def _value(text: str) -> int | float | None:
+    if text == "None":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -54,6 +72,7 @@ def measure(game_name: str, bot_name: str, games: int, seed: int, cap: int) -> d
             steps += 1
     return {
         "game": game_name,
+        "set": {name: getattr(search, name) for name in SWITCHES},
         "bot": bot_name,
         "decisions": len(wall),
         "wall_ms_p50": round(1000 * percentile(wall, 0.5), 1),
@@ -71,7 +90,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cap", type=int, default=160, help="moves per game at most")
     ap.add_argument("--game", action="append", help="default: all three")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = ap.parse_args()
+    for item in args.set:
+        name, _, text = item.partition("=")
+        if not hasattr(search, name):
+            ap.error(f"bots/search.py has no {name}")
+        setattr(search, name, _value(text))
     for name in args.game or list(TABLES):
         print(json.dumps(measure(name, args.bot, args.games, args.seed, args.cap)), flush=True)
 

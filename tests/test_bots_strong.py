@@ -640,3 +640,108 @@ def test_a_knock_rummy_draw_is_already_the_whole_budget_on_pile_and_stock() -> N
     assert len(legal) == 2 and {a.kind for a in legal} == {"draw"}
     ranked = get_bot("strong").evaluate(game, obs, legal, random.Random(5), Budget(iterations=40))
     assert len(ranked) == 2 and all(av.samples == 40 and len(av.draws) == 40 for av in ranked)
+
+
+# --- Gin and Knock Rummy, ninth pass: sequential halving at Gin -------------------------
+
+_GIN_HALVING = (
+    ("7h 8h 9h 4s 4d 4c Js Qs Ks 2c 3d", "5h"),  # a knock legal
+    ("7h 8h 2c 5d Jd Qs Kc 3s 9c Td 4h", "9h"),
+    ("Ks Qd Jc Th 9s 8d 7c 6h Kd Qc 5s", "2h"),
+)
+
+
+def _gin_ranked(hand: str, top: str, seed: int, iterations: int, phase: str = "discard") -> Any:
+    game, state = _gin_position(hand, top, phase)
+    obs, legal = game.observe(state, 0), game.legal_actions(state)
+    return get_bot("strong").evaluate(
+        game, obs, legal, random.Random(seed), Budget(iterations=iterations)
+    )
+
+
+def test_gin_halving_is_off_and_leaves_gin_play_as_it_was(monkeypatch: Any) -> None:
+    """``SEQ_HALVING`` is off in play: strong's Gin evaluation is today's schedule
+    (``StrongBot.evaluate`` on the same bot, on the actions ``gin_weighed`` leaves), sample
+    for sample, at three discards and a draw; switched on, a discard is evaluated
+    otherwise and a draw (two candidates: one round) exactly as today."""
+    from deadwood_knock.bots import search
+    from deadwood_knock.bots.strong import StrongBot
+
+    assert search.SEQ_HALVING == 0
+    bot = search.SearchBot()
+    budget = Budget(iterations=60)
+    positions = [(h, t, "discard") for h, t in _GIN_HALVING]
+    positions.append(("7h 8h 2c 5d Jd Qs Kc 3s 9c Td", "9h", "draw"))
+    offs = []
+    for seed, (hand, top, phase) in enumerate(positions):
+        game, state = _gin_position(hand, top, phase)
+        obs, legal = game.observe(state, 0), game.legal_actions(state)
+        weighed = search.gin_weighed(view_of(obs, "gin"), legal)
+        mine = bot.evaluate(game, obs, legal, random.Random(seed), budget)
+        base = StrongBot.evaluate(bot, game, obs, weighed, random.Random(seed), budget)
+        assert _summary(mine) == _summary(base)
+        assert bot.act(game, obs, legal, random.Random(seed), budget) == mine[0].action
+        offs.append(_summary(mine))
+    monkeypatch.setattr(search, "SEQ_HALVING", 1)
+    ons = [_summary(_gin_ranked(h, t, seed, 60, p)) for seed, (h, t, p) in enumerate(positions)]
+    assert all(on != off for on, off in zip(ons[:3], offs[:3], strict=True))
+    assert ons[3] == offs[3]
+
+
+def test_gin_halving_keeps_the_anchor_to_the_end_and_its_values_agree(monkeypatch: Any) -> None:
+    """On at Gin: today's playouts, in the plan's rounds (the samples per candidate are
+    the plan's running sums); the anchor (``gin_choice``'s move, the top prior) is never
+    dropped and shares every sample with the one survivor; values 1, 2 and 3 are one
+    variant at Gin (the anchor rule kept, the anchor always protected), sample for
+    sample; a seed repeats."""
+    from deadwood_knock.bots import search
+
+    for hand, top in _GIN_HALVING:
+        game, state = _gin_position(hand, top, "discard")
+        obs, legal = game.observe(state, 0), game.legal_actions(state)
+        view = view_of(obs, "gin")
+        anchor = search.SearchBot()._gin_anchor(view, search.gin_weighed(view, legal))
+        runs = []
+        for value in (1, 2, 3):
+            monkeypatch.setattr(search, "SEQ_HALVING", value)
+            ranked, n = _counted(monkeypatch, lambda h=hand, t=top: _gin_ranked(h, t, 4, 400))
+            runs.append(_summary(ranked))
+            k = len(ranked)
+            assert k in (6, 7)  # six candidates, and the best knock when one is legal
+            assert n == search.today_playouts(k, 400)
+            plan = search.halving_plan(n, search.halving_sizes(k, 1))
+            assert plan is not None
+            assert sorted({av.samples for av in ranked}) == list(itertools.accumulate(plan))
+            full = [av for av in ranked if av.samples == sum(plan)]
+            assert len(full) == 2 and anchor in [av.action for av in full]
+        assert runs[0] == runs[1] == runs[2]
+        assert runs[0] == _summary(_gin_ranked(hand, top, 4, 400))
+
+
+def test_gin_halving_finds_a_clearly_best_discard_and_otherwise_keeps_the_anchor(
+    monkeypatch: Any,
+) -> None:
+    """A Gin discard whose playouts rate one candidate that is not the anchor 8 points
+    above the rest (noise sd 10 a playout): with halving on it is played on every seed
+    (the survivor: 257 paired samples against the anchor at 400 iterations). With every
+    move rated alike the anchor, ``gin_choice``'s move, is played."""
+    from deadwood_knock.bots import search
+
+    hand, top = _GIN_HALVING[1]
+    game, state = _gin_position(hand, top, "discard")
+    obs, legal = game.observe(state, 0), game.legal_actions(state)
+    view = view_of(obs, "gin")
+    anchor = search.SearchBot()._gin_anchor(view, search.gin_weighed(view, legal))
+    monkeypatch.setattr(search, "SEQ_HALVING", 1)
+    plain = search.SearchBot().evaluate(game, obs, legal, random.Random(0), Budget(iterations=8))
+    target = next(av.action for av in plain if av.action != anchor)
+    biased = _Biased({str(target): 8.0})
+    monkeypatch.setattr(search.SearchBot, "_search", lambda self, *a: biased)
+    for seed in range(6):
+        ranked = search.SearchBot().evaluate(
+            game, obs, legal, random.Random(seed), Budget(iterations=400)
+        )
+        assert ranked[0].action == target and ranked[0].samples == 257
+    monkeypatch.setattr(search.SearchBot, "_search", lambda self, *a: _Flat())
+    ranked = search.SearchBot().evaluate(game, obs, legal, random.Random(1), Budget(iterations=400))
+    assert ranked[0].action == anchor
