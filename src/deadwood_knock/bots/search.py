@@ -199,7 +199,10 @@ KR_KNOCK_SHARE: float = 0.0
 #: on all the samples. Only with an iteration budget and culling; otherwise today's
 #: schedule. All three dropped by their rule (Knock Rummy, seeds 700-704, 200 iterations,
 #: against strong-v1; strong as it plays +2.61 a hand): 1 +2.62, 2 -1.37, 3 +1.46
-#: (docs/bots.md, Gin and Knock Rummy, sixth pass).
+#: (docs/bots.md, Gin and Knock Rummy, sixth pass). At Gin the three values are one
+#: variant (Gin's anchor rule kept, its anchor never dropped); dropped by its rule there
+#: too (seeds 2103-2106, 400 iterations, against strong-v1): -1.72 a hand where strong as
+#: it plays scores -0.27 (ninth pass).
 SEQ_HALVING: int = 0
 
 #: Knock Rummy, seventh Gin / Knock Rummy pass (off in play: 0): at a heads-up Knock
