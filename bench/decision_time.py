@@ -4,11 +4,12 @@ personality. Prints one JSON object per game; report the load average with it.
 
     .venv/bin/python bench/decision_time.py --bot strong --games 3 --seed 1
 
-``--set NAME=VALUE`` sets a constant of ``bots/search.py`` first (as
-``bench/kr_switch_arena.py`` does), to time a switched-off variant:
+``--set NAME=VALUE`` (repeatable) sets a constant of ``bots/search.py`` first (as
+``bench/kr_switch_arena.py`` does), to time a switched-off variant; each figure reports
+the constants set:
 
     .venv/bin/python bench/decision_time.py --bot strong --game gin --games 4 --seed 2 \\
-        --cap 120 --set SEQ_HALVING=1
+        --cap 120 --set NAME=1
 """
 
 from __future__ import annotations
@@ -18,13 +19,11 @@ import json
 import os
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.bots import get_bot, search
 from deadwood_knock.games import get_game
-
-#: The switches reported with each figure (their values when it was measured).
-SWITCHES = ("SEQ_HALVING", "KR_DISCARD_ANCHOR", "KR_KNOCK_SHARE", "KR_AHEAD_MARGIN")
 
 TABLES: dict[str, dict[str, Any]] = {
     "deadwood-knock": {"players": 4, "rounds": 2},
@@ -47,7 +46,11 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
 
 
-def measure(game_name: str, bot_name: str, games: int, seed: int, cap: int) -> dict[str, Any]:
+def measure(
+    game_name: str, bot_name: str, games: int, seed: int, cap: int, switches: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The decision times; ``switches``: the ``bots/search.py`` constants to report (their
+    values when it was measured)."""
     game = get_game(game_name)
     opts = TABLES[game_name]
     rng = random.Random(seed)
@@ -72,7 +75,7 @@ def measure(game_name: str, bot_name: str, games: int, seed: int, cap: int) -> d
             steps += 1
     return {
         "game": game_name,
-        "set": {name: getattr(search, name) for name in SWITCHES},
+        "set": {name: getattr(search, name) for name in switches},
         "bot": bot_name,
         "decisions": len(wall),
         "wall_ms_p50": round(1000 * percentile(wall, 0.5), 1),
@@ -92,13 +95,16 @@ def main() -> None:
     ap.add_argument("--game", action="append", help="default: all three")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = ap.parse_args()
+    switches = []
     for item in args.set:
         name, _, text = item.partition("=")
         if not hasattr(search, name):
             ap.error(f"bots/search.py has no {name}")
         setattr(search, name, _value(text))
+        switches.append(name)
     for name in args.game or list(TABLES):
-        print(json.dumps(measure(name, args.bot, args.games, args.seed, args.cap)), flush=True)
+        figure = measure(name, args.bot, args.games, args.seed, args.cap, switches)
+        print(json.dumps(figure), flush=True)
 
 
 if __name__ == "__main__":
