@@ -3,6 +3,13 @@ and hints call it): p50 and p95, wall clock and CPU, over seeded games against a
 personality. Prints one JSON object per game; report the load average with it.
 
     .venv/bin/python bench/decision_time.py --bot strong --games 3 --seed 1
+
+``--set NAME=VALUE`` (repeatable) sets a constant of ``bots/search.py`` first (as
+``bench/kr_switch_arena.py`` does), to time a switched-off variant; each figure reports
+the constants set:
+
+    .venv/bin/python bench/decision_time.py --bot strong --game gin --games 4 --seed 2 \\
+        --cap 120 --set NAME=1
 """
 
 from __future__ import annotations
@@ -12,9 +19,10 @@ import json
 import os
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
-from deadwood_knock.bots import get_bot
+from deadwood_knock.bots import get_bot, search
 from deadwood_knock.games import get_game
 
 TABLES: dict[str, dict[str, Any]] = {
@@ -24,12 +32,25 @@ TABLES: dict[str, dict[str, Any]] = {
 }
 
 
+def _value(text: str) -> int | float | None:
+    if text == "None":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
 def percentile(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
 
 
-def measure(game_name: str, bot_name: str, games: int, seed: int, cap: int) -> dict[str, Any]:
+def measure(
+    game_name: str, bot_name: str, games: int, seed: int, cap: int, switches: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The decision times; ``switches``: the ``bots/search.py`` constants to report (their
+    values when it was measured)."""
     game = get_game(game_name)
     opts = TABLES[game_name]
     rng = random.Random(seed)
@@ -54,6 +75,7 @@ def measure(game_name: str, bot_name: str, games: int, seed: int, cap: int) -> d
             steps += 1
     return {
         "game": game_name,
+        "set": {name: getattr(search, name) for name in switches},
         "bot": bot_name,
         "decisions": len(wall),
         "wall_ms_p50": round(1000 * percentile(wall, 0.5), 1),
@@ -71,9 +93,18 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cap", type=int, default=160, help="moves per game at most")
     ap.add_argument("--game", action="append", help="default: all three")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = ap.parse_args()
+    switches = []
+    for item in args.set:
+        name, _, text = item.partition("=")
+        if not hasattr(search, name):
+            ap.error(f"bots/search.py has no {name}")
+        setattr(search, name, _value(text))
+        switches.append(name)
     for name in args.game or list(TABLES):
-        print(json.dumps(measure(name, args.bot, args.games, args.seed, args.cap)), flush=True)
+        figure = measure(name, args.bot, args.games, args.seed, args.cap, switches)
+        print(json.dumps(figure), flush=True)
 
 
 if __name__ == "__main__":

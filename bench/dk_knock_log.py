@@ -4,8 +4,9 @@ Plays 4-player Deadwood Knock matches with ``strong-v1`` at every seat (``--iter
 a decision, one match a seed of ``--seeds LO:HI``) and, at every turn where a
 knock is allowed and at every call-or-fold, logs the stock size, the hand's score and
 hand points, and what it chose (one JSON line each with ``--log``). At the end it prints
-the knocks over the chances by stock size and hand score (``dk_playout.ODDS_STOCK`` /
-``ODDS_SCORE``, the table ``search.FITTED_ODDS`` holds) and the calls by hand points.
+the knocks over the chances by stock size and hand score (``ODDS_STOCK`` /
+``ODDS_SCORE``: the table the tenth pass's ``FITTED_ODDS`` held, docs/bots.md) and the
+calls by hand points.
 
     .venv/bin/python bench/dk_knock_log.py --seeds 10100:10108 --iterations 200
 """
@@ -18,8 +19,12 @@ import random
 from collections import Counter
 
 from deadwood_knock.bots import Budget, get_bot
-from deadwood_knock.bots.dk_playout import ODDS_SCORE, ODDS_STOCK, quick
+from deadwood_knock.bots.dk_playout import quick
 from deadwood_knock.games import get_game
+
+#: The stock sizes and hand scores that bound the table's rows and columns.
+ODDS_STOCK = (7, 14)
+ODDS_SCORE = (40, 50, 60, 70)
 
 
 def _bucket(value: int, bounds: tuple[int, ...]) -> int:

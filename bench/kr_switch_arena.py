@@ -1,9 +1,9 @@
 """The arena with constants of ``bots/search.py`` set (issue #17, the fifth Gin / Knock
-Rummy pass): ``--set NAME=VALUE`` (an int, a float or ``None``), then the arena's own
-arguments after ``--``. Run it with ``--jobs 1``: the constants are set in this process
-only, and worker processes would not see them.
+Rummy pass): ``--set NAME=VALUE`` (an int, a float or ``None``; repeatable), then the
+arena's own arguments after ``--``. Run it with ``--jobs 1``: the constants are set in this
+process only, and worker processes would not see them.
 
-    .venv/bin/python bench/kr_switch_arena.py --set KR_AHEAD_MARGIN=5 -- --game knock-rummy \\
+    .venv/bin/python bench/kr_switch_arena.py --set NAME=5 -- --game knock-rummy \\
         --bots strong,strong-v1 --matches 16 --seed 700 --iterations 200 --jobs 1 --json \\
         --no-progress
 """

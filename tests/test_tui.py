@@ -443,6 +443,36 @@ def _log_shows_the_latest_event(app: DeadwoodApp) -> None:
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("width", [SMALL[0], 66])
+@pytest.mark.parametrize("seed", [5, 8, 13])
+async def test_a_gin_hand_of_eleven_reads_on_one_line(width: int, seed: int) -> None:
+    """After the draw a Gin hand holds 11 cards: each with its key on one line, none
+    wrapped to the next. At 80 columns they sit beside the label; where they cannot,
+    they take a line of their own."""
+    session = Session("gin", ["strong"], seed=seed)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=(width, SMALL[1])) as pilot:
+        await settle(pilot, app)
+        await pilot.press("s")
+        await settle(pilot, app)
+        assert len(session.observation().hand) == 11
+        keys = "1234567890-"
+        labels = [f"{k}:{c.pretty()}" for k, c in zip(keys, app.hand_order(), strict=True)]
+        lines = app.screen_text().splitlines()
+        assert all(len(x) <= width for x in lines)
+        row = next(i for i, x in enumerate(lines) if "Your hand" in x)
+        cards = lines[row] if width == SMALL[0] else lines[row + 1]
+        assert all(label in cards for label in labels), cards
+        # The selection's brackets take the shared space: picking another card moves nothing.
+        before = [cards.index(label) for label in labels]
+        await pilot.press("5")
+        await pilot.pause()
+        after = app.screen_text().splitlines()[row if width == SMALL[0] else row + 1]
+        assert f"[{labels[4]}]" in after
+        assert [after.index(label) for label in labels] == before
+
+
+@pytest.mark.asyncio
 @pytest.mark.parametrize(
     ("game", "bots"),
     [

@@ -676,3 +676,69 @@ def test_the_phone_bar_sums_up_the_hand_from_the_engine_figures(
     assert got["low"] == {"count": 7, "cards": ["Kh", "Qs"]}
     assert (got["after"], got["none"]) == (7, None)
     assert console.errors == []
+
+
+def _after_knock_views() -> dict[str, Any]:
+    """Real engine observations (JSON) of each moment after a Deadwood Knock knock, seen
+    by one seat: its own knock, its final turn, another's final turn, its call, another's."""
+    import random
+
+    from deadwood_knock.games import deadwood_knock as dk
+
+    found: dict[str, Any] = {}
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = dk.GAME
+        state = game.new_game(game.options_from_json({"players": 3}), seed)
+        while not game.is_over(state) and len(found) < 5:
+            for seat in range(3):
+                obs = game.observe(state, seat)
+                if obs.knocker is None or obs.phase not in ("final", "call"):
+                    continue
+                if obs.knocker == seat:
+                    case = "own knock"
+                elif obs.phase == "final":
+                    case = "final turn" if obs.final_turn else "another's final turn"
+                else:
+                    case = "call" if obs.to_act == seat else "another's call"
+                found.setdefault(case, obs.to_json())
+            legal = game.legal_actions(state)
+            knocks = [a for a in legal if isinstance(a, dk.Knock)]
+            state, _ = game.apply(state, knocks[0] if knocks else rng.choice(legal))
+        if len(found) == 5:
+            return found
+    raise AssertionError(f"not every moment came up: {sorted(found)}")
+
+
+def test_hand_focus_after_a_knock_says_only_what_the_engine_says(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """Before the hint comes, Hand Focus's line after a knock follows the engine's phase and
+    seats: the knocker is not told to make a last turn count, and only the seat the engine
+    gives a final turn is told it is its final turn."""
+    views = _after_knock_views()
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    said = page.evaluate(
+        """async (views) => {
+            const { HandFocus } = await import('/app/focus.js');
+            const { html, render } = await import('/app/lib.js');
+            const out = {};
+            for (const [name, obs] of Object.entries(views)) {
+                const box = document.createElement('div');
+                render(html`<${HandFocus} obs=${obs} canKnock=${false} advice=${null} />`, box);
+                const hints = box.querySelectorAll('.hint');
+                out[name] = hints[hints.length - 1].textContent;
+            }
+            return out;
+        }""",
+        views,
+    )
+    assert said["own knock"].startswith("You knocked"), said
+    assert "final turn" not in said["own knock"] and "last turn" not in said["own knock"]
+    assert "this is your final turn" in said["final turn"], said
+    for other in ("another's final turn", "call", "another's call"):
+        assert "your final turn" not in said[other] and "last turn" not in said[other], said
+    assert said["call"].endswith("call or fold."), said
+    assert "the table calls or folds" in said["another's call"], said
+    assert console.errors == []

@@ -545,6 +545,67 @@ def test_a_knock_rummy_knock_says_the_count_it_lays_down(
     assert console.errors == []
 
 
+def test_a_knock_rummy_knock_asks_until_the_hint_has_weighed_it(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """With no knock limit a knock may lay down any count. Until the turn's hint has come,
+    Knock asks first, with the count it lays down, and Keep playing plays nothing; once
+    the hint has come, only a knock it rates unwise asks."""
+    page = new_page(PHONE, service_workers="block")
+    held: list[Any] = []
+    hint_url = re.compile(r"/api/matches/[^/]+/hint$")
+    page.route(hint_url, lambda route: held.append(route))
+    start_quick_table(page, server_url, "Knock Rummy")
+    draw_from_stock_on_our_turn(page)
+    wait_until(page, "document.querySelectorAll('.hand button.card:not([disabled])').length >= 8")
+    view = match_view(page)
+    card = page.locator(".hand button.card:not([disabled])").last
+    label = (card.get_attribute("aria-label") or "")[len("Select ") :]
+    card.click()
+    count = page.evaluate(
+        """async ([after, label]) => {
+            const { pretty } = await import('/app/cards.js');
+            return Object.entries(after).find(([c]) => pretty(c) === label)[1];
+        }""",
+        [view["observation"]["discard_counts"], label],
+    )
+    page.get_by_role("button", name="Knock", exact=True).click()
+    question = page.get_by_role("dialog", name=f"Knock and discard {label}?")
+    question.wait_for()
+    text = question.inner_text()
+    assert "Hand Focus is still weighing this knock." in text, text
+    assert f"You lay down a count of {count};" in text, text
+    question.get_by_role("button", name="Keep playing").click()
+    assert page.get_by_role("dialog").count() == 0
+    assert match_view(page)["version"] == view["version"], "Keep playing played a move"
+    assert held, "the table never asked for the hint"
+    # The hint comes: the question now asks only when the hint rates the knock unwise.
+    for route in held:
+        route.continue_()
+    page.unroute(hint_url)
+    wait_until(page, "!!document.querySelector('.bar-label .dot')")
+    hint = page.evaluate(
+        """async () => {
+            const id = decodeURIComponent(location.hash.split('/table/')[1]);
+            const { getHint } = await import('/app/api.js');
+            return (await getHint(id)).hint;
+        }"""
+    )
+    page.get_by_role("button", name="Knock", exact=True).click()
+    if hint["knock"]["wise"] is False:
+        question.wait_for()
+        assert "still weighing" not in question.inner_text()
+        assert "Hand Focus: " in question.inner_text()
+        question.get_by_role("button", name="Keep playing").click()
+    else:
+        deadline = time.monotonic() + 10
+        while match_view(page)["version"] == view["version"]:
+            assert page.get_by_role("dialog", name=f"Knock and discard {label}?").count() == 0
+            assert time.monotonic() < deadline, "the knock was not played"
+            page.wait_for_timeout(100)
+    assert console.errors == []
+
+
 def test_gin_side_column_at_desktop_size(server_url: str, new_page: Any, console: Console):
     """Beside the felt, Your Count (melds and the hint) shows whole however long the log
     grows, and the log keeps its newest line in view as the panels above it change."""

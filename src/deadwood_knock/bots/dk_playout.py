@@ -35,7 +35,6 @@ __all__ = [
     "Style",
     "apply_action",
     "dealt",
-    "knock_chance",
     "playout",
     "policy_move",
     "quick",
@@ -196,23 +195,6 @@ class Style:
     knock_count: int = 6  # always knock at or below this knock count
     knock_score: int = 20  # or when the hand scores at least this (and may knock)
     call_points: int = 30  # call with at least these hand points
-    #: If set, the knock is a chance instead of the two thresholds: at a turn where the
-    #: knock is allowed, knock with chance ``knock_odds[i][j]``, ``i`` the first of
-    #: ``ODDS_STOCK`` the stock is below (else the last row), ``j`` the first of
-    #: ``ODDS_SCORE`` the hand's score is below (else the last column).
-    knock_odds: tuple[tuple[float, ...], ...] | None = None
-
-
-#: The stock sizes and hand scores that bound the rows and columns of ``Style.knock_odds``.
-ODDS_STOCK: Final = (7, 14)
-ODDS_SCORE: Final = (40, 50, 60, 70)
-
-
-def knock_chance(odds: Sequence[Sequence[float]], stock: int, score: int) -> float:
-    """The chance in ``odds`` (``Style.knock_odds``) for a stock size and a hand score."""
-    row = next((i for i, b in enumerate(ODDS_STOCK) if stock < b), len(ODDS_STOCK))
-    col = next((j for j, b in enumerate(ODDS_SCORE) if score < b), len(ODDS_SCORE))
-    return odds[row][col]
 
 
 DEFAULT_STYLE: Final = Style()
@@ -228,19 +210,13 @@ def policy_move(core: Core, rng: random.Random, style: Style = DEFAULT_STYLE) ->
     if phase == "call":
         core.step(CALL if points >= style.call_points else FOLD)
         return
-    if phase == "play" and knock <= KNOCK_LIMIT:
-        odds = style.knock_odds
-        if odds is None:
-            if knock <= style.knock_count or score >= style.knock_score:
-                core.step(KNOCK)
-                return
-        else:
-            # A random number only where the chance is above zero, so a table of zeros
-            # plays like a player that never knocks, draw for draw.
-            chance = knock_chance(odds, len(core.stock), score)
-            if chance > 0.0 and rng.random() < chance:
-                core.step(KNOCK)
-                return
+    if (
+        phase == "play"
+        and knock <= KNOCK_LIMIT
+        and (knock <= style.knock_count or score >= style.knock_score)
+    ):
+        core.step(KNOCK)
+        return
     top = core.discard[-1] if core.discard else None
     if top is not None:
         best_i, best_v = -1, score

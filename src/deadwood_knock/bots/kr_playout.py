@@ -36,7 +36,6 @@ from deadwood_knock.games.points import CARD_POINTS
 
 __all__ = [
     "PLAYOUT_CAP",
-    "ahead_move",
     "apply_action",
     "meld_move",
     "playout",
@@ -282,39 +281,6 @@ def meld_move(t: KrTable, knock_at: int) -> None:
             if key < best_key:
                 best_key, card = key, x
     t.play(DISCARDS[card])
-
-
-def ahead_move(margin: int) -> Callable[[KrTable, int], None]:
-    """A heads-up Knock Rummy playout policy (the fifth Gin / Knock Rummy pass's, off in
-    play): as :func:`policy_move`, but a seat also knocks, at any count the table allows,
-    when the lowest count its discard leaves is at least ``margin`` below the other
-    hand's (the sampled one): players who knock early and high, when ahead. Gin and
-    three or more players play :func:`policy_move`."""
-
-    def move(t: KrTable, knock_at: int) -> None:
-        if t.phase == DRAW or t.opts.gin or len(t.hands) != 2:
-            policy_move(t, knock_at)
-            return
-        seat = t.to_act
-        assert seat is not None
-        hand = t.hands[seat]
-        ha = t.opts.high_aces
-        if count_mask(hand, ha) == 0:
-            t.play(RUMMY_NO_DISCARD)
-            return
-        left, card = _best_discard(hand, ha, t.taken)
-        if left == 0:
-            t.play(RUMMIES[card])
-            return
-        limit = t.opts.knock_limit
-        low = knock_at if limit is None or knock_at < limit else limit
-        allowed = limit is None or left <= limit
-        if left <= low or (allowed and left + margin <= count_mask(t.hands[1 - seat], ha)):
-            t.play(KNOCKS[card])
-            return
-        t.play(DISCARDS[card])
-
-    return move
 
 
 def apply_action(t: KrTable, seat: int, action: object) -> bool:

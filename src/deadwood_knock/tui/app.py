@@ -338,29 +338,62 @@ class DeadwoodApp(App[None]):
         text = Text()
         mark = "▶ " if obs.to_act == HUMAN_SEAT else "  "
         mine = f" ({number_text(obs.totals[HUMAN_SEAT])})" if self.compact else ""
-        text.append(f"{mark}Your hand{mine}: ")
+        head = f"{mark}Your hand{mine}:"
         groups, rest = self.hand_groups()
         # The engine's groups (poker hand, melds) underlined, as on the web table; a bar
         # between groups.
         parts = [(group, "underline") for group in groups] + ([(rest, "")] if rest else [])
-        i = 0
-        for g, (cards, style) in enumerate(parts):
-            if g:
-                text.append("│ " if self.compact else " │  ", style="dim")
-            for c in cards:
-                label = f"{_NUMBER_KEYS[i]}:" if i < len(_NUMBER_KEYS) else ""
-                if i == self.selected:
-                    text.append(f"[{label}{c.pretty()}]", style="reverse bold")
-                else:
-                    text.append(" ")
-                    text.append(f"{label}{c.pretty()}", style=style)
-                    text.append(" ")
-                if not self.compact:
-                    text.append(" ")
-                i += 1
+        cards = self._hand_cards(parts)
+        text.append(head)
+        # An 80-column terminal cannot hold 11 Gin cards after the label: they go on a line
+        # of their own rather than wrap mid-hand.
+        if self.compact and len(head) + 1 + len(cards) > self.size.width - 2:
+            text.append("\n ")
+        text.append(" ")
+        text.append_text(cards)
         text.append("\n")
         width = self.size.width - 2 if self.compact else None
         text.append("\n".join(evaluation_lines(self.session.name, obs, width)))
+        return text
+
+    def _hand_cards(self, parts: list[tuple[list[Any], str]]) -> Text:
+        """The cards with their number keys, a bar between groups. Compact: neighbours share
+        one space, which the selection's bracket takes, so 11 cards fit 80 columns and moving
+        the selection shifts nothing."""
+        text = Text()
+        picked = "reverse bold"
+        i = 0
+        if not self.compact:
+            for g, (cards, style) in enumerate(parts):
+                if g:
+                    text.append(" │  ", style="dim")
+                for c in cards:
+                    label = f"{_NUMBER_KEYS[i]}:" if i < len(_NUMBER_KEYS) else ""
+                    if i == self.selected:
+                        text.append(f"[{label}{c.pretty()}] ", style=picked)
+                    else:
+                        text.append(" ")
+                        text.append(f"{label}{c.pretty()}", style=style)
+                        text.append("  ")
+                    i += 1
+            return text
+        before = False  # the card before this one is selected
+        for g, (cards, style) in enumerate(parts):
+            for j, c in enumerate(cards):
+                chosen = i == self.selected
+                if g and not j:
+                    text.append("]" if before else " ", style=picked if before else "")
+                    text.append("│", style="dim")
+                    before = False
+                if chosen:
+                    text.append("[", style=picked)
+                else:
+                    text.append("]" if before else " ", style=picked if before else "")
+                label = f"{_NUMBER_KEYS[i]}:" if i < len(_NUMBER_KEYS) else ""
+                text.append(f"{label}{c.pretty()}", style=picked if chosen else style)
+                before = chosen
+                i += 1
+        text.append("]" if before else " ", style=picked if before else "")
         return text
 
     def _prompt(self, obs: Any) -> str:

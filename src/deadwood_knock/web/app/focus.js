@@ -51,6 +51,19 @@ export function focusSummary(obs, dk) {
   return `Count ${arr.count} · ${melds} meld${melds === 1 ? "" : "s"}`;
 }
 
+// After a knock, only what the engine's phase and seats say: the knocker has no final
+// turn, and a final turn is the seat's own only while the engine says so.
+/** @param {any} obs the seat's observation @returns {string} */
+function afterKnock(obs) {
+  if (obs.knocker === obs.seat) return "You knocked: your hand stands as it is for the showdown.";
+  if (obs.final_turn) return "Someone has knocked: this is your final turn, so make it count.";
+  if (obs.phase === "final") return "Someone has knocked: everyone else gets one final turn.";
+  if (obs.phase === "call") {
+    return obs.to_act === obs.seat ? "Someone has knocked: call or fold." : "Someone has knocked: the table calls or folds.";
+  }
+  return "Someone has knocked: the hands go to the showdown.";
+}
+
 export function HandFocus({ obs, canKnock, advice, open, onClose }) {
   const ev = obs.evaluation || null;
   const knockCount = ev ? ev.knock_count : null;
@@ -58,7 +71,7 @@ export function HandFocus({ obs, canKnock, advice, open, onClose }) {
   const limit = facts ? facts.knock_limit : null;
   let hint;
   if (!ev) hint = "Your hand's numbers appear here.";
-  else if (obs.knocker != null) hint = "Someone has knocked: make your last turn count.";
+  else if (obs.knocker != null) hint = afterKnock(obs);
   else if (canKnock) hint = `Knock count ${num(knockCount)}: you may knock now.`;
   else if (knockCount != null && limit != null) hint = `Knock count ${num(knockCount)}: knocking needs ${limit} or less.`;
   else hint = "Keep deadwood low and build your poker hand.";

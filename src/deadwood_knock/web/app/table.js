@@ -503,7 +503,11 @@ export function TableScreen({ matchId, characters }) {
   // A knock the engine's figures (or the hint) say is costly asks once, unless turned off.
   function knock(action) {
     const ev = obs.evaluation;
-    const risky = (dk && ev && ev.score < 0) || (advice && advice.knock && advice.knock.wise === false);
+    // With no knock limit a Knock Rummy knock may lay down any count; until the hint has
+    // weighed it there is no checked fact that it is sound, so it asks.
+    const unweighed = !dk && !advice && obs.options && obs.options.knock_limit == null;
+    const risky =
+      (dk && ev && ev.score < 0) || (advice && advice.knock && advice.knock.wise === false) || unweighed;
     if (risky && settings().knockWarning !== false) setKnockAsk(action);
     else act(action);
   }
