@@ -22,6 +22,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from kr_switch_arena import set_switches  # a sibling script: bench/ is on sys.path
+
 from deadwood_knock.bots import get_bot, search
 from deadwood_knock.games import get_game
 
@@ -30,15 +32,6 @@ TABLES: dict[str, dict[str, Any]] = {
     "knock-rummy": {"players": 2},
     "gin": {"players": 2},
 }
-
-
-def _value(text: str) -> int | float | None:
-    if text == "None":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -95,13 +88,7 @@ def main() -> None:
     ap.add_argument("--game", action="append", help="default: all three")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = ap.parse_args()
-    switches = []
-    for item in args.set:
-        name, _, text = item.partition("=")
-        if not hasattr(search, name):
-            ap.error(f"bots/search.py has no {name}")
-        setattr(search, name, _value(text))
-        switches.append(name)
+    switches = set_switches(ap, args.set)
     for name in args.game or list(TABLES):
         figure = measure(name, args.bot, args.games, args.seed, args.cap, switches)
         print(json.dumps(figure), flush=True)

@@ -26,6 +26,20 @@ def _value(text: str) -> int | float | None:
         return float(text)
 
 
+def set_switches(p: argparse.ArgumentParser, items: list[str]) -> list[str]:
+    """Set each ``NAME=VALUE`` of ``--set`` on ``bots/search.py`` (in this process only);
+    the names set. Also used by ``decision_time.py``."""
+    names = []
+    for item in items:
+        name, _, text = item.partition("=")
+        if not hasattr(search, name):
+            p.error(f"bots/search.py has no {name}")
+        setattr(search, name, _value(text))
+        print(f"# search.{name} = {getattr(search, name)!r}", file=sys.stderr)
+        names.append(name)
+    return names
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     cut = argv.index("--") if "--" in argv else len(argv)
@@ -35,12 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     rest = argv[cut + 1 :]
     if "--jobs" not in rest or rest[rest.index("--jobs") + 1] != "1":
         p.error("give the arena --jobs 1 (the constants are set in this process only)")
-    for item in args.set:
-        name, _, text = item.partition("=")
-        if not hasattr(search, name):
-            p.error(f"bots/search.py has no {name}")
-        setattr(search, name, _value(text))
-        print(f"# search.{name} = {getattr(search, name)!r}", file=sys.stderr)
+    set_switches(p, args.set)
     return arena.main(rest)
 
 
