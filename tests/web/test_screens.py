@@ -742,3 +742,32 @@ def test_hand_focus_after_a_knock_says_only_what_the_engine_says(
     assert said["call"].endswith("call or fold."), said
     assert "the table calls or folds" in said["another's call"], said
     assert console.errors == []
+
+
+def test_your_count_says_a_matched_hand_goes_out_on_its_turn(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """Your Count, before the hint: a hand with every card matched "can go out" on the
+    seat's own turn; between turns it says the turn it can."""
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    said = page.evaluate(
+        """async () => {
+            const { MeldPanel } = await import('/app/focus.js');
+            const { html, render } = await import('/app/lib.js');
+            const arrangement = {count: 0, melds: [['2s', '3s', '4s'], ['9h', '9d', '9c']],
+                deadwood: [], rummy: true};
+            const out = {};
+            for (const [name, toAct] of [['mine', 0], ['theirs', 1]]) {
+                const box = document.createElement('div');
+                const obs = {seat: 0, to_act: toAct, arrangement, options: {knock_limit: null}};
+                render(html`<${MeldPanel} obs=${obs} advice=${null} />`, box);
+                const hints = box.querySelectorAll('.hint');
+                out[name] = hints[hints.length - 1].textContent;
+            }
+            return out;
+        }"""
+    )
+    assert said["mine"] == "Every card is matched: you can go out.", said
+    assert said["theirs"] == "Every card is matched: you can go out on your turn.", said
+    assert console.errors == []
