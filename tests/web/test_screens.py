@@ -828,3 +828,38 @@ def test_a_knock_rummy_winner_at_four_says_how_many_paid_the_difference(
                 assert not any(line.startswith("Count difference") for line in said), said
     assert multi >= 5  # most four-player hands have one winner and several payers
     assert console.errors == []
+
+
+def test_the_back_a_new_player_holds_is_the_one_the_profile_shows(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """A new player's card back is the server's starting back: the profile's picker shows it
+    chosen, and the table's stock wears its art (before, the table drew a back of the
+    client's own that the picker did not list, and no back was shown chosen). A setting
+    kept by an older version ("deadwood") reads the same way."""
+    from .test_table import start_quick_table
+
+    page = new_page(PHONE)
+    start_quick_table(page, server_url, "Deadwood Knock")
+    backs = _api(page, "/api/card-backs")["card_backs"]
+    (selected,) = [b for b in backs if b["selected"]]
+    assert selected["unlock"] is None  # nobody has chosen: the back every player starts with
+    stock = page.get_by_role("button", name="Draw from stock").locator("img.card-svg")
+    stock.wait_for()
+    assert stock.get_attribute("src") == selected["svg_url"]
+    page.goto(server_url + "/#/profile")
+    radio = page.get_by_role("radio", name=f"Card back {selected['name']}")
+    wait_until(page, "document.querySelectorAll('.backs [role=radio]').length > 1")
+    assert radio.get_attribute("aria-checked") == "true"
+    checked = page.locator('.backs [role=radio][aria-checked="true"]')
+    assert checked.count() == 1
+    page.evaluate(
+        """() => {
+            const s = JSON.parse(localStorage.getItem('dk.settings.v1'));
+            localStorage.setItem('dk.settings.v1', JSON.stringify({ ...s, cardBack: 'deadwood' }));
+        }"""
+    )
+    page.reload()
+    radio.wait_for()
+    assert radio.get_attribute("aria-checked") == "true"
+    assert console.errors == []
