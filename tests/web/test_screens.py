@@ -847,6 +847,8 @@ def test_the_back_a_new_player_holds_is_the_one_the_profile_shows(
     stock = page.get_by_role("button", name="Draw from stock").locator("img.card-svg")
     stock.wait_for()
     assert stock.get_attribute("src") == selected["svg_url"]
+    # The opponents hold the same deck: their little backs wear the same art.
+    assert selected["svg_url"] in (page.locator(".mini-back").first.get_attribute("style") or "")
     page.goto(server_url + "/#/profile")
     radio = page.get_by_role("radio", name=f"Card back {selected['name']}")
     wait_until(page, "document.querySelectorAll('.backs [role=radio]').length > 1")

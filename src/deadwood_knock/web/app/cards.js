@@ -233,12 +233,20 @@ export function chosenBack(chosen) {
   return first ? first.id : "";
 }
 
+/**
+ * The art of the back a setting shows (see chosenBack), or null before the list has loaded.
+ * @param {string | null | undefined} chosen
+ * @returns {string | null}
+ */
+export function backArt(chosen) {
+  const shown = knownBacks.find((b) => b.id === chosenBack(chosen));
+  return (shown && shown.svg_url) || null;
+}
+
 /** @param {{back?: string | null}} props */
 export function CardBack({ back = null }) {
-  const shown = knownBacks.find((b) => b.id === chosenBack(back));
-  if (shown && shown.svg_url) {
-    return html`<img class="card-svg" src=${shown.svg_url} alt="" width="60" height="84" />`;
-  }
+  const art = backArt(back);
+  if (art) return html`<img class="card-svg" src=${art} alt="" width="60" height="84" />`;
   const a = "#7a1f1f";
   const b = "#d9b36c";
   return html`<svg class="card-svg" viewBox="0 0 60 84" aria-hidden="true" focusable="false">

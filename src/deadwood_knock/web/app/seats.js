@@ -5,6 +5,7 @@
 import { html } from "./lib.js";
 import { Portrait } from "./portraits.js";
 import { num } from "./showdown.js";
+import { backArt } from "./cards.js";
 
 function playerName(p, i) {
   if (p == null) return `Seat ${i + 1}`;
@@ -48,6 +49,7 @@ function Seat({ seat, obs, name, character, over, back }) {
   const acting = obs.to_act === seat && !over;
   const callWord = obs.calls && obs.calls[seat] != null ? obs.calls[seat] : null;
   const dealer = obs.dealer === seat;
+  const art = backArt(back); // the player's back: one deck at the table
   return html`<li class=${`opponent${acting ? " acting" : ""}`} data-seat=${seat}>
     <span class="seat-face">
       <${Portrait} name=${name} character=${character} />
@@ -57,7 +59,8 @@ function Seat({ seat, obs, name, character, over, back }) {
       <span class="opp-name">${name}</span>
       <span class="opp-meta"><span class="opp-pts">${num((obs.totals || [])[seat] ?? 0)} pts</span>
         <span class="seat-cards" aria-hidden="true">
-          ${Array.from({ length: Math.min(count || 0, 11) }, (_, i) => html`<i key=${i} class=${`mini-back back-${back}`}></i>`)}
+          ${Array.from({ length: Math.min(count || 0, 11) }, (_, i) => html`<i key=${i} class="mini-back"
+            style=${art ? `background-image: url("${art}")` : undefined}></i>`)}
         </span>
         <span class="opp-count" aria-hidden="true">${count ?? "?"}</span>
         <span class="sr-only">${count ?? "?"} cards</span></span>
