@@ -24,6 +24,20 @@ def test_security_headers_and_no_store(client: TestClient) -> None:
     assert response.headers["cache-control"] == "no-store"
 
 
+def test_the_clients_files_are_revalidated_on_every_load(client: TestClient) -> None:
+    """The web client's modules, pages and art carry no-cache (revalidated by ETag, a 304
+    when unchanged), so a browser never mixes an old module with new ones after an update."""
+    for path in ("/", "/app/main.js", "/app/cards.js", "/sw.js", "/styles.css"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert response.headers["cache-control"] == "no-cache", path
+        again = client.get(path, headers={"If-None-Match": response.headers["etag"]})
+        assert again.status_code == 304, path
+    art = client.get("/api/card-backs", headers=new_player(client, "Belle")).json()
+    url = art["card_backs"][0]["svg_url"]
+    assert client.get(url).headers["cache-control"] == "no-cache", url
+
+
 def test_cors_only_for_configured_origins(make_client, settings) -> None:  # type: ignore[no-untyped-def]
     client = make_client(settings.model_copy(update={"cors_origins": ("https://play.example",)}))
     allowed = client.options(

@@ -180,6 +180,11 @@ class SecurityHeaders:
                 own = any(k.lower() == b"cache-control" for k, _ in headers)
                 if path.startswith("/api/") and not own:
                     headers.append((b"cache-control", b"no-store"))
+                elif not own:
+                    # The client's files are revalidated on every load (a 304 by ETag when
+                    # unchanged): a browser's heuristic caching would otherwise keep old ES
+                    # modules beside new ones for hours after an update.
+                    headers.append((b"cache-control", b"no-cache"))
                 message = {**message, "headers": headers}
             await send(message)
 
