@@ -238,6 +238,9 @@ def test_cloud_backup_links_and_restores_on_a_fresh_browser(
     other.get_by_role("link", name="Profile").click()
     other.get_by_role("heading", name="Cloud Backup").wait_for()
     assert other.get_by_label("Name", exact=True).input_value() == "Stranger"
+    # This browser's own choice, which the restored profile (no likeness) must not keep.
+    other.get_by_role("radio", name="Prospector").click()
+    assert other.get_by_role("radio", name="Prospector").get_attribute("aria-checked") == "true"
     other.get_by_label("Restore a backup here").check()
     other.get_by_label("Email", exact=True).fill(address)
     seen = len(inbox.messages)
@@ -248,6 +251,8 @@ def test_cloud_backup_links_and_restores_on_a_fresh_browser(
     other.get_by_role("status").filter(has_text="Restored").wait_for()
     # The same profile, on screen and as the server knows this browser now.
     assert other.get_by_label("Name", exact=True).input_value() == "Annie Oakley"
+    assert other.locator('.likeness-grid [aria-checked="true"]').count() == 0
+    assert other.locator('.backs [aria-checked="true"]').count() == 1
     shot(other, "backup-restored-phone")
     ids = [
         p.evaluate("JSON.parse(localStorage.getItem('dk.settings.v1')).playerId")

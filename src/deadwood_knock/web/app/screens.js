@@ -484,6 +484,12 @@ export function Profile() {
         update({ playerId: got.player_id, token: got.token });
         const me = await api.get("/api/players/me");
         setS(update(fromServerProfile(me)));
+        // The restored player's own backs and unlocks.
+        const b = await optional("/api/card-backs").catch(() => null);
+        if (b && b.card_backs) {
+          setBacks(b.card_backs);
+          setCardBacks(b.card_backs);
+        }
         setMsg("Restored. Welcome back.");
       }
     } catch (err) {
@@ -647,11 +653,13 @@ function Devices() {
   </div>`;
 }
 
+// A restored profile is the server's: an empty likeness or card back there (none chosen)
+// replaces what this browser had, rather than keeping another player's choice.
 export function fromServerProfile(p) {
   const out = {};
   if (p.name) out.name = p.name;
-  if (p.likeness) out.likeness = p.likeness;
-  if (p.card_back) out.cardBack = p.card_back;
+  if ("likeness" in p) out.likeness = p.likeness || null;
+  if ("card_back" in p) out.cardBack = p.card_back || "";
   if (typeof p.large_print === "boolean") out.largePrint = p.large_print;
   if (typeof p.sleight_of_hand === "boolean") out.sleightOfHand = p.sleight_of_hand;
   return out;
