@@ -34,6 +34,7 @@ from deadwood_knock.content.schema import (
     Venue,
     WantedPoster,
 )
+from deadwood_knock.games.deadwood_knock.hand import CATEGORIES, HAND_POINTS
 from deadwood_knock.trail.facts import MatchFacts
 from deadwood_knock.trail.gazette import GazetteItem, Story, write_stories
 
@@ -63,8 +64,9 @@ __all__ = [
     "town_statuses",
 ]
 
-#: A round's hand points at or above this (a full house or better) make news.
-BIG_HAND_POINTS = 70
+#: A round's hand points at or above a full house's make news (and the records' "Full
+#: house or better"); read from the engine's table, not restated.
+BIG_HAND_POINTS = HAND_POINTS[CATEGORIES.index("full_house")]
 GAZETTE_KEEP = 100
 SUMMARIES_KEEP = 20
 #: ``matches.table_id`` holds a venue id for a table match, this prefix + poster id for a gunfight.

@@ -708,7 +708,7 @@ export function Records() {
       ${life
         ? html`<h3>Lifetime</h3><dl class="stats">
             <${Stat} label="Tables won" value=${life.tables_won} />
-            <${Stat} label="Big hands" value=${life.big_hands} />
+            <${Stat} label="Full house or better" value=${life.big_hands} />
             <${Stat} label="Reached Deadwood" value=${life.deadwood_reached} />
             <${Stat} label="Palms caught" value=${life.palms_caught} />
           </dl>`
