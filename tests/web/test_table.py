@@ -243,6 +243,55 @@ def test_a_short_screen_fits_every_turn_of_a_round(
     assert console.errors == []
 
 
+@pytest.mark.parametrize(
+    ("size", "large"),
+    [((360, 740), False), ((360, 740), True), ((360, 640), False)],
+    ids=["phone", "phone-large-print", "short-phone"],
+)
+def test_six_at_the_table_fit_every_turn_of_a_round_on_a_phone(
+    server_url: str, new_page: Any, console: Console, size: tuple[int, int], large: bool
+) -> None:
+    """Deadwood Knock for six on a phone: the five opponents sit in one row of narrow seats,
+    so every turn's controls fit without scrolling (in rows of two the seats took 195 px and
+    Stand was below a 740-px screen, 105 px below with large-print cards)."""
+    page = new_page({"width": size[0], "height": size[1]})
+    sign_in(page, server_url)
+    if large:
+        page.get_by_role("link", name="Profile").click()
+        page.get_by_label("Large-Print Cards").check()
+    match_id = page.evaluate(
+        """async () => {
+            const api = await import('/app/api.js');
+            const made = await api.createMatch('deadwood-knock',
+                ['greedy', 'legend', 'sharp', 'greedy', 'high_roller'], {});
+            return made.match_id;
+        }"""
+    )
+    page.goto(f"{server_url}/#/table/{match_id}")
+    page.get_by_text("Round 1 of 10").wait_for()
+    seats = page.locator(".opponents .opponent")
+    assert seats.count() == 5
+    tops = {round(box["y"]) for box in (seats.nth(i).bounding_box() for i in range(5)) if box}
+    assert len(tops) == 1, tops  # one row
+    checked: list[int] = []
+
+    def in_view(page: Any) -> None:
+        if dialog_title(page) is not None:
+            return
+        out = controls_out_of_view(page)
+        if out:
+            shot(page, f"FAILED-off-screen-six-{size[0]}x{size[1]}")
+        assert not out, f"off screen at version {table_version(page)}: {out}"
+        checked.append(table_version(page))
+
+    def turn(page: Any, shots: dict[str, bool], label: str) -> None:
+        play_dk_turn(page, shots, label, check=in_view)
+
+    play_until_over(page, f"six-{size[1]}{'-large' if large else ''}", turn, one_round=True)
+    assert checked
+    assert console.errors == []
+
+
 def test_whole_deadwood_knock_match_by_clicks(server_url: str, new_page: Any, console: Console):
     """Ten rounds by clicks on a 360 x 740 phone, with Sleight of Hand on (so Palm comes up):
     on every turn, everything the player must press is inside the screen, no scrolling."""

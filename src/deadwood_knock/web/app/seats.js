@@ -80,7 +80,9 @@ function Seat({ seat, obs, name, character, over, back }) {
  *   talk: Record<string, {text: string, at: number}>}} props
  */
 export function Opponents({ others, obs, names, characterOf, over, back, talk }) {
-  return html`<ul class="opponents" aria-label="Opponents">
+  // Three or more opponents sit in one row of narrow seats on a phone (styles.css): in
+  // rows of two, five of them took 195 px and pushed Stand below a 740-px screen.
+  return html`<ul class=${`opponents${others.length >= 3 ? " many" : ""}`} aria-label="Opponents">
       ${others.map((seat) => html`<${Seat} key=${seat} seat=${seat} obs=${obs} name=${names(seat)}
         character=${characterOf(seat)} over=${over} back=${back} />`)}
     </ul>
