@@ -947,3 +947,16 @@ async def test_the_terminal_holds_the_hand_as_the_engine_groups_it(
         assert f"1:{app.hand_order()[0].pretty()}" in line
         shown = [line.index(f":{c.pretty()}") for c in app.hand_order()[:5]]
         assert shown == sorted(shown), line
+
+
+def test_a_bot_is_named_as_the_web_names_it() -> None:
+    """Plain bots read as names, the id's underscore a space ("High Roller (3)", as the web
+    writes ``high_roller``), a character by its own name, and a name twice gets its seat."""
+    from deadwood_knock.tui.session import seat_names
+
+    assert seat_names(["greedy", "high_roller", "greedy"]) == [
+        "Greedy (2)",
+        "High Roller (3)",
+        "Greedy (4)",
+    ]
+    assert seat_names(["figure:luke-short"]) == ["Luke Short"]

@@ -127,8 +127,12 @@ class Session:
 
 def seat_names(bots: Sequence[str]) -> list[str]:
     """What the screen calls each bot seat: a character by its name ("Luke Short"), another
-    bot by its name and seat ("Greedy (2)"); a name twice at the table gets its seat too."""
-    plain = [figure_display_name(name) or f"{name.title()} ({i})" for i, name in enumerate(bots, 2)]
+    bot by its name and seat ("Greedy (2)", "High Roller (3)" as the web writes
+    ``high_roller``); a name twice at the table gets its seat too."""
+    plain = [
+        figure_display_name(name) or f"{name.replace('_', ' ').replace('-', ' ').title()} ({i})"
+        for i, name in enumerate(bots, 2)
+    ]
     return [
         f"{name} ({i})" if plain.count(name) > 1 and not name.endswith(f"({i})") else name
         for i, name in enumerate(plain, 2)
