@@ -330,6 +330,19 @@ def test_whole_deadwood_knock_match_by_clicks(server_url: str, new_page: Any, co
         for name in ("Knock", "Stand", "Call", "Fold", "Palm the buried card"):
             if page.get_by_role("button", name=name, exact=True).count():
                 seen[name] = seen.get(name, 0) + 1
+        # A remark reads whole on a 740-px phone (two lines), but for the call question.
+        cut = page.evaluate(
+            """() => {
+                const line = document.querySelector('.talk-line');
+                if (!line || !line.textContent || document.querySelector('.prompt')) return null;
+                const cut = line.scrollHeight > line.clientHeight + 1
+                    || line.scrollWidth > line.clientWidth + 1;
+                return cut ? line.textContent : false;
+            }"""
+        )
+        assert not cut, f"the remark is cut off: {cut}"
+        if cut is False:
+            seen["remarks"] = seen.get("remarks", 0) + 1
 
     def turn(page: Any, shots: dict[str, bool], label: str) -> None:
         play_dk_turn(page, shots, label, check=in_view)
@@ -345,6 +358,7 @@ def test_whole_deadwood_knock_match_by_clicks(server_url: str, new_page: Any, co
     # Checked on every turn, with the knock, final-turn and call prompts among them.
     assert seen["turns"] >= 10 and seen.get("Call", 0) + seen.get("Knock", 0) >= 1, seen
     assert seen.get("held", 0) >= 5, seen
+    assert seen.get("remarks", 0) >= 3, seen
     dialog = page.get_by_role("dialog")
     assert dialog.get_by_text("Tap outside to return to town.").is_visible()
     # The summary lists every seat with its total.
