@@ -245,8 +245,14 @@ def test_a_short_screen_fits_every_turn_of_a_round(
 
 @pytest.mark.parametrize(
     ("size", "large"),
-    [((360, 740), False), ((360, 740), True), ((360, 640), False), ((320, 568), False)],
-    ids=["phone", "phone-large-print", "short-phone", "smallest-phone"],
+    [
+        ((360, 740), False),
+        ((360, 740), True),
+        ((360, 640), False),
+        ((320, 568), False),
+        ((740, 360), False),
+    ],
+    ids=["phone", "phone-large-print", "short-phone", "smallest-phone", "phone-on-its-side"],
 )
 def test_six_at_the_table_fit_every_turn_of_a_round_on_a_phone(
     server_url: str, new_page: Any, console: Console, size: tuple[int, int], large: bool
