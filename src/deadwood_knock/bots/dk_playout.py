@@ -195,9 +195,6 @@ class Style:
     knock_count: int = 6  # always knock at or below this knock count
     knock_score: int = 20  # or when the hand scores at least this (and may knock)
     call_points: int = 30  # call with at least these hand points
-    #: The chance a turn that meets the knock line knocks (1.0: always, and no random
-    #: number is drawn, so a style without it plays exactly as before).
-    knock_chance: float = 1.0
 
 
 DEFAULT_STYLE: Final = Style()
@@ -217,7 +214,6 @@ def policy_move(core: Core, rng: random.Random, style: Style = DEFAULT_STYLE) ->
         phase == "play"
         and knock <= KNOCK_LIMIT
         and (knock <= style.knock_count or score >= style.knock_score)
-        and (style.knock_chance >= 1.0 or rng.random() < style.knock_chance)
     ):
         core.step(KNOCK)
         return

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk import source_of
-from deadwood_knock.bots.dk_playout import Style, quick, sample_position
+from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.kr import discard_card, options_of
 from deadwood_knock.bots.strong import (
@@ -37,10 +37,8 @@ from deadwood_knock.bots.strong import (
     gin_choice,
     keep_anchor_unless_beaten,
 )
-from deadwood_knock.bots.view import TableView, cards_of, repeated_position, view_of
-from deadwood_knock.cards import Card
+from deadwood_knock.bots.view import TableView, repeated_position, view_of
 from deadwood_knock.games.base import Action, Game
-from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT
 from deadwood_knock.games.knock_rummy.core import KrTable
 from deadwood_knock.games.knock_rummy.melds import count, hand_mask
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
@@ -63,87 +61,14 @@ KR_BUDGET = Budget(seconds=0.18, iterations=600)
 #: deals either (seventh pass); nor were draws chosen with patient rivals (knocking only
 #: at 50) while the knock is priced with these (ninth pass), nor rivals knocking by a
 #: chance fitted to strong-v1's knocks (tenth and eleventh passes; that switch,
-#: ``FITTED_RIVALS``, was removed after it was dropped: commit e1df07d has it).
+#: ``FITTED_RIVALS``, was removed after it was dropped: commit e1df07d has it), nor each
+#: rival knocking by the line and chance read from its own knocks earlier in the match
+#: (thirteenth pass, ``RIVAL_KNOCK_READ``: commit 02472c3 has it).
 DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 
 #: The playout rivals in a position strong has seen before this round (a pile loop,
 #: ``SearchBot.act``): they call as ``DK_STYLE`` does and never knock.
 HOLDING_STYLE = dataclasses.replace(DK_STYLE, knock_count=-100, knock_score=1_000_000)
-
-#: Issue #17, thirteenth pass (off in play): each playout rival knocks the way that real
-#: rival has knocked in this match's earlier rounds (``read_knock_styles``), instead of
-#: ``DK_STYLE``'s line; the searching seat keeps ``DK_STYLE``. Read only from the round
-#: results every seat sees (each seat's hand shown at the round's end, the knocker).
-RIVAL_KNOCK_READ = False
-
-#: A knock line that is never met (a style that never knocks by its score or its count).
-NEVER_SCORE = 1_000_000
-NEVER_COUNT = -100
-
-
-def shown_rounds(observation: object) -> list[tuple[int | None, list[tuple[Card, ...]]]]:
-    """Every round scored so far in the match: its knocker (None: a dry round) and each
-    seat's hand as the round results show it (its poker hand and its deadwood). Public:
-    every seat sees the results. Reads the engine's observation or its JSON alike."""
-    results = (
-        observation.get("results")
-        if isinstance(observation, Mapping)
-        else getattr(observation, "results", None)
-    )
-    out: list[tuple[int | None, list[tuple[Card, ...]]]] = []
-    for r in results or ():
-        if isinstance(r, Mapping):
-            knocker, poker, dead = r.get("knocker"), r.get("poker_hands"), r.get("deadwood")
-        else:
-            knocker, poker, dead = r.knocker, r.poker_hands, r.deadwood
-        hands = [cards_of([*p, *d]) for p, d in zip(poker or (), dead or (), strict=False)]
-        out.append((None if knocker is None else int(knocker), hands))
-    return out
-
-
-def read_knock_style(
-    rounds: Sequence[tuple[int | None, Sequence[Sequence[Card]]]], seat: int
-) -> Style:
-    """How ``seat`` has knocked in ``rounds`` (``shown_rounds``), as a playout style:
-    ``DK_STYLE`` until it has knocked once. Then its knock line is the lowest score it
-    knocked with (its knocks scoring ``DK_STYLE.knock_score`` or more; none: never by
-    score) or the highest knock count it knocked at with a lower score (none: never by
-    count), and a turn meeting that line knocks with chance (knocks + 1) / (knocks +
-    passes + 1), a pass being a round it did not knock whose shown hand met its line (it
-    held a knock it did not make, at least at the round's end)."""
-    knocks = [
-        quick(hands[seat])[:2]
-        for knocker, hands in rounds
-        if knocker == seat and seat < len(hands) and len(hands[seat]) >= 5
-    ]
-    if not knocks:
-        return DK_STYLE
-    by_score = [sc for sc, _ in knocks if sc >= DK_STYLE.knock_score]
-    by_count = [kn for sc, kn in knocks if sc < DK_STYLE.knock_score]
-    line_score = min(by_score) if by_score else NEVER_SCORE
-    line_count = max(by_count) if by_count else NEVER_COUNT
-    passes = 0
-    for knocker, hands in rounds:
-        if knocker == seat or seat >= len(hands) or len(hands[seat]) < 5:
-            continue
-        sc, kn = quick(hands[seat])[:2]
-        if kn <= KNOCK_LIMIT and (kn <= line_count or sc >= line_score):
-            passes += 1
-    chance = (len(knocks) + 1) / (len(knocks) + passes + 1)
-    return dataclasses.replace(
-        DK_STYLE, knock_count=line_count, knock_score=line_score, knock_chance=chance
-    )
-
-
-def read_knock_styles(observation: object, view: TableView) -> list[Style] | None:
-    """One playout style per seat: ``DK_STYLE`` for the searching seat, each rival's
-    ``read_knock_style``; None when every rival's is ``DK_STYLE`` (nothing read yet)."""
-    rounds = shown_rounds(observation)
-    styles = [
-        DK_STYLE if s == view.seat else read_knock_style(rounds, s) for s in range(view.players)
-    ]
-    return None if all(st == DK_STYLE for st in styles) else styles
-
 
 #: The rummy games whose search deals by the inference model. Knock Rummy is not one:
 #: there the model's hands (best of at most four weighted deals) are weaker than
@@ -409,8 +334,6 @@ class SearchBot(StrongBot):
                     search.styles = [
                         DK_STYLE if s == view.seat else HOLDING_STYLE for s in range(view.players)
                     ]
-                elif RIVAL_KNOCK_READ:
-                    search.styles = read_knock_styles(observation, view)
                 return search
         else:
             table = kr_playout.sample_position(view, random.Random(0))
