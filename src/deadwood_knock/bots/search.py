@@ -61,7 +61,9 @@ KR_BUDGET = Budget(seconds=0.18, iterations=600)
 #: deals either (seventh pass); nor were draws chosen with patient rivals (knocking only
 #: at 50) while the knock is priced with these (ninth pass), nor rivals knocking by a
 #: chance fitted to strong-v1's knocks (tenth and eleventh passes; that switch,
-#: ``FITTED_RIVALS``, was removed after it was dropped: commit e1df07d has it).
+#: ``FITTED_RIVALS``, was removed after it was dropped: commit e1df07d has it), nor each
+#: rival knocking by the line and chance read from its own knocks earlier in the match
+#: (thirteenth pass, ``RIVAL_KNOCK_READ``: commit 02472c3 has it).
 DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 
 #: The playout rivals in a position strong has seen before this round (a pile loop,
