@@ -224,6 +224,12 @@ def test_a_short_screen_fits_every_turn_of_a_round(
     page = new_page({"width": short[0], "height": short[1]})
     start_quick_table(page, server_url, "Deadwood Knock")
     page.get_by_text("Round 1 of 10").wait_for()
+    _a_round_fits(page, f"{short[0]}x{short[1]}", f"short-{short[0]}")
+    assert console.errors == []
+
+
+def _a_round_fits(page: Any, size: str, label: str) -> None:
+    """Play a round by clicks, checking on every turn that each control is on screen."""
     checked: list[int] = []
 
     def in_view(page: Any) -> None:
@@ -231,16 +237,15 @@ def test_a_short_screen_fits_every_turn_of_a_round(
             return
         out = controls_out_of_view(page)
         if out:
-            shot(page, f"FAILED-off-screen-{short[0]}x{short[1]}")
+            shot(page, f"FAILED-off-screen-{size}")
         assert not out, f"off screen at version {table_version(page)}: {out}"
         checked.append(table_version(page))
 
     def turn(page: Any, shots: dict[str, bool], label: str) -> None:
         play_dk_turn(page, shots, label, check=in_view)
 
-    play_until_over(page, f"short-{short[0]}", turn, one_round=True)
+    play_until_over(page, label, turn, one_round=True)
     assert checked
-    assert console.errors == []
 
 
 @pytest.mark.parametrize(
@@ -279,22 +284,7 @@ def test_six_at_the_table_fit_every_turn_of_a_round_on_a_phone(
     assert seats.count() == 5
     tops = {round(box["y"]) for box in (seats.nth(i).bounding_box() for i in range(5)) if box}
     assert len(tops) == 1, tops  # one row
-    checked: list[int] = []
-
-    def in_view(page: Any) -> None:
-        if dialog_title(page) is not None:
-            return
-        out = controls_out_of_view(page)
-        if out:
-            shot(page, f"FAILED-off-screen-six-{size[0]}x{size[1]}")
-        assert not out, f"off screen at version {table_version(page)}: {out}"
-        checked.append(table_version(page))
-
-    def turn(page: Any, shots: dict[str, bool], label: str) -> None:
-        play_dk_turn(page, shots, label, check=in_view)
-
-    play_until_over(page, f"six-{size[1]}{'-large' if large else ''}", turn, one_round=True)
-    assert checked
+    _a_round_fits(page, f"six-{size[0]}x{size[1]}", f"six-{size[1]}{'-large' if large else ''}")
     assert console.errors == []
 
 
