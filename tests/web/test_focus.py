@@ -125,6 +125,8 @@ def test_escape_closes_a_phone_sheet_but_not_under_a_dialog(
     toggle.click()
     page.get_by_role("button", name="Leave").click()
     page.get_by_role("dialog").wait_for()
+    # Once the dialog has taken focus its own Escape handler is in place.
+    wait_until(page, "!!document.activeElement?.closest('[role=dialog]')")
     page.keyboard.press("Escape")
     wait_until(page, "document.querySelectorAll('[role=dialog]').length === 0")
     assert toggle.get_attribute("aria-expanded") == "true"

@@ -8,7 +8,7 @@ import { getHint, api, ApiError } from "./api.js";
 import { sameCard, parseCard } from "./cards.js";
 import { settings, recordResult, update } from "./store.js";
 import { lineFor, talkKind, roundRemark } from "./talk.js";
-import { LeaveDialog, modalOpen } from "./dialogs.js";
+import { LeaveDialog } from "./dialogs.js";
 import { Portrait, useLikenesses } from "./portraits.js";
 import { MatchStore, rankOf } from "./matchstore.js";
 import { Playback, PACES } from "./playback.js";
@@ -437,11 +437,12 @@ export function TableScreen({ matchId, characters }) {
   const [review, setReview] = useState(false);
   useKeptFocus();
   // A phone's sheet closes on Escape, as a dialog does, and hands focus back to the button
-  // that opened it; an open dialog keeps Escape for itself.
+  // that opened it; an open dialog keeps Escape for itself (asked of the page, so a dialog
+  // drawn a moment ago counts before its own key handler is in place).
   useEffect(() => {
     if (!sheet) return undefined;
     const onKey = (e) => {
-      if (e.key !== "Escape" || modalOpen()) return;
+      if (e.key !== "Escape" || document.querySelector('[role="dialog"]')) return;
       setSheet(null);
       const opener = document.querySelector(`[aria-controls="sheet-${sheet}"]`);
       if (opener instanceof HTMLElement) opener.focus();
