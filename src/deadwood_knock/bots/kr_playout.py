@@ -10,7 +10,7 @@ run only on positions sampled from the seat's own view, never on the real hidden
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Final
 
 from deadwood_knock.bots.kr import options_of
@@ -298,26 +298,18 @@ def playout(
     knock_at: int,
     cap: int = PLAYOUT_CAP,
     move: Callable[[KrTable, int], None] | None = None,
-    knocks: Sequence[int] | None = None,
 ) -> list[float]:
     """Finish the hand (or stop after ``cap`` moves); every seat's score for it.
-    ``move`` is the playout policy (:func:`policy_move` unless given); ``knocks``, if
-    given, each seat's own knock threshold instead of ``knock_at``.
+    ``move`` is the playout policy (:func:`policy_move` unless given).
 
     A hand cut off by the cap is scored by its counts: each seat gains half the
     difference between the table's mean count and its own (zero-sum, like a settle).
     """
     steps = 0
     step = policy_move if move is None else move
-    if knocks is None:
-        while t.phase != OVER and steps < cap:
-            step(t, knock_at)
-            steps += 1
-    else:
-        while t.phase != OVER and steps < cap:
-            seat = t.to_act
-            step(t, knock_at if seat is None else knocks[seat])
-            steps += 1
+    while t.phase != OVER and steps < cap:
+        step(t, knock_at)
+        steps += 1
     if t.hand_scores is not None:
         return [float(x) for x in t.hand_scores]
     ha = t.opts.high_aces

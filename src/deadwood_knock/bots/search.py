@@ -36,7 +36,6 @@ from deadwood_knock.bots.strong import (
     StrongBot,
     gin_choice,
     keep_anchor_unless_beaten,
-    playout_knock_at,
 )
 from deadwood_knock.bots.view import TableView, repeated_position, view_of
 from deadwood_knock.games.base import Action, Game
@@ -102,20 +101,6 @@ GIN_RIVAL_DEALS = 16
 GIN_FAR_KNOCK = GIN_LIMIT
 
 
-#: Knock Rummy and Gin (issue #17, "Gin and Knock Rummy, tenth pass"; off in play: 0):
-#: the playout rivals knock as each rival ended earlier hands of this match. ``strong``
-#: remembers, from each observation's ``last_result``, who ended each hand of the match
-#: and at what count (a knock, an undercut knock, gin, rummy: ``ENDING_OUTCOMES``); once
-#: a rival has ended at least ``RIVAL_KNOCKS`` hands, its playout knock threshold is the
-#: mean of those counts, rounded (``SearchBot.rival_knocks``), instead of the fixed
-#: ``playout_knock_at`` (Gin 10, Knock Rummy 6). The seat's own playout knock is not
-#: changed. The memory lives on the bot object: the arena makes one per seat and match;
-#: a bot made per decision (the server's worker, Hand Focus) sees only the last result,
-#: one hand, so with ``RIVAL_KNOCKS`` of 2 or more it plays as with the switch off.
-RIVAL_KNOCKS = 0
-ENDING_OUTCOMES = frozenset({"knock", "undercut", "gin", "rummy"})
-
-
 def gin_knock_cap(view: TableView) -> int:
     """The highest count ``strong`` knocks at in Gin: ``GIN_CLOSE_KNOCK`` when the rival
     is judged close (its hand dealt by the model counts ``GIN_CLOSE_RIVAL`` or less on
@@ -173,8 +158,6 @@ class MeldKrSearch(KrSimSearch):
     def __init__(self, view: TableView, game: str) -> None:
         super().__init__(view)
         self.move = kr_playout.meld_move if game in MELD_PLAYOUTS else None
-        #: Each seat's playout knock threshold (``RIVAL_KNOCKS``); None: ``knock_at``.
-        self.knocks: Sequence[int] | None = None
 
     def sample(self, rng: random.Random) -> KrTable:
         position = super().sample(rng)
@@ -190,7 +173,7 @@ class MeldKrSearch(KrSimSearch):
         seat = self.view.seat
         if not kr_playout.apply_action(sim, seat, action):
             return -1000.0
-        return kr_playout.playout(sim, self.knock_at, move=self.move, knocks=self.knocks)[seat]
+        return kr_playout.playout(sim, self.knock_at, move=self.move)[seat]
 
 
 class InferredKrSearch(MeldKrSearch):
@@ -212,23 +195,6 @@ class InferredKrSearch(MeldKrSearch):
         else:
             position.stock = rest[: self.view.stock_size]
         return position
-
-
-class RivalKnockKrSearch(KrSimSearch):
-    """strong-v1's Knock Rummy search with each seat's own playout knock threshold
-    (``RIVAL_KNOCKS``): the rivals knock as they did earlier in the match."""
-
-    def __init__(self, view: TableView, knocks: Sequence[int]) -> None:
-        super().__init__(view)
-        self.knocks = knocks
-
-    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
-        sim = sample.copy()
-        seat = self.view.seat
-        if not kr_playout.apply_action(sim, seat, action):
-            return -1000.0
-        rng.shuffle(sim.stock)  # as KrSimSearch.value
-        return float(kr_playout.playout(sim, self.knock_at, knocks=self.knocks)[seat])
 
 
 def leave_the_loop(legal: Sequence[A]) -> list[A]:
@@ -253,60 +219,6 @@ class SearchBot(StrongBot):
     gin_anchor_z = GIN_Z
     budgets = (DEFAULT_BUDGET, KR_BUDGET)
 
-    def __init__(self, default_budget: Budget | None = None, width: int = 6) -> None:
-        super().__init__(default_budget, width)
-        #: ``RIVAL_KNOCKS``: hand number -> (the seat that ended it, its count), this
-        #: match's hands as the seat's observations' ``last_result`` showed them.
-        self.ends: dict[int, tuple[int, int]] = {}
-        self._ends_seat: int | None = None
-
-    def remember(self, observation: object, view: TableView) -> None:
-        """Note the observation's last result (``RIVAL_KNOCKS``; the result object of a
-        Knock Rummy observation, or its JSON in an observation dict). A hand number not
-        after every remembered one, or another seat, is another match: forget."""
-        if self._ends_seat != view.seat or (self.ends and view.round <= max(self.ends)):
-            self.ends = {}
-            self._ends_seat = view.seat
-        last = (
-            observation.get("last_result")
-            if isinstance(observation, dict)
-            else getattr(observation, "last_result", None)
-        )
-        if last is None:
-            return
-        if isinstance(last, dict):
-            outcome, ender = last.get("outcome"), last.get("ender")
-            counts, hand = last.get("counts"), last.get("hand")
-        else:
-            outcome, ender = getattr(last, "outcome", None), getattr(last, "ender", None)
-            counts, hand = getattr(last, "counts", None), getattr(last, "hand_number", None)
-        if (
-            outcome in ENDING_OUTCOMES
-            and isinstance(ender, int)
-            and isinstance(hand, int)
-            and isinstance(counts, (list, tuple))
-            and 0 <= ender < len(counts)
-            and hand < view.round
-        ):
-            self.ends[hand] = (ender, int(counts[ender]))
-
-    def rival_knocks(self, view: TableView) -> list[int] | None:
-        """Each seat's playout knock threshold under ``RIVAL_KNOCKS``: a rival that has
-        ended at least ``RIVAL_KNOCKS`` remembered hands knocks at the mean count it
-        ended them at (rounded half up), every other seat at ``playout_knock_at``;
-        None when the switch is off or no rival has ended enough hands."""
-        if RIVAL_KNOCKS <= 0:
-            return None
-        base = playout_knock_at(options_of(view.raw)[2])
-        knocks = [base] * view.players
-        changed = False
-        for s in range(view.players):
-            seen = [c for e, c in self.ends.values() if e == s]
-            if s != view.seat and seen and len(seen) >= RIVAL_KNOCKS:
-                knocks[s] = int(sum(seen) / len(seen) + 0.5)
-                changed = True
-        return knocks if changed else None
-
     # Deadwood Knock: the pile loop. Two players who may both knock can each wait for the
     # other's knock and take back, turn after turn, the card the other just threw: the
     # position comes round again and again with the stock untouched, and the round never
@@ -328,8 +240,6 @@ class SearchBot(StrongBot):
         rng: random.Random,
         budget: Budget | None = None,
     ) -> A:
-        if RIVAL_KNOCKS > 0 and len(legal) == 1 and not game.facts.poker_split:
-            self.remember(observation, view_of(observation, game.name))  # no evaluate
         if (
             game.facts.poker_split
             and len(legal) > 1
@@ -360,8 +270,6 @@ class SearchBot(StrongBot):
             # again: about 0.1 ms of a 180 ms decision (view_of 93 us, the knock counts
             # 13 us), left so that strong-v1's code stays as it was frozen.
             view = view_of(observation, game.name)
-            if RIVAL_KNOCKS > 0:
-                self.remember(observation, view)
             if options_of(view.raw)[2]:
                 legal = gin_weighed(view, legal)
         return super().evaluate(game, observation, legal, rng, budget, cull)
@@ -428,15 +336,8 @@ class SearchBot(StrongBot):
         else:
             table = kr_playout.sample_position(view, random.Random(0))
             if table is not None:
-                knocks = self.rival_knocks(view)
                 if game.name in INFERRED_RUMMY:
-                    inferred = InferredKrSearch(view, game.name, table)
-                    inferred.knocks = knocks
-                    return inferred
+                    return InferredKrSearch(view, game.name, table)
                 if game.name in MELD_PLAYOUTS:
-                    meld = MeldKrSearch(view, game.name)
-                    meld.knocks = knocks
-                    return meld
-                if knocks is not None:
-                    return RivalKnockKrSearch(view, knocks)
+                    return MeldKrSearch(view, game.name)
         return super()._search(game, observation, view)
