@@ -11,6 +11,7 @@ import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -98,6 +99,27 @@ def test_actions_alternate_and_a_socket_on_b_sees_posts_to_a(
     ).json()
     match_id = created["match_id"]
 
+    seen: list[str] = []  # what B's socket said, for the message of a failure
+
+    async def frame(ws: Any, timeout: float) -> Any:
+        """B's next message; waiting too long fails with what came before and the logs
+        (once, under heavy load, a wait here ran out, cause unknown)."""
+        try:
+            message = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        except TimeoutError:
+            logs = "\n".join(
+                f"--- {s.log.name}:\n" + s.log.read_text()[-3000:] for s in (a, b) if s.log
+            )
+            raise AssertionError(
+                f"no message on B's socket for {timeout} s; the last: {seen[-8:]}\n{logs}"
+            ) from None
+        view = message.get("view") or {}
+        seen.append(
+            f"{message['type']} v{message.get('version', view.get('version'))}"
+            f"{' your turn' if view.get('your_turn') else ''}"
+        )
+        return message
+
     async def play() -> tuple[list[int], list[int], list[float]]:
         posted_to_a: list[int] = []
         seen_on_b: list[int] = []
@@ -109,7 +131,7 @@ def test_actions_alternate_and_a_socket_on_b_sees_posts_to_a(
             posted = 0
             sent_at: dict[int, float] = {}
             while posted < 8:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                message = await frame(ws, 30)
                 if message["type"] == "event" and message["version"] in sent_at:
                     seen_on_b.append(message["version"])
                     delays.append(time.monotonic() - sent_at.pop(message["version"]))
@@ -139,7 +161,7 @@ def test_actions_alternate_and_a_socket_on_b_sees_posts_to_a(
                 posted += 1
             # The last post's event, if it was posted to A.
             while sent_at:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                message = await frame(ws, 10)
                 if message["type"] == "event" and message["version"] in sent_at:
                     seen_on_b.append(message["version"])
                     delays.append(time.monotonic() - sent_at.pop(message["version"]))

@@ -97,3 +97,36 @@ def test_likeness_picker_uses_the_server_list(
     assert src == listed[0]["svg_url"]
     sign_in(page, server_url)
     assert console.errors == []
+
+
+def test_escape_closes_a_phone_sheet_but_not_under_a_dialog(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """On a phone Hand Focus, Scores and Table settings open as sheets over the table:
+    Escape closes the open one and hands focus back to its button, as a dialog's Escape
+    does; with a dialog open over a sheet, Escape closes only the dialog."""
+    page = new_page(PHONE)
+    start_quick_table(page, server_url, "Deadwood Knock")
+    for name in ("focus", "scores", "settings"):
+        toggle = page.locator(f'[aria-controls="sheet-{name}"]')
+        toggle.click()
+        assert toggle.get_attribute("aria-expanded") == "true"
+        assert page.locator(f"#sheet-{name}").is_visible()
+        page.keyboard.press("Escape")
+        wait_until(
+            page,
+            f"""document.querySelector('[aria-controls="sheet-{name}"]')
+            .getAttribute('aria-expanded') === 'false'""",
+        )
+        assert page.evaluate(
+            f"document.activeElement === document.querySelector('[aria-controls=\"sheet-{name}\"]')"
+        ), name
+    toggle = page.locator('[aria-controls="sheet-focus"]')
+    toggle.click()
+    page.get_by_role("button", name="Leave").click()
+    page.get_by_role("dialog").wait_for()
+    page.keyboard.press("Escape")
+    wait_until(page, "document.querySelectorAll('[role=dialog]').length === 0")
+    assert toggle.get_attribute("aria-expanded") == "true"
+    assert page.locator("#sheet-focus").is_visible()
+    assert console.errors == []

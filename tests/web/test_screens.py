@@ -771,3 +771,95 @@ def test_your_count_says_a_matched_hand_goes_out_on_its_turn(
     assert said["mine"] == "Every card is matched: you can go out.", said
     assert said["theirs"] == "Every card is matched: you can go out on your turn.", said
     assert console.errors == []
+
+
+def _knock_rummy_results(players: int, seeds: range) -> list[Any]:
+    """Real engine hand results (JSON, as a seat's observation carries them) of Knock Rummy
+    hands played out with random legal moves."""
+    import random
+
+    from deadwood_knock.games.knock_rummy import rules as kr
+
+    results = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = kr.GAME.new_game(kr.GAME.options_from_json({"players": players}), seed)
+        while (result := kr.GAME.observe(state, 0).to_json().get("last_result")) is None:
+            state, _ = kr.GAME.apply(state, rng.choice(kr.GAME.legal_actions(state)))
+        results.append(result)
+    return results
+
+
+def test_a_knock_rummy_winner_at_four_says_how_many_paid_the_difference(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """The hand's result: at a table of four the winner's difference is the sum of what each
+    player paid, and its line says how many paid; heads-up it is one count difference."""
+    results = _knock_rummy_results(4, range(10)) + _knock_rummy_results(2, range(3))
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    lines = page.evaluate(
+        """async (results) => {
+            const { Showdown } = await import('/app/showdown.js');
+            const { html, render } = await import('/app/lib.js');
+            return results.map((result) => {
+                const box = document.createElement('div');
+                render(html`<${Showdown} result=${result} who=${(s) => `Seat ${s}`} />`, box);
+                return [...box.querySelectorAll('.sd-row')].map((row) =>
+                    [...row.querySelectorAll('.sd-line')].map((p) => p.textContent));
+            });
+        }""",
+        results,
+    )
+    multi = 0
+    for result, rows in zip(results, lines, strict=True):
+        differences = result["difference"]
+        payers = sum(1 for d in differences if d < 0)
+        assert sum(differences) == 0, result
+        for seat, said in enumerate(rows):
+            d = differences[seat]
+            figure = f"{'+' if d > 0 else '−'}{abs(d)}"
+            if d > 0 and payers > 1:
+                multi += 1
+                assert f"Count differences from {payers} players: {figure}" in said, said
+            elif d:
+                assert f"Count difference: {figure}" in said, said
+            else:
+                assert not any(line.startswith("Count difference") for line in said), said
+    assert multi >= 5  # most four-player hands have one winner and several payers
+    assert console.errors == []
+
+
+def test_the_back_a_new_player_holds_is_the_one_the_profile_shows(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """A new player's card back is the server's starting back: the profile's picker shows it
+    chosen, and the table's stock wears its art (before, the table drew a back of the
+    client's own that the picker did not list, and no back was shown chosen). A setting
+    kept by an older version ("deadwood") reads the same way."""
+    from .test_table import start_quick_table
+
+    page = new_page(PHONE)
+    start_quick_table(page, server_url, "Deadwood Knock")
+    backs = _api(page, "/api/card-backs")["card_backs"]
+    (selected,) = [b for b in backs if b["selected"]]
+    assert selected["unlock"] is None  # nobody has chosen: the back every player starts with
+    stock = page.get_by_role("button", name="Draw from stock").locator("img.card-svg")
+    stock.wait_for()
+    assert stock.get_attribute("src") == selected["svg_url"]
+    page.goto(server_url + "/#/profile")
+    radio = page.get_by_role("radio", name=f"Card back {selected['name']}")
+    wait_until(page, "document.querySelectorAll('.backs [role=radio]').length > 1")
+    assert radio.get_attribute("aria-checked") == "true"
+    checked = page.locator('.backs [role=radio][aria-checked="true"]')
+    assert checked.count() == 1
+    page.evaluate(
+        """() => {
+            const s = JSON.parse(localStorage.getItem('dk.settings.v1'));
+            localStorage.setItem('dk.settings.v1', JSON.stringify({ ...s, cardBack: 'deadwood' }));
+        }"""
+    )
+    page.reload()
+    radio.wait_for()
+    assert radio.get_attribute("aria-checked") == "true"
+    assert console.errors == []

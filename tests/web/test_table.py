@@ -573,7 +573,7 @@ def test_a_knock_rummy_knock_asks_until_the_hint_has_weighed_it(
     question = page.get_by_role("dialog", name=f"Knock and discard {label}?")
     question.wait_for()
     text = question.inner_text()
-    assert "Hand Focus is still weighing this knock." in text, text
+    assert "Hand Focus has not weighed this knock." in text, text
     assert f"You lay down a count of {count};" in text, text
     question.get_by_role("button", name="Keep playing").click()
     assert page.get_by_role("dialog").count() == 0
@@ -594,7 +594,7 @@ def test_a_knock_rummy_knock_asks_until_the_hint_has_weighed_it(
     page.get_by_role("button", name="Knock", exact=True).click()
     if hint["knock"]["wise"] is False:
         question.wait_for()
-        assert "still weighing" not in question.inner_text()
+        assert "has not weighed" not in question.inner_text()
         assert "Hand Focus: " in question.inner_text()
         question.get_by_role("button", name="Keep playing").click()
     else:

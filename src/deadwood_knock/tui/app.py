@@ -378,22 +378,27 @@ class DeadwoodApp(App[None]):
                     i += 1
             return text
         before = False  # the card before this one is selected
+
+        def gap() -> None:
+            # The space after a card: the selection's closing bracket takes it.
+            text.append("]" if before else " ", style=picked if before else "")
+
         for g, (cards, style) in enumerate(parts):
             for j, c in enumerate(cards):
                 chosen = i == self.selected
                 if g and not j:
-                    text.append("]" if before else " ", style=picked if before else "")
+                    gap()
                     text.append("│", style="dim")
                     before = False
                 if chosen:
                     text.append("[", style=picked)
                 else:
-                    text.append("]" if before else " ", style=picked if before else "")
+                    gap()
                 label = f"{_NUMBER_KEYS[i]}:" if i < len(_NUMBER_KEYS) else ""
                 text.append(f"{label}{c.pretty()}", style=picked if chosen else style)
                 before = chosen
                 i += 1
-        text.append("]" if before else " ", style=picked if before else "")
+        gap()
         return text
 
     def _prompt(self, obs: Any) -> str:

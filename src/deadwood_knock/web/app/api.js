@@ -180,8 +180,7 @@ export async function pushProfile(s) {
   };
   if (s.name) body.name = s.name;
   if (s.likeness) body.likeness = s.likeness;
-  // "deadwood" is the client's own drawn back, not one of the server's ids.
-  if (s.cardBack && s.cardBack !== "deadwood") body.card_back = s.cardBack;
+  if (s.cardBack) body.card_back = s.cardBack;
   try {
     return await withPlayer(() => api.patch("/api/players/me", body));
   } catch (err) {

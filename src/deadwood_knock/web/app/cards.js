@@ -193,49 +193,67 @@ export function CardFace({ card, large = false }) {
   </svg>`;
 }
 
-// Card backs: a few patterns drawn here; content may name more, which fall back to the first.
-export const CARD_BACKS = [
-  { id: "deadwood", name: "Deadwood", a: "#7a1f1f", b: "#d9b36c" },
-  { id: "frontier", name: "Frontier Blue", a: "#1f3a5f", b: "#c9d6e3" },
-  { id: "sagebrush", name: "Sagebrush", a: "#3f5a3a", b: "#e0d6a8" },
-  { id: "gold-rush", name: "Gold Rush", a: "#5b4213", b: "#f2c84b" },
-];
-
-// The trail's unlockable backs are SVG art served by the server; the client learns their
-// addresses from /api/card-backs and remembers them for the table.
-const BACK_ART_KEY = "dk.backArt.v1";
-let backArt = {};
+// Card backs are content: the server's list (/api/card-backs) names each back, its SVG art and
+// whether this player has unlocked it; exactly one has no unlock, the back every player
+// starts with. The list is kept in localStorage so the table (and an offline start) has the
+// art without asking again. Before it has ever loaded, a back drawn here stands in.
+const BACKS_KEY = "dk.cardBacks.v2";
+/** @type {{id: string, name: string, svg_url?: string, unlocked?: boolean, unlock?: any}[]} */
+let knownBacks = [];
 try {
-  backArt = JSON.parse(localStorage.getItem(BACK_ART_KEY) || "{}");
+  const stored = JSON.parse(localStorage.getItem(BACKS_KEY) || "[]");
+  knownBacks = Array.isArray(stored) ? stored : [];
 } catch {
-  backArt = {};
+  knownBacks = [];
+}
+localStorage.removeItem("dk.backArt.v1"); // an older version's art list, replaced by this one
+
+/** The server's list of backs, as last loaded (empty before it ever has been). */
+export function cardBacks() {
+  return knownBacks;
 }
 
-export function setBackArt(list) {
-  backArt = Object.fromEntries(list.filter((b) => b.svg_url).map((b) => [b.id, b.svg_url]));
-  localStorage.setItem(BACK_ART_KEY, JSON.stringify(backArt));
+/** Keep the server's list of backs for the table and for offline starts. */
+export function setCardBacks(list) {
+  knownBacks = list.map(({ id, name, svg_url, unlocked, unlock }) => ({ id, name, svg_url, unlocked, unlock }));
+  localStorage.setItem(BACKS_KEY, JSON.stringify(knownBacks));
 }
 
-/** @param {{back?: string}} props */
-export function CardBack({ back = "deadwood" }) {
-  if (backArt[back]) {
-    return html`<img class="card-svg" src=${backArt[back]} alt="" width="60" height="84" />`;
+/**
+ * The back a player with this setting sees: the chosen one if it is a back they have
+ * unlocked, else the back everyone starts with (the setting may be empty, an id from an
+ * older version, or a back the server has not confirmed).
+ * @param {string | null | undefined} chosen
+ * @returns {string}
+ */
+export function chosenBack(chosen) {
+  const mine = knownBacks.find((b) => b.id === chosen && b.unlocked !== false);
+  if (mine) return mine.id;
+  const first = knownBacks.find((b) => b.unlock == null);
+  return first ? first.id : "";
+}
+
+/** @param {{back?: string | null}} props */
+export function CardBack({ back = null }) {
+  const shown = knownBacks.find((b) => b.id === chosenBack(back));
+  if (shown && shown.svg_url) {
+    return html`<img class="card-svg" src=${shown.svg_url} alt="" width="60" height="84" />`;
   }
-  const b = CARD_BACKS.find((x) => x.id === back) || CARD_BACKS[0];
-  const id = `pat-${b.id}`;
+  const a = "#7a1f1f";
+  const b = "#d9b36c";
   return html`<svg class="card-svg" viewBox="0 0 60 84" aria-hidden="true" focusable="false">
     <defs>
-      <pattern id=${id} width="8" height="8" patternUnits="userSpaceOnUse"
+      <pattern id="pat-house" width="8" height="8" patternUnits="userSpaceOnUse"
         patternTransform="rotate(45)">
-        <rect width="8" height="8" fill=${b.a}/>
-        <rect width="4" height="8" fill=${b.b} opacity="0.35"/>
+        <rect width="8" height="8" fill=${a}/>
+        <rect width="4" height="8" fill=${b} opacity="0.35"/>
       </pattern>
     </defs>
-    <rect x="0.75" y="0.75" width="58.5" height="82.5" rx="5" fill=${b.b}
+    <rect x="0.75" y="0.75" width="58.5" height="82.5" rx="5" fill=${b}
       stroke="var(--card-edge)" stroke-width="1.5"/>
-    <rect x="5" y="5" width="50" height="74" rx="3" fill=${`url(#${id})`}/>
-    <circle cx="30" cy="42" r="10" fill=${b.a} stroke=${b.b} stroke-width="2"/>
+    <rect x="5" y="5" width="50" height="74" rx="3" fill="url(#pat-house)"/>
+    <circle cx="30" cy="42" r="10" fill=${a} stroke=${b} stroke-width="2"/>
     ${drawnOnly(html`<text x="30" y="46.5" text-anchor="middle" font-size="11" font-weight="800"
-      fill=${b.b} font-family="Georgia, serif">DK</text>`)}
+      fill=${b} font-family="Georgia, serif">DK</text>`)}
   </svg>`;
 }

@@ -164,7 +164,7 @@ export function KnockConfirm({ dk, obs, action, advice, onKnock, onKeep }) {
       ? html`<p>You lay down a count of <strong>${countAfter(obs, action.discard)}</strong>; the lowest count wins the hand.</p>`
       : null}
     ${unwise ? html`<p class="knock-verdict">Hand Focus: ${knockVerdict(advice)}</p>` : null}
-    ${!dk && !advice ? html`<p class="knock-verdict">Hand Focus is still weighing this knock.</p>` : null}
+    ${!dk && !advice ? html`<p class="knock-verdict">Hand Focus has not weighed this knock.</p>` : null}
     <div class="stack">
       <button class="btn gold" onClick=${onKeep}>Keep playing</button>
       <button class="btn danger" onClick=${onKnock}>Knock</button>

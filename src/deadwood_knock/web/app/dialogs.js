@@ -8,6 +8,11 @@ let modalCount = 0;
 // Open modals, newest last: Escape closes only the newest.
 const openModals = [];
 
+/** Whether a modal is open: it, not the page behind it, owns Escape. */
+export function modalOpen() {
+  return openModals.length > 0;
+}
+
 export function Modal({ title, onClose, backdropCloses = false, children, className = "" }) {
   const box = useRef(null);
   const id = useRef(`modal-${(modalCount += 1)}`);

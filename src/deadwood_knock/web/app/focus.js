@@ -114,7 +114,7 @@ export function MeldPanel({ obs, advice, open, onClose }) {
     ${advice
       ? html`<${Advice} advice=${advice} />`
       : html`<p class="hint">${arr && arr.rummy
-          ? (obs.to_act === obs.seat ? "Every card is matched: you can go out." : "Every card is matched: you can go out on your turn.")
+          ? `Every card is matched: you can go out${obs.to_act === obs.seat ? "" : " on your turn"}.`
           : "Lower your count: build sets and runs of three or more."}</p>`}
   </aside>`;
 }

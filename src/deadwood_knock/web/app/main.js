@@ -2,6 +2,7 @@
 // Boot: routing by location hash, the top bar, the service worker, and the version watch that
 // offers "update now" when the server's version changes under a running client.
 import { html, render, useState, useEffect } from "./lib.js";
+import { setCardBacks } from "./cards.js";
 import { settings, subscribe, isOffline } from "./store.js";
 import { health, optional } from "./api.js";
 import { TableScreen } from "./table.js";
@@ -9,6 +10,8 @@ import { Welcome, Trail, Profile, Records, Gazette, Rules, Scoring } from "./scr
 import { UpdateBanner } from "./dialogs.js";
 import { Replay } from "./replay.js";
 import { useGames } from "./games.js";
+
+let backsAsked = false;
 
 const NAV = [
   ["/trail", "Trail"],
@@ -90,6 +93,21 @@ function App() {
       hd.focus({ preventScroll: true });
     }
     document.body.classList.toggle("large-print", !!settings().largePrint);
+    // The card backs (names, art, unlocks) for the table and the profile: once a session,
+    // and only once there is a player (asking for them would make one).
+    if (!backsAsked && settings().token) {
+      backsAsked = true;
+      optional("/api/card-backs")
+        .then((b) => {
+          if (b && b.card_backs) {
+            setCardBacks(b.card_backs);
+            setTick((t) => t + 1);
+          }
+        })
+        .catch(() => {
+          backsAsked = false;
+        });
+    }
   }, [route]);
 
   const s = settings();

@@ -4,7 +4,7 @@
 import { html, useState, useEffect, navigate } from "./lib.js";
 import { settings, update, restartProgress, isOffline } from "./store.js";
 import { optional, api, ApiError, ensurePlayer, pushProfile, withPlayer } from "./api.js";
-import { CARD_BACKS, CardBack, CardFace, setBackArt, pretty } from "./cards.js";
+import { CardBack, CardFace, cardBacks, chosenBack, setCardBacks, pretty } from "./cards.js";
 import { Portrait, useLikenesses } from "./portraits.js";
 import { ConfirmDialog } from "./dialogs.js";
 import { TrailMap } from "./trailmap.js";
@@ -446,7 +446,7 @@ export function Profile() {
       .then((b) => {
         if (b && b.card_backs) {
           setBacks(b.card_backs);
-          setBackArt(b.card_backs);
+          setCardBacks(b.card_backs);
         }
       })
       .catch(() => {});
@@ -511,16 +511,19 @@ export function Profile() {
     </div>
     <div class="card-panel">
       <h2>Card Back</h2>
+      ${(backs || cardBacks()).length
+        ? null
+        : html`<p class="hint">The card backs load when you are online.</p>`}
       <div class="backs" role="radiogroup" aria-label="Card back">
-        ${(backs || CARD_BACKS).map((b) => {
+        ${(backs || cardBacks()).map((b) => {
           const locked = b.unlocked === false;
           const earn = locked && b.unlock ? earnWords(b.unlock) : null;
           return html`<div class=${`back-item${locked ? " locked" : ""}`} key=${b.id}>
             <button type="button" role="radio"
-            aria-checked=${s.cardBack === b.id} disabled=${locked}
+            aria-checked=${chosenBack(s.cardBack) === b.id} disabled=${locked}
             aria-label=${`Card back ${b.name}${locked ? " (locked)" : ""}`}
             aria-describedby=${earn ? `earn-${b.id}` : undefined}
-            class=${`back-choice${s.cardBack === b.id ? " chosen" : ""}`}
+            class=${`back-choice${chosenBack(s.cardBack) === b.id ? " chosen" : ""}`}
             onClick=${() => set({ cardBack: b.id })}>
             <${CardBack} back=${b.id} /><span>${b.name}${locked ? " (locked)" : ""}</span></button>
             ${earn

@@ -142,8 +142,11 @@ function RummyRow({ r, result, name }) {
   const words = { knock: "Knocked", undercut: "Knocked", gin: "Gin", rummy: "Rummy" };
   const badge = ender ? words[result.outcome] || "Knocked" : null;
   const laid = !ender && (result.layoffs || []).length ? result.layoffs : null;
+  // A winner at a table of more than two collects a difference from each player who pays.
+  const payers = resultRows(result).filter((x) => (x.difference ?? 0) < 0).length;
+  const collected = (r.difference ?? 0) > 0 && payers > 1;
   const lines = [
-    ["Count difference", r.difference],
+    [collected ? `Count differences from ${payers} players` : "Count difference", r.difference],
     ["Knocker's penalty", r.penalty],
     [BONUS_WORDS[result.outcome] || "Bonus", r.bonus],
   ].filter(([, v]) => v);

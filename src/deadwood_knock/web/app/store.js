@@ -6,7 +6,7 @@ const KEY = "dk.settings.v1";
 const DEFAULTS = Object.freeze({
   name: "",
   likeness: null,
-  cardBack: "deadwood",
+  cardBack: "", // empty: the back every player starts with (cards.js chosenBack)
   largePrint: false,
   sleightOfHand: false,
   playerId: null,
@@ -27,7 +27,10 @@ let current = load();
 function load() {
   try {
     const raw = localStorage.getItem(KEY);
-    return raw ? { ...DEFAULTS, ...JSON.parse(raw) } : { ...DEFAULTS };
+    const saved = raw ? { ...DEFAULTS, ...JSON.parse(raw) } : { ...DEFAULTS };
+    // Older versions kept "deadwood", a back drawn by the client that the server never had.
+    if (saved.cardBack === "deadwood") saved.cardBack = "";
+    return saved;
   } catch {
     return { ...DEFAULTS };
   }

@@ -8,7 +8,7 @@ import { getHint, api, ApiError } from "./api.js";
 import { sameCard, parseCard } from "./cards.js";
 import { settings, recordResult, update } from "./store.js";
 import { lineFor, talkKind, roundRemark } from "./talk.js";
-import { LeaveDialog } from "./dialogs.js";
+import { LeaveDialog, modalOpen } from "./dialogs.js";
 import { Portrait, useLikenesses } from "./portraits.js";
 import { MatchStore, rankOf } from "./matchstore.js";
 import { Playback, PACES } from "./playback.js";
@@ -436,6 +436,19 @@ export function TableScreen({ matchId, characters }) {
   const [knockAsk, setKnockAsk] = useState(null);
   const [review, setReview] = useState(false);
   useKeptFocus();
+  // A phone's sheet closes on Escape, as a dialog does, and hands focus back to the button
+  // that opened it; an open dialog keeps Escape for itself.
+  useEffect(() => {
+    if (!sheet) return undefined;
+    const onKey = (e) => {
+      if (e.key !== "Escape" || modalOpen()) return;
+      setSheet(null);
+      const opener = document.querySelector(`[aria-controls="sheet-${sheet}"]`);
+      if (opener instanceof HTMLElement) opener.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [sheet]);
 
   const view = playback.shown;
   // Controls are live only on the newest view: once a newer one is in (your move's answer,
