@@ -3,6 +3,7 @@
 // Suits always carry their symbol; colour is only a second cue.
 import { html } from "./lib.js";
 import { jokerPoints } from "./games.js";
+import { optional } from "./api.js";
 
 /** A figure with a true minus sign ("−2"). @param {number} n */
 function minus(n) {
@@ -214,9 +215,33 @@ export function cardBacks() {
 }
 
 /** Keep the server's list of backs for the table and for offline starts. */
-export function setCardBacks(list) {
+function setCardBacks(list) {
   knownBacks = list.map(({ id, name, svg_url, unlocked, unlock }) => ({ id, name, svg_url, unlocked, unlock }));
   localStorage.setItem(BACKS_KEY, JSON.stringify(knownBacks));
+}
+
+/** @type {Promise<any[] | null> | null} */
+let asking = null;
+
+/**
+ * Ask the server for this player's backs and keep them; the list, or null where the server
+ * has none to give (offline, no such route). Callers asking at the same moment share one
+ * request. Only call it once there is a player: asking makes one.
+ * @returns {Promise<any[] | null>}
+ */
+export function refreshCardBacks() {
+  if (!asking) {
+    asking = optional("/api/card-backs")
+      .then((b) => {
+        if (!b || !b.card_backs) return null;
+        setCardBacks(b.card_backs);
+        return b.card_backs;
+      })
+      .finally(() => {
+        asking = null;
+      });
+  }
+  return asking;
 }
 
 /**

@@ -2,7 +2,7 @@
 // Boot: routing by location hash, the top bar, the service worker, and the version watch that
 // offers "update now" when the server's version changes under a running client.
 import { html, render, useState, useEffect } from "./lib.js";
-import { setCardBacks } from "./cards.js";
+import { refreshCardBacks } from "./cards.js";
 import { settings, subscribe, isOffline } from "./store.js";
 import { health, optional } from "./api.js";
 import { TableScreen } from "./table.js";
@@ -97,13 +97,8 @@ function App() {
     // and only once there is a player (asking for them would make one).
     if (!backsAsked && settings().token) {
       backsAsked = true;
-      optional("/api/card-backs")
-        .then((b) => {
-          if (b && b.card_backs) {
-            setCardBacks(b.card_backs);
-            setTick((t) => t + 1);
-          }
-        })
+      refreshCardBacks()
+        .then((list) => list && setTick((t) => t + 1))
         .catch(() => {
           backsAsked = false;
         });

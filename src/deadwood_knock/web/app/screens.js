@@ -4,7 +4,7 @@
 import { html, useState, useEffect, navigate } from "./lib.js";
 import { settings, update, restartProgress, isOffline } from "./store.js";
 import { optional, api, ApiError, ensurePlayer, pushProfile, withPlayer } from "./api.js";
-import { CardBack, CardFace, cardBacks, chosenBack, setCardBacks, pretty } from "./cards.js";
+import { CardBack, CardFace, cardBacks, chosenBack, refreshCardBacks, pretty } from "./cards.js";
 import { Portrait, useLikenesses } from "./portraits.js";
 import { ConfirmDialog } from "./dialogs.js";
 import { TrailMap } from "./trailmap.js";
@@ -442,13 +442,8 @@ export function Profile() {
   const [requestId, setRequestId] = useState(null);
   const [backs, setBacks] = useState(null);
   useEffect(() => {
-    optional("/api/card-backs")
-      .then((b) => {
-        if (b && b.card_backs) {
-          setBacks(b.card_backs);
-          setCardBacks(b.card_backs);
-        }
-      })
+    refreshCardBacks()
+      .then((list) => list && setBacks(list))
       .catch(() => {});
   }, []);
   const set = (patch) => {
@@ -485,11 +480,8 @@ export function Profile() {
         const me = await api.get("/api/players/me");
         setS(update(fromServerProfile(me)));
         // The restored player's own backs and unlocks.
-        const b = await optional("/api/card-backs").catch(() => null);
-        if (b && b.card_backs) {
-          setBacks(b.card_backs);
-          setCardBacks(b.card_backs);
-        }
+        const list = await refreshCardBacks().catch(() => null);
+        if (list) setBacks(list);
         setMsg("Restored. Welcome back.");
       }
     } catch (err) {
@@ -506,6 +498,8 @@ export function Profile() {
     setConfirm(false);
     setMsg("Progress restarted.");
   }
+  const shownBacks = backs || cardBacks();
+  const chosen = chosenBack(s.cardBack);
   return html`<section class="screen profile">
     <h1>Profile & Settings</h1>
     <div class="card-panel">
@@ -517,19 +511,19 @@ export function Profile() {
     </div>
     <div class="card-panel">
       <h2>Card Back</h2>
-      ${(backs || cardBacks()).length
+      ${shownBacks.length
         ? null
         : html`<p class="hint">The card backs load when you are online.</p>`}
       <div class="backs" role="radiogroup" aria-label="Card back">
-        ${(backs || cardBacks()).map((b) => {
+        ${shownBacks.map((b) => {
           const locked = b.unlocked === false;
           const earn = locked && b.unlock ? earnWords(b.unlock) : null;
           return html`<div class=${`back-item${locked ? " locked" : ""}`} key=${b.id}>
             <button type="button" role="radio"
-            aria-checked=${chosenBack(s.cardBack) === b.id} disabled=${locked}
+            aria-checked=${chosen === b.id} disabled=${locked}
             aria-label=${`Card back ${b.name}${locked ? " (locked)" : ""}`}
             aria-describedby=${earn ? `earn-${b.id}` : undefined}
-            class=${`back-choice${chosenBack(s.cardBack) === b.id ? " chosen" : ""}`}
+            class=${`back-choice${chosen === b.id ? " chosen" : ""}`}
             onClick=${() => set({ cardBack: b.id })}>
             <${CardBack} back=${b.id} /><span>${b.name}${locked ? " (locked)" : ""}</span></button>
             ${earn
