@@ -44,12 +44,11 @@ function callLabel(c) {
   return String(c);
 }
 
-function Seat({ seat, obs, name, character, over, back }) {
+function Seat({ seat, obs, name, character, over, art }) {
   const count = (obs.hand_sizes || [])[seat];
   const acting = obs.to_act === seat && !over;
   const callWord = obs.calls && obs.calls[seat] != null ? obs.calls[seat] : null;
   const dealer = obs.dealer === seat;
-  const art = backArt(back); // the player's back: one deck at the table
   return html`<li class=${`opponent${acting ? " acting" : ""}`} data-seat=${seat}>
     <span class="seat-face">
       <${Portrait} name=${name} character=${character} />
@@ -82,9 +81,10 @@ function Seat({ seat, obs, name, character, over, back }) {
 export function Opponents({ others, obs, names, characterOf, over, back, talk }) {
   // Three or more opponents sit in one row of narrow seats on a phone (styles.css): in
   // rows of two, five of them took 195 px and pushed Stand below a 740-px screen.
+  const art = backArt(back); // the player's back: one deck at the table
   return html`<ul class=${`opponents${others.length >= 3 ? " many" : ""}`} aria-label="Opponents">
       ${others.map((seat) => html`<${Seat} key=${seat} seat=${seat} obs=${obs} name=${names(seat)}
-        character=${characterOf(seat)} over=${over} back=${back} />`)}
+        character=${characterOf(seat)} over=${over} art=${art} />`)}
     </ul>
     <${TalkLine} talk=${talk} names=${names} />`;
 }

@@ -137,13 +137,12 @@ function DeadwoodRow({ r, result, name }) {
   </div>`;
 }
 
-function RummyRow({ r, result, name }) {
+function RummyRow({ r, result, name, payers }) {
   const ender = (result.ender ?? result.knocker) === r.seat;
   const words = { knock: "Knocked", undercut: "Knocked", gin: "Gin", rummy: "Rummy" };
   const badge = ender ? words[result.outcome] || "Knocked" : null;
   const laid = !ender && (result.layoffs || []).length ? result.layoffs : null;
   // A winner at a table of more than two collects a difference from each player who pays.
-  const payers = resultRows(result).filter((x) => (x.difference ?? 0) < 0).length;
   const collected = (r.difference ?? 0) > 0 && payers > 1;
   const lines = [
     [collected ? `Count differences from ${payers} players` : "Count difference", r.difference],
@@ -171,6 +170,7 @@ function RummyRow({ r, result, name }) {
 export function Showdown({ result, who, remark = null }) {
   const dk = isDeadwoodResult(result);
   const rows = resultRows(result);
+  const payers = rows.filter((x) => (x.difference ?? 0) < 0).length;
   const which = result.round ?? result.hand;
   const outcome = outcomeLine(result, who);
   const voided = result.outcome === "void";
@@ -187,7 +187,7 @@ export function Showdown({ result, who, remark = null }) {
           const name = who(r.seat);
           return dk
             ? html`<${DeadwoodRow} key=${r.seat} r=${r} result=${result} name=${name} />`
-            : html`<${RummyRow} key=${r.seat} r=${r} result=${result} name=${name} />`;
+            : html`<${RummyRow} key=${r.seat} r=${r} result=${result} name=${name} payers=${payers} />`;
         })}
   </div>`;
 }
