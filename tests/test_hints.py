@@ -245,7 +245,9 @@ def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
             after.deadwood_points,
             after.category,
         )
-        assert dk_hand.CATEGORY_WORDS[after.category] in claim["text"]
+        assert claim["category_before"] == now.category
+        turns = "stays" if after.category == now.category else "becomes"
+        assert f"your hand {turns} {dk_hand.CATEGORY_WORDS[after.category]}," in claim["text"]
         assert f"score {now.score} → {after.score}" in claim["text"]
     elif kind == "dk_role":
         card = parse_card(claim["card"])
@@ -253,10 +255,20 @@ def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
         in_deadwood = any(c in now.deadwood for c in mine)
         assert claim["in_deadwood"] == in_deadwood
         assert claim["worth"] == dk_hand.card_value(mine[0])
+        # A kicker, counted here from the ranks of the poker hand (no joker in it).
+        kicker = (
+            not in_deadwood
+            and now.category in ("pair", "two_pair", "three_of_a_kind", "four_of_a_kind")
+            and [c.rank for c in now.poker_hand].count(card.rank) == 1
+        )
+        assert claim["kicker"] == kicker
+        words = dk_hand.CATEGORY_WORDS[now.category]
         if in_deadwood:
             assert f"counts {dk_hand.card_value(mine[0])} in your deadwood" in claim["text"]
+        elif kicker:
+            assert f"is a kicker in your poker hand ({words})" in claim["text"]
         else:
-            assert f"in your poker hand ({dk_hand.CATEGORY_WORDS[now.category]})" in claim["text"]
+            assert f" is in your poker hand ({words})" in claim["text"]
     elif kind == "dk_blind_draw":
         unseen = unseen_of("deadwood-knock", position, seat)
         rest = _without(hand, parse_card(claim["select"]))
@@ -536,6 +548,31 @@ def test_discarding_a_joker_is_never_said_to_cut_deadwood() -> None:
     text = explain("deadwood-knock", view, Draw(parse_card("JK"), "stock"))
     assert "Joker counts -2 in your deadwood" in text
     assert "cut" not in text
+
+
+def test_a_kicker_is_named_as_one_and_a_kept_category_stays() -> None:
+    """Discarding the spare card of two pair does not break the poker hand, and a take
+    that leaves the category as it was does not "become" it (both read in play: "10♠ is in
+    your poker hand (two pair)", "your hand becomes a straight, score 45 → 45")."""
+    from deadwood_knock.bots.hints import explain
+    from deadwood_knock.bots.view import view_of
+    from deadwood_knock.games.deadwood_knock import Draw
+
+    two_pair = view_of(_dk_obs("Qd Qc 3h 3d 10s 5d 9d 8c", "2c"))
+    text = explain("deadwood-knock", two_pair, Draw(parse_card("10s"), "stock"))
+    assert "10♠ is a kicker in your poker hand (two pair)" in text
+    paired = explain("deadwood-knock", two_pair, Draw(parse_card("Qd"), "stock"))
+    assert "Q♦ is in your poker hand (two pair)" in paired and "kicker" not in paired
+    # A joker is never in the poker hand (RULINGS DK3): never a kicker, whatever the hand.
+    wild = view_of(_dk_obs("Ks Kh JK 9s 2h 7c 5d 4c", "2c"))
+    assert "kicker" not in explain("deadwood-knock", wild, Draw(parse_card("JK"), "stock"))
+    # A straight that takes a card and is still a straight stays one.
+    straight = view_of(_dk_obs("9c 10d Jh Qs Kd 2s 4h 7h", "7s"))
+    kept = explain("deadwood-knock", straight, Draw(parse_card("7h"), "discard"))
+    assert kept.startswith("Discard 7♥ and take 7♠ from the pile: your hand stays a straight")
+    full = view_of(_dk_obs("Qd Qc 3h 3d 10s 5d 9d 8c", "3c"))
+    made = explain("deadwood-knock", full, Draw(parse_card("10s"), "discard"))
+    assert made.startswith("Discard 10♠ and take 3♣ from the pile: your hand becomes a full house")
 
 
 def _kr_draw_obs(game: str, hand: str, top: str) -> dict[str, Any]:

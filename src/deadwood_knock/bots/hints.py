@@ -29,7 +29,7 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk import PotOutlook, pot_outlook, source_of
@@ -489,6 +489,7 @@ def _dk_take_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, A
     return {
         "score_before": before.score,
         "score_after": after.score,
+        "category_before": before.category,
         "category_after": after.category,
         "deadwood_before": before.deadwood_points,
         "deadwood_after": after.deadwood_points,
@@ -510,7 +511,20 @@ def _dk_role_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, A
         "in_deadwood": deadwood,
         "worth": card_value(in_hand[0]),
         "category": now.category,
+        "kicker": not deadwood and _is_kicker(in_hand[0], now),
     }
+
+
+#: Categories made by cards of one rank: a card whose rank appears once in such a poker hand
+#: is a kicker (it adds nothing to the category).
+_SAME_RANK: Final = frozenset({"pair", "two_pair", "three_of_a_kind", "four_of_a_kind"})
+
+
+def _is_kicker(card: Card, now: HandEvaluation) -> bool:
+    """Whether ``card``, in the poker hand, is a kicker (jokers are never in it: DK3)."""
+    if now.category not in _SAME_RANK:
+        return False
+    return sum(1 for c in now.poker_hand if c.rank == card.rank) == 1
 
 
 @_facts("dk_blind_draw")
@@ -644,8 +658,11 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
         # In the order the player makes the move: the discard is chosen first, then the draw.
         take = "palm" if src == "palm" else "take"
         where = "" if src == "palm" else " from the pile"
+        # "Stays" when the category does not change: "becomes a straight" of a straight
+        # reads as a change the move does not make.
+        turns = "stays" if f["category_after"] == f["category_before"] else "becomes"
         text = (
-            f"Discard {select.pretty()} and {take} {taken.pretty()}{where}: your hand becomes "
+            f"Discard {select.pretty()} and {take} {taken.pretty()}{where}: your hand {turns} "
             f"{_category(f['category_after'])}, score {f['score_before']} → {f['score_after']}"
         )
         if f["deadwood_after"] != f["deadwood_before"]:
@@ -669,7 +686,8 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
     if role["in_deadwood"]:
         role_text = f"{select.pretty()} counts {role['worth']} in your deadwood"
     else:
-        role_text = f"{select.pretty()} is in your poker hand ({_category(role['category'])})"
+        where = "a kicker in" if role["kicker"] else "in"
+        role_text = f"{select.pretty()} is {where} your poker hand ({_category(role['category'])})"
     claims.append(
         Claim(
             "dk_role",
