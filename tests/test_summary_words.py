@@ -93,3 +93,13 @@ def test_the_article() -> None:
     assert the("Vaudeville Theater") == "the Vaudeville Theater"
     assert the("Rowdy Joe's") == "Rowdy Joe's"
     assert the("The Long Branch") == "The Long Branch"
+
+
+def test_a_lost_table_says_it_went_to_another_player_by_the_scores() -> None:
+    content = load_content()
+    venue = content.venues[0]
+    town = content.town_by_id[venue.town]
+    lost = summary_view(content, _summary(outcome="lost", score=372, totals=(437, 372, 308)))
+    assert lost["verdict"] == (
+        f"The table at {the(venue.name)}, {town.name}, went to another player, 437 to your 372."
+    )

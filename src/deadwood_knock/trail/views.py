@@ -393,9 +393,14 @@ def summary_view(content: Content, summary: MatchSummary) -> dict[str, Any]:
             verdict = f"You shared the honours {place_at(summary.title)}, {town}."
         elif summary.outcome == "forfeit":
             verdict = f"You left {the(summary.title)}: a forfeit counts as a loss."
+        elif summary.totals and max(summary.totals) > summary.score:
+            # The venue was not "too strong": another player outscored you, by this much.
+            verdict = (
+                f"The table {place_at(summary.title)}, {town}, went to another player, "
+                f"{max(summary.totals)} to your {summary.score}."
+            )
         else:
-            place = the(summary.title)
-            verdict = f"{place[0].upper()}{place[1:]} in {town} was too strong this time."
+            verdict = f"The table {place_at(summary.title)}, {town}, got away this time."
         if summary.table_won and not summary.town_completed:
             lines.append("The next table in town is open.")
     if summary.town_completed:
