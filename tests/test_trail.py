@@ -624,3 +624,29 @@ def test_trail_view_carries_the_map_the_markers_and_the_terms(content: Content) 
     assert all(t["arrival"] for t in view["towns"][1:])
     legends = [t for town in view["towns"] for t in town["tables"] if t["legends"]]
     assert legends and "died in" in " ".join(t["legends_note"] for t in legends)
+
+
+def test_the_gazette_names_only_the_players_who_finished_above_or_below(
+    content: Content,
+) -> None:
+    """At a three-seat table lost to one opponent, the paper does not say the other, who
+    finished under the player, "had the better" of them; at a shared win, the co-winner is
+    not "among the losers" (both read wrong in play before)."""
+    first = content.venues_in(content.trail[0].id)[0]
+    ahead, behind = (content.figure_by_id[f].name for f in first.table.opponents[:2])
+    entry = Entry("table", first.id)
+    lost = MatchFacts(seat=0, completed=True, totals=(372, 437, 308), winners=(1,))
+    shared = MatchFacts(seat=0, completed=True, totals=(60, 60, 20), winners=(0, 1))
+    said: dict[str, list[str]] = {"match_lost": [], "table_won": []}
+    for seq in range(4):  # every template of each event, each taking its turn by seq
+        life = Lifetime(next_seq=seq)
+        for facts in (lost, shared):
+            update = play(content, TrailProgress(), life, entry, facts)
+            for item in gazette_view(content, update.lifetime)["items"]:
+                if item["event"] in said:
+                    said[item["event"]].append(item["item"])
+    assert said["match_lost"] and said["table_won"]
+    assert all(behind not in text for text in said["match_lost"])
+    assert any(ahead in text for text in said["match_lost"])
+    assert all(ahead not in text for text in said["table_won"])
+    assert any(behind in text for text in said["table_won"])

@@ -20,7 +20,7 @@ match but changes nothing else.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -457,6 +457,24 @@ def _names(content: Content, figure_ids: Iterable[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _outscoring(opponents: Sequence[str], facts: MatchFacts, above: bool) -> list[str]:
+    """The table's opponents who finished above the player (``above``) or, for a win,
+    those below: a player who shared a win was not among the losers, and one who finished
+    under the player did not have the better of them. Seats are the player's, then the
+    table's opponents in order (``server/trail.py`` seats them so); without a total for
+    every seat, every opponent."""
+    others = [s for s in range(len(facts.totals)) if s != facts.seat]
+    if len(others) != len(opponents):
+        return list(opponents)
+    score = facts.score
+    picked = [
+        f
+        for s, f in zip(others, opponents, strict=True)
+        if (facts.totals[s] > score if above else facts.totals[s] < score)
+    ]
+    return picked or list(opponents)
+
+
 def _best(a: int | None, b: int) -> int:
     return b if a is None else max(a, b)
 
@@ -533,7 +551,8 @@ def apply_match(
         if facts.won and table_status(content, progress, entry.id) == "open":
             table_won = True
             tables_won = (*tables_won, entry.id)
-            stories.append(Story(GazetteEvent.TABLE_WON, where))
+            beaten = _names(content, _outscoring(opponents, facts, above=False))
+            stories.append(Story(GazetteEvent.TABLE_WON, {**where, "opponent": beaten}))
             after = replace(progress, tables_won=tables_won)
             if town_status(content, after, town.id) == "completed":
                 town_completed, towns_done = town.id, 1
@@ -555,7 +574,8 @@ def apply_match(
                     if new_town.id == content.trail[-1].id:
                         deadwood_reached = 1
         elif not facts.won:
-            stories.append(Story(GazetteEvent.MATCH_LOST, where))
+            better = _names(content, _outscoring(opponents, facts, above=True))
+            stories.append(Story(GazetteEvent.MATCH_LOST, {**where, "opponent": better}))
     else:
         poster = content.wanted_by_id[entry.id]
         reward_words = f"${poster.reward:,}"
