@@ -618,6 +618,93 @@ def test_a_knock_rummy_knock_says_the_count_it_lays_down(
     assert console.errors == []
 
 
+def _rummy_turn(hand: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Seat 0's observation and legal actions (as the server sends them) at the discard step
+    of a two-player Knock Rummy hand holding ``hand`` (11 cards), the engine's position."""
+    from deadwood_knock.games import get_game
+
+    game = get_game("knock-rummy")
+    dealt = game.position_to_json(game.new_game(game.options_from_json({"players": 2}), 7))
+    mine = hand.split()
+    rest = [
+        c
+        for c in (*dealt["stock"], *dealt["discard_pile"], *dealt["hands"][0], *dealt["hands"][1])
+        if c not in mine
+    ]
+    state = game.position_from_json(
+        {
+            **dealt,
+            "phase": "discard",
+            "to_act": 0,
+            "hands": [mine, rest[:10]],
+            "discard_pile": [rest[10]],
+            "stock": rest[11:],
+        }
+    )
+    return game.observe(state, 0).to_json(), [a.to_json() for a in game.legal_actions(state)]
+
+
+def test_a_knock_rummy_rummy_is_offered_in_words_with_what_it_pays(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """With every card but one in melds, the turn line offers the rummy beside the discard
+    and the knock, and the help says what a rummy pays (KR6: the count plus 25), so it does
+    not read as a knock at 0 (play showed "Discard Q♠, or knock with it." over a Rummy!
+    button)."""
+    obs, legal = _rummy_turn("3s 3h 3d 3c 4d 5d 6d Td Jd Qd Qs")
+    assert {"type": "rummy", "discard": "Qs"} in legal
+    page = new_page(DESKTOP)
+    page.goto(server_url + "/")
+    said = page.evaluate(
+        """async ([obs, legal]) => {
+            const { turnLine, Controls, legalControls } = await import('/app/controls.js');
+            const { loadGames } = await import('/app/games.js');
+            const { html, render } = await import('/app/lib.js');
+            await loadGames();
+            const out = {};
+            for (const card of ['Qs', 'Td']) {
+                const line = turnLine({ legal, over: false }, obs, 0, false, card,
+                    (s) => `Seat ${s}`, { showdown: null });
+                const box = document.createElement('div');
+                const controls = legalControls(legal, false, card);
+                render(html`<${Controls} dk=${false} obs=${obs} busy=${false} selected=${card}
+                    ...${controls} onAct=${() => {}} onKnock=${() => {}} />`, box);
+                out[card] = { line, help: box.querySelector('#action-help')?.textContent ?? '',
+                    buttons: [...box.querySelectorAll('button')].map((b) => b.textContent.trim()) };
+            }
+            out.none = turnLine({ legal, over: false }, obs, 0, false, null, (s) => `Seat ${s}`,
+                { showdown: null });
+            return out;
+        }""",
+        [obs, legal],
+    )
+    assert said["Qs"]["line"] == "Discard Q♠, knock with it, or go rummy."
+    assert "Rummy!" in said["Qs"]["buttons"]
+    from deadwood_knock.games.knock_rummy.core import RUMMY_BONUS
+
+    assert (
+        "Rummy!: discard Q♠; every card is in a meld, so each other player pays you their count "
+        f"plus {RUMMY_BONUS}." in said["Qs"]["help"]
+    ), said
+    # Throwing a card from a meld leaves no rummy: neither the line nor the help offers one.
+    assert said["Td"]["line"] == "Discard 10♦, or knock with it."
+    assert "Rummy" not in said["Td"]["help"] and "Rummy!" not in said["Td"]["buttons"]
+    assert said["none"] == "Select a card to discard."
+    # Matched whole on the take (KR5, no discard): the line says so before any card is held.
+    obs, legal = _rummy_turn("3s 3h 3d 3c 4d 5d 6d Td Jd Qd Kd")
+    assert {"type": "rummy", "discard": None} in legal
+    bare = page.evaluate(
+        """async ([obs, legal]) => {
+            const { turnLine } = await import('/app/controls.js');
+            return turnLine({ legal, over: false }, obs, 0, false, null, (s) => `Seat ${s}`,
+                { showdown: null });
+        }""",
+        [obs, legal],
+    )
+    assert bare == "Every card is matched: go rummy, or select a card to discard."
+    assert console.errors == []
+
+
 def test_a_knock_rummy_knock_asks_until_the_hint_has_weighed_it(
     server_url: str, new_page: Any, console: Console
 ) -> None:

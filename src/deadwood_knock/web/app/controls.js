@@ -82,6 +82,12 @@ export function Controls(p) {
         ? `Knock: discard ${pretty(selected)} and lay down a count of ${countAfter(obs, selected)}; lowest count wins.`
         : `Knock: discard ${pretty(selected)} and lay down; lowest count wins.`));
   }
+  if (rummyAction) {
+    // KR5/KR6 in figures the engine reports: a rummy is not a knock at 0, it pays more.
+    const bonus = figure(obs.game, "rummy_bonus");
+    const first = rummyAction.discard ? `discard ${pretty(rummyAction.discard)}; ` : "";
+    help.push(`Rummy!: ${first}every card is in a meld, so each other player pays you their count${bonus != null ? ` plus ${bonus}` : ""}.`);
+  }
   if (stand) help.push("Stand keeps your hand as it is.");
   const suspicion = figure(obs.game, "suspicion");
   if (palmLive) {
@@ -133,10 +139,16 @@ export function turnLine(v, obs, me, dk, selected, names, playback) {
   }
   if (!dk && types.has("draw")) return "Your turn: draw from the stock or take the discard.";
   if (!dk && types.has("discard")) {
-    if (!selected) return "Select a card to discard.";
-    // Only what the legal actions allow for this card: a knock with it, or not.
+    // A rummy with no discard (the hand matched on the take) needs no card selected.
+    const bare = v.legal.some((a) => a.type === "rummy" && a.discard == null);
+    if (!selected) return bare ? "Every card is matched: go rummy, or select a card to discard." : "Select a card to discard.";
+    // Only what the legal actions allow for this card: a knock or a rummy with it, or not.
     const knock = v.legal.some((a) => a.type === "knock" && sameCard(a.discard, selected));
-    return knock ? `Discard ${pretty(selected)}, or knock with it.` : `Discard ${pretty(selected)}.`;
+    const rummy = bare || v.legal.some((a) => a.type === "rummy" && a.discard != null && sameCard(a.discard, selected));
+    const ways = [`Discard ${pretty(selected)}`];
+    if (knock) ways.push("knock with it");
+    if (rummy) ways.push("go rummy");
+    return ways.length === 1 ? `${ways[0]}.` : `${ways.slice(0, -1).join(", ")}, or ${ways[ways.length - 1]}.`;
   }
   return "Your turn.";
 }
