@@ -104,7 +104,8 @@ def test_escape_closes_a_phone_sheet_but_not_under_a_dialog(
 ) -> None:
     """On a phone Hand Focus, Scores and Table settings open as sheets over the table:
     Escape closes the open one and hands focus back to its button, as a dialog's Escape
-    does; with a dialog open over a sheet, Escape closes only the dialog."""
+    does, and the opened log strip folds; with a dialog open over a sheet, Escape closes
+    only the dialog."""
     page = new_page(PHONE)
     start_quick_table(page, server_url, "Deadwood Knock")
     for name in ("focus", "scores", "settings"):
@@ -121,6 +122,19 @@ def test_escape_closes_a_phone_sheet_but_not_under_a_dialog(
         assert page.evaluate(
             f"document.activeElement === document.querySelector('[aria-controls=\"sheet-{name}\"]')"
         ), name
+    # The table log's strip opens over the hand; Escape folds it back to one line.
+    strip = page.locator('[aria-controls="table-log-list"]')
+    strip.click()
+    assert strip.get_attribute("aria-expanded") == "true"
+    page.keyboard.press("Escape")
+    wait_until(
+        page,
+        """document.querySelector('[aria-controls="table-log-list"]')
+        .getAttribute('aria-expanded') === 'false'""",
+    )
+    assert page.evaluate(
+        "document.activeElement === document.querySelector('[aria-controls=\"table-log-list\"]')"
+    )
     toggle = page.locator('[aria-controls="sheet-focus"]')
     toggle.click()
     page.get_by_role("button", name="Leave").click()

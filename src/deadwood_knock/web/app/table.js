@@ -437,19 +437,21 @@ export function TableScreen({ matchId, characters }) {
   const [review, setReview] = useState(false);
   useKeptFocus();
   // A phone's sheet closes on Escape, as a dialog does, and hands focus back to the button
-  // that opened it; an open dialog keeps Escape for itself (asked of the page, so a dialog
+  // that opened it (a sheet first, if the log is open under it); an open dialog keeps Escape for itself (asked of the page, so a dialog
   // drawn a moment ago counts before its own key handler is in place).
+  // The phone's opened log strip, which covers the hand, closes the same way.
   useEffect(() => {
-    if (!sheet) return undefined;
+    if (!sheet && !logOpen) return undefined;
     const onKey = (e) => {
       if (e.key !== "Escape" || document.querySelector('[role="dialog"]')) return;
-      setSheet(null);
-      const opener = document.querySelector(`[aria-controls="sheet-${sheet}"]`);
+      if (sheet) setSheet(null);
+      else setLogOpen(false);
+      const opener = document.querySelector(`[aria-controls="${sheet ? `sheet-${sheet}` : "table-log-list"}"]`);
       if (opener instanceof HTMLElement) opener.focus();
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [sheet]);
+  }, [sheet, logOpen]);
 
   const view = playback.shown;
   // Controls are live only on the newest view: once a newer one is in (your move's answer,
