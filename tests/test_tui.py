@@ -960,3 +960,26 @@ def test_a_bot_is_named_as_the_web_names_it() -> None:
         "Greedy (4)",
     ]
     assert seat_names(["figure:luke-short"]) == ["Luke Short"]
+
+
+@pytest.mark.parametrize(("game", "opponents"), [("gin", ["greedy"]), ("knock-rummy", ["random"])])
+def test_a_hand_result_says_who_ended_it_and_who_won_in_one_sentence(
+    game: str, opponents: list[str]
+) -> None:
+    """The ender who won: "You knocked and won the hand."; otherwise who won, with
+    "you" lower-cased after the semicolon (play showed "You knocked; You won")."""
+    seen = {"same": 0, "other": 0}
+    for hr, lines in _played_results(game, opponents, range(6)):
+        if hr.outcome == "void":
+            continue
+        head = lines[0].split(": ", 1)[1]
+        if list(hr.winners) == [hr.ender]:
+            seen["same"] += 1
+            assert head.endswith(" and won the hand.") and ";" not in head, head
+        else:
+            seen["other"] += 1
+            assert ";" in head and " and won the hand" not in head, head
+            if hr.winners[0] == 0:  # the person's seat
+                assert "; you " in head, head
+        assert "; You" not in head, head
+    assert seen["same"] and seen["other"], seen

@@ -226,7 +226,14 @@ def result_lines(
         "rummy": "went rummy",
     }.get(hr.outcome, hr.outcome)
     won = " and ".join(names[w] for w in hr.winners)
-    lines = [f"Hand {hr.hand_number} result: {ender} {verb}; {won} won the hand."]
+    if list(hr.winners) == [hr.ender]:
+        head = f"{ender} {verb} and won the hand."
+    else:
+        # "You" is the player's name here, lower-cased after the semicolon like any pronoun.
+        if names[hr.winners[0]] == "You":
+            won = "you" + won[3:]
+        head = f"{ender} {verb}; {won} won the hand."
+    lines = [f"Hand {hr.hand_number} result: {head}"]
     low = min(hr.counts[w] for w in hr.winners) if hr.winners else 0
     for s in range(len(hr.totals)):
         arr = hr.arrangements[s] if s < len(hr.arrangements) else None
