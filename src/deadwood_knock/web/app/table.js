@@ -437,21 +437,25 @@ export function TableScreen({ matchId, characters }) {
   const [review, setReview] = useState(false);
   useKeptFocus();
   // A phone's sheet closes on Escape, as a dialog does, and hands focus back to the button
-  // that opened it (a sheet first, if the log is open under it); an open dialog keeps Escape for itself (asked of the page, so a dialog
-  // drawn a moment ago counts before its own key handler is in place).
-  // The phone's opened log strip, which covers the hand, closes the same way.
+  // that opened it; with no sheet open, the opened log strip (it covers the hand) folds the
+  // same way. An open dialog keeps Escape for itself (asked of the page, so a dialog drawn a
+  // moment ago counts before its own key handler is in place). One listener for the table's
+  // life reads what is open now: one re-attached after each render could miss an Escape
+  // pressed between a sheet opening and that effect running.
+  const open = useRef({ sheet, logOpen });
+  open.current = { sheet, logOpen };
   useEffect(() => {
-    if (!sheet && !logOpen) return undefined;
     const onKey = (e) => {
-      if (e.key !== "Escape" || document.querySelector('[role="dialog"]')) return;
-      if (sheet) setSheet(null);
+      const now = open.current;
+      if (e.key !== "Escape" || (!now.sheet && !now.logOpen) || document.querySelector('[role="dialog"]')) return;
+      if (now.sheet) setSheet(null);
       else setLogOpen(false);
-      const opener = document.querySelector(`[aria-controls="${sheet ? `sheet-${sheet}` : "table-log-list"}"]`);
+      const opener = document.querySelector(`[aria-controls="${now.sheet ? `sheet-${now.sheet}` : "table-log-list"}"]`);
       if (opener instanceof HTMLElement) opener.focus();
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [sheet, logOpen]);
+  }, []);
 
   const view = playback.shown;
   // Controls are live only on the newest view: once a newer one is in (your move's answer,
