@@ -227,6 +227,11 @@ def check_knock_search(hint: Hint, claim: dict[str, Any]) -> None:
         assert VERDICT_WORDS[claim["sureness"]] in claim["text"]
 
 
+def _m(figure: object) -> str:
+    """A figure as the hints print it: a true minus sign below zero."""
+    return str(figure).replace("-", "\N{MINUS SIGN}")
+
+
 def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -> None:
     hand = _cards(position["hands"][seat])
     now = dk_hand.evaluate(hand)
@@ -248,14 +253,14 @@ def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
         assert claim["category_before"] == now.category
         turns = "stays" if after.category == now.category else "becomes"
         assert f"your hand {turns} {dk_hand.CATEGORY_WORDS[after.category]}," in claim["text"]
-        assert f"score {now.score} → {after.score}" in claim["text"]
+        assert f"score {_m(now.score)} → {_m(after.score)}" in claim["text"]
     elif kind == "dk_role":
         card = parse_card(claim["card"])
         mine = [c for c in hand if c == card or (card >= 52 and c >= 52)]
         in_deadwood = any(c in now.deadwood for c in mine)
         assert claim["in_deadwood"] == in_deadwood
         assert claim["worth"] == dk_hand.card_value(mine[0])
-        # A kicker, counted here from the ranks of the poker hand (no joker in it).
+        # A kicker, counted here from the ranks of the poker hand.
         kicker = (
             not in_deadwood
             and now.category in ("pair", "two_pair", "three_of_a_kind", "four_of_a_kind")
@@ -264,7 +269,7 @@ def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
         assert claim["kicker"] == kicker
         words = dk_hand.CATEGORY_WORDS[now.category]
         if in_deadwood:
-            assert f"counts {dk_hand.card_value(mine[0])} in your deadwood" in claim["text"]
+            assert f"counts {_m(dk_hand.card_value(mine[0]))} in your deadwood" in claim["text"]
         elif kicker:
             assert f"is a kicker in your poker hand ({words})" in claim["text"]
         else:
@@ -277,16 +282,16 @@ def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
         assert claim["mean"] == round(sum(scores) / len(scores), 1)
         assert claim["raise"] == sum(1 for s in scores if s > now.score)
         assert claim["score_now"] == now.score
-        assert f"averages {sum(scores) / len(scores):.1f}" in claim["text"]
+        assert f"averages {_m(f'{sum(scores) / len(scores):.1f}')}" in claim["text"]
     elif kind == "dk_now":
         assert (claim["score"], claim["hand_points"], claim["deadwood"]) == (
             now.score,
             now.hand_points,
             now.deadwood_points,
         )
-        assert (
-            f"{now.hand_points} − {now.deadwood_points} deadwood = {now.score}" in (claim["text"])
-        )
+        # Below zero (jokers) the deadwood is bracketed: "50 − (−3) deadwood".
+        dw = _m(now.deadwood_points) if now.deadwood_points >= 0 else f"({_m(now.deadwood_points)})"
+        assert f"{now.hand_points} − {dw} deadwood = {_m(now.score)}" in (claim["text"])
     elif kind == "dk_knock_count":
         assert claim["knock_count"] == now.knock_count <= dk_hand.KNOCK_LIMIT == claim["limit"]
         assert claim["legal"] is True
@@ -539,6 +544,22 @@ def _dk_obs(hand: str, pile: str, **extra: Any) -> dict[str, Any]:
     }
 
 
+def test_figures_below_zero_read_with_a_true_minus_and_a_bracketed_deadwood() -> None:
+    """Jokers take deadwood, and so a score, below zero: "deadwood 2 → −2" (was "-2"), and
+    a knock's sum "50 − (−3) deadwood = 53" (was "50 − -3 deadwood")."""
+    from deadwood_knock.bots.hints import explain
+    from deadwood_knock.bots.view import view_of
+    from deadwood_knock.games.deadwood_knock import Knock
+
+    hand = "4h 5h 6h 7h 8s JK JK Ac"
+    now = dk_hand.evaluate(_cards(hand.split()))
+    assert now.deadwood_points == -3 and now.category == "straight"
+    obs = _dk_obs(hand, "5c", legal_actions=[{"type": "knock"}])
+    text = explain("deadwood-knock", view_of(obs), Knock())
+    assert f"scores {now.hand_points} − (−3) deadwood = {now.score} now." in text, text
+    assert " -" not in text and "(-" not in text
+
+
 def test_discarding_a_joker_is_never_said_to_cut_deadwood() -> None:
     from deadwood_knock.bots.hints import explain
     from deadwood_knock.bots.view import view_of
@@ -546,7 +567,7 @@ def test_discarding_a_joker_is_never_said_to_cut_deadwood() -> None:
 
     view = view_of(_dk_obs("As Ah 7c 7d Kd 2s JK 9h", "5c"))
     text = explain("deadwood-knock", view, Draw(parse_card("JK"), "stock"))
-    assert "Joker counts -2 in your deadwood" in text
+    assert "Joker counts −2 in your deadwood" in text
     assert "cut" not in text
 
 

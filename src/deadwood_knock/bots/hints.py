@@ -79,6 +79,20 @@ def signed_points(value: float) -> str:
     return f"{value:+.1f}".replace("-", "\N{MINUS SIGN}")
 
 
+def figure_text(value: float) -> str:
+    """A figure as players read it, with a true minus sign: "25", "−2", "27.7", "−3.5"
+    (jokers make deadwood, and so a score, go below zero)."""
+    text = str(value) if isinstance(value, int) else f"{value:.1f}"
+    return text.replace("-", "\N{MINUS SIGN}")
+
+
+def split_sum(hand_points: int, deadwood: int) -> str:
+    """Hand points less deadwood as a sum that reads right below zero: "30 − 12 deadwood",
+    "50 − (−3) deadwood" (two jokers and an ace)."""
+    dw = figure_text(deadwood)
+    return f"{hand_points} − {dw if deadwood >= 0 else f'({dw})'} deadwood"
+
+
 def share_words(share: float, deals: int) -> str:
     """How often, over ``deals`` deals, in words that stay true at the ends (a share that
     rounds to 100% but is not all of them is not "about 100%").
@@ -615,8 +629,8 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
                 "dk_now",
                 {},
                 now,
-                f"Knock: {cat} scores {now['hand_points']} − {now['deadwood']} deadwood = "
-                f"{now['score']} now.",
+                f"Knock: {cat} scores {split_sum(now['hand_points'], now['deadwood'])} = "
+                f"{figure_text(now['score'])} now.",
             ),
             Claim(
                 "rule",
@@ -628,11 +642,12 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
         ]
     if kind == "stand":
         f = _dk_stand_facts(view, {})
-        parts = [f"Stand: keep your score of {f['score']}"]
+        parts = [f"Stand: keep your score of {figure_text(f['score'])}"]
         if f["best_take"] is not None and view.top is not None:
-            parts.append(f"taking {view.top.pretty()} would make it at best {f['best_take']}")
+            best = figure_text(f["best_take"])
+            parts.append(f"taking {view.top.pretty()} would make it at best {best}")
         if f["best_blind"] is not None:
-            parts.append(f"a blind draw averages at best {f['best_blind']:.1f}")
+            parts.append(f"a blind draw averages at best {figure_text(float(f['best_blind']))}")
         return [Claim("dk_stand", {}, f, "; ".join(parts) + ".")]
     if kind == "reveal":
         return [
@@ -640,8 +655,8 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
                 "dk_now",
                 {},
                 now,
-                f"Show the scoring split: {cat}, {now['hand_points']} − {now['deadwood']} "
-                f"deadwood = {now['score']}.",
+                f"Show the scoring split: {cat}, {split_sum(now['hand_points'], now['deadwood'])}"
+                f" = {figure_text(now['score'])}.",
             )
         ]
     if not isinstance(action, DkDraw):
@@ -663,10 +678,14 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
         turns = "stays" if f["category_after"] == f["category_before"] else "becomes"
         text = (
             f"Discard {select.pretty()} and {take} {taken.pretty()}{where}: your hand {turns} "
-            f"{_category(f['category_after'])}, score {f['score_before']} → {f['score_after']}"
+            f"{_category(f['category_after'])}, score {figure_text(f['score_before'])} → "
+            f"{figure_text(f['score_after'])}"
         )
         if f["deadwood_after"] != f["deadwood_before"]:
-            text += f", deadwood {f['deadwood_before']} → {f['deadwood_after']}"
+            text += (
+                f", deadwood {figure_text(f['deadwood_before'])} → "
+                f"{figure_text(f['deadwood_after'])}"
+            )
         claims.append(
             Claim("dk_take", {**inputs, "source": src, "taken": str(taken)}, f, text + ".")
         )
@@ -684,7 +703,7 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
         return claims
     role = _dk_role_facts(view, {"card": str(select)})
     if role["in_deadwood"]:
-        role_text = f"{select.pretty()} counts {role['worth']} in your deadwood"
+        role_text = f"{select.pretty()} counts {figure_text(role['worth'])} in your deadwood"
     else:
         where = "a kicker in" if role["kicker"] else "in"
         role_text = f"{select.pretty()} is {where} your poker hand ({_category(role['category'])})"
@@ -706,7 +725,8 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
             inputs,
             blind,
             f"Over the {blind['unseen']} cards you have not seen, your score after the draw "
-            f"averages {blind['mean']:.1f} (now {blind['score_now']}; {raise_words}).",
+            f"averages {figure_text(float(blind['mean']))} "
+            f"(now {figure_text(blind['score_now'])}; {raise_words}).",
         )
     )
     return claims
