@@ -618,6 +618,35 @@ def test_a_knock_rummy_knock_says_the_count_it_lays_down(
     assert console.errors == []
 
 
+def test_the_heads_subtitle_wraps_between_its_parts_never_inside_one(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """On a phone, with a three-figure total beside it, "Knock Rummy · to 100" has no room
+    for one line; it breaks after the dot, not between "to" and "100" (seen in play)."""
+    page = new_page(PHONE)
+    start_quick_table(page, server_url, "Knock Rummy")
+    page.locator(".table-head .game-name .part").first.wait_for()
+    # The widest total a Knock Rummy game to 100 shows: a minus and three figures.
+    page.evaluate(
+        """() => { const t = document.querySelector('.my-total span');
+                   t.firstChild.textContent = '\u2212119'; }"""
+    )
+    parts = page.evaluate(
+        """() => [...document.querySelectorAll('.table-head .game-name .part')].map(
+               (p) => [p.textContent, p.getClientRects().length])"""
+    )
+    assert [text for text, _ in parts] == ["Knock Rummy ·", "to 100"], parts
+    assert all(lines == 1 for _, lines in parts), parts
+    assert page.locator(".table-head .game-name").inner_text().split() == [
+        "Knock",
+        "Rummy",
+        "·",
+        "to",
+        "100",
+    ]
+    assert console.errors == []
+
+
 def _rummy_turn(hand: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Seat 0's observation and legal actions (as the server sends them) at the discard step
     of a two-player Knock Rummy hand holding ``hand`` (11 cards), the engine's position."""

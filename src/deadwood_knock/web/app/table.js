@@ -335,7 +335,8 @@ function TableHead({ roundText, subtitle, me, obs, sheet, onLeave, onSettings })
   const likenesses = useLikenesses();
   return html`<header class="table-head">
       <button class="btn small ghost" onClick=${onLeave} aria-label="Leave table">← Leave</button>
-      <h1 class="round"><strong>${roundText}</strong><span class="game-name">${subtitle}</span></h1>
+      <h1 class="round"><strong>${roundText}</strong><span class="game-name">${subtitle.map((part, i) =>
+        html`${i ? " " : ""}<span class="part">${part}</span>`)}</span></h1>
       <button class="btn small ghost icon" aria-label="Table settings" aria-expanded=${sheet === "settings" ? "true" : "false"}
         aria-controls="sheet-settings" onClick=${onSettings}>⚙</button>
       <div class="my-total">
@@ -554,9 +555,10 @@ export function TableScreen({ matchId, characters }) {
   const finalTurn = !playback.frozen && !v.over && (obs.phase === "final" || !!obs.final_turn);
   const title = gameTitle(obs.game) || "Table";
   const roundText = `${unitWord(obs.game)} ${obs.round ?? 1}${obs.rounds ? ` of ${obs.rounds}` : ""}`;
+  // In parts that wrap whole on a narrow head ("Knock Rummy ·" over "to 100"), never "to" over "100".
   const subtitle = toBeat != null
-    ? `Gunfight · reach ${toBeat}`
-    : !dk && obs.target ? `${title} · to ${obs.target}` : title;
+    ? ["Gunfight ·", `reach ${toBeat}`]
+    : !dk && obs.target ? [`${title} ·`, `to ${obs.target}`] : [title];
 
   const reveals = live.reveals;
   const pickSet = revealPick || new Set((reveals[0] && reveals[0].poker_hand) || []);
