@@ -40,7 +40,6 @@ __all__ = [
     "meld_move",
     "playout",
     "policy_move",
-    "read_move",
     "sample_position",
 ]
 
@@ -282,42 +281,6 @@ def meld_move(t: KrTable, knock_at: int) -> None:
             if key < best_key:
                 best_key, card = key, x
     t.play(DISCARDS[card])
-
-
-def read_move(
-    base: Callable[[KrTable, int], None], rival: int, knock_count: int, margin: int
-) -> Callable[[KrTable, int], None]:
-    """A heads-up Knock Rummy / Gin playout policy (the eleventh Gin / Knock Rummy pass's,
-    off in play): ``base`` for every move but ``rival``'s discards, where the rival knocks
-    (when the rules allow) only if the lowest count its discard leaves is at most
-    ``knock_count`` and at least ``margin`` below the other hand's count (the sampled
-    one), and goes gin at 0 (Gin); otherwise it goes rummy (Knock Rummy) or throws as
-    ``base`` does, never knocking. The rival's plain knock (at ``knock_at``) is replaced:
-    with ``knock_count`` at ``knock_at`` and a margin no hand misses, this is ``base``."""
-
-    def move(t: KrTable, knock_at: int) -> None:
-        seat = t.to_act
-        if t.phase == DRAW or seat != rival or len(t.hands) != 2:
-            base(t, knock_at)
-            return
-        hand = t.hands[seat]
-        ha = t.opts.high_aces
-        gin = t.opts.gin
-        if gin or count_mask(hand, ha) != 0:
-            left, card = _best_discard(hand, ha, t.taken)
-            if (
-                (gin or left > 0)
-                and (
-                    (gin and left == 0)
-                    or (left <= knock_count and left + margin <= count_mask(t.hands[1 - seat], ha))
-                )
-                and t.reason(KNOCKS[card]) is None
-            ):
-                t.play(KNOCKS[card])
-                return
-        base(t, -1)  # never knocks: rummy (Knock Rummy) or the base's discard
-
-    return move
 
 
 def apply_action(t: KrTable, seat: int, action: object) -> bool:

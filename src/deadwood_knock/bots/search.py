@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.bots import kr_playout
@@ -102,19 +102,6 @@ GIN_RIVAL_DEALS = 16
 #: rules' limit); strong-v1's anchor knocks at 8 or less.
 GIN_FAR_KNOCK = GIN_LIMIT
 
-#: Knock Rummy and Gin heads-up (issue #17, "Gin and Knock Rummy, eleventh pass"; off in
-#: play: 0): the playout rival's knock read from the previous hand, conditioned on the
-#: position. When the observation's ``last_result`` (public: every seat sees it) shows
-#: the previous hand ended by the rival's knock (``knock`` or ``undercut``; gin, rummy
-#: and void hands are no read of a knock count) at a count ``k`` against the seat's count
-#: ``c``, the playout rival knocks only at a count of at most ``k`` and at least
-#: ``max(0, c - k)`` below the seat's sampled hand's count (``kr_playout.read_move``);
-#: its plain knock (Gin 10, Knock Rummy 6) is replaced, the seat's own is not. Read from
-#: the observation alone, so a bot made per decision (the server's worker, Hand Focus)
-#: reads it as the arena's does (``rival_read``).
-RIVAL_READ = 0
-READ_OUTCOMES = frozenset({"knock", "undercut"})
-
 
 def gin_knock_cap(view: TableView) -> int:
     """The highest count ``strong`` knocks at in Gin: ``GIN_CLOSE_KNOCK`` when the rival
@@ -162,7 +149,11 @@ class InferredSimSearch(SimSearch):
 #: playout it beats the plain policy by +0.8 a hand at Gin and +1.3 in Knock Rummy; as
 #: the search's playout policy it was level with the plain one against strong-v1 (Gin,
 #: three seeds), ahead of it against the legend (two seeds), and behind strong-v1 in
-#: Knock Rummy (docs/bots.md, third pass): Gin only.
+#: Knock Rummy (docs/bots.md, third pass): Gin only. In both games the playout rival
+#: knocks as the seat does (``playout_knock_at``): rivals knocking at the mean count they
+#: ended earlier hands of the match at (Gin and Knock Rummy tenth pass, ``RIVAL_KNOCKS``:
+#: commit d8f8bfa has it), or at the count and margin of their knock in the previous hand
+#: (eleventh pass, ``RIVAL_READ``: commit a4fa901 has it) were no better.
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 
@@ -172,9 +163,7 @@ class MeldKrSearch(KrSimSearch):
 
     def __init__(self, view: TableView, game: str) -> None:
         super().__init__(view)
-        self.move: Callable[[KrTable, int], None] | None = (
-            kr_playout.meld_move if game in MELD_PLAYOUTS else None
-        )
+        self.move = kr_playout.meld_move if game in MELD_PLAYOUTS else None
 
     def sample(self, rng: random.Random) -> KrTable:
         position = super().sample(rng)
@@ -212,57 +201,6 @@ class InferredKrSearch(MeldKrSearch):
         else:
             position.stock = rest[: self.view.stock_size]
         return position
-
-
-def rival_read(observation: object, view: TableView) -> tuple[int, int, int] | None:
-    """``RIVAL_READ``: the rival, its knock count and the margin (``max(0, c - k)``) read
-    from the observation's ``last_result`` (the result object, or its JSON in an
-    observation dict), heads-up; None when the switch is off or the previous hand was not
-    ended by the rival's knock."""
-    if RIVAL_READ <= 0 or view.players != 2:
-        return None
-    last = (
-        observation.get("last_result")
-        if isinstance(observation, dict)
-        else getattr(observation, "last_result", None)
-    )
-    if last is None:
-        return None
-    if isinstance(last, dict):
-        outcome, ender = last.get("outcome"), last.get("ender")
-        counts, hand = last.get("counts"), last.get("hand")
-    else:
-        outcome, ender = getattr(last, "outcome", None), getattr(last, "ender", None)
-        counts, hand = getattr(last, "counts", None), getattr(last, "hand_number", None)
-    rival = 1 - view.seat
-    if (
-        outcome not in READ_OUTCOMES
-        or ender != rival
-        or not isinstance(hand, int)
-        or hand >= view.round
-        or not isinstance(counts, (list, tuple))
-        or len(counts) != 2
-    ):
-        return None
-    k, c = int(counts[rival]), int(counts[view.seat])
-    return rival, k, max(0, c - k)
-
-
-class ReadKrSearch(KrSimSearch):
-    """strong-v1's Knock Rummy search with the rival's playout knock read from the
-    previous hand (``RIVAL_READ``)."""
-
-    def __init__(self, view: TableView, read: tuple[int, int, int]) -> None:
-        super().__init__(view)
-        self.move = kr_playout.read_move(kr_playout.policy_move, *read)
-
-    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
-        sim = sample.copy()
-        seat = self.view.seat
-        if not kr_playout.apply_action(sim, seat, action):
-            return -1000.0
-        rng.shuffle(sim.stock)  # as KrSimSearch.value
-        return float(kr_playout.playout(sim, self.knock_at, move=self.move)[seat])
 
 
 def leave_the_loop(legal: Sequence[A]) -> list[A]:
@@ -404,15 +342,8 @@ class SearchBot(StrongBot):
         else:
             table = kr_playout.sample_position(view, random.Random(0))
             if table is not None:
-                read = rival_read(observation, view)
                 if game.name in INFERRED_RUMMY:
-                    inferred = InferredKrSearch(view, game.name, table)
-                    if read is not None:
-                        base = inferred.move or kr_playout.policy_move
-                        inferred.move = kr_playout.read_move(base, *read)
-                    return inferred
+                    return InferredKrSearch(view, game.name, table)
                 if game.name in MELD_PLAYOUTS:
                     return MeldKrSearch(view, game.name)
-                if read is not None:
-                    return ReadKrSearch(view, read)
         return super()._search(game, observation, view)
