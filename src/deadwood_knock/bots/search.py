@@ -149,7 +149,11 @@ class InferredSimSearch(SimSearch):
 #: playout it beats the plain policy by +0.8 a hand at Gin and +1.3 in Knock Rummy; as
 #: the search's playout policy it was level with the plain one against strong-v1 (Gin,
 #: three seeds), ahead of it against the legend (two seeds), and behind strong-v1 in
-#: Knock Rummy (docs/bots.md, third pass): Gin only.
+#: Knock Rummy (docs/bots.md, third pass): Gin only. In both games the playout rival
+#: knocks as the seat does (``playout_knock_at``): rivals knocking at the mean count they
+#: ended earlier hands of the match at (Gin and Knock Rummy tenth pass, ``RIVAL_KNOCKS``:
+#: commit d8f8bfa has it), or at the count and margin of their knock in the previous hand
+#: (eleventh pass, ``RIVAL_READ``: commit a4fa901 has it) were no better.
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 
