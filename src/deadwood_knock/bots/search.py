@@ -17,18 +17,16 @@ round score against every way of playing on. Hand Focus ranks moves with this bo
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
-from functools import partial
+from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk import source_of
-from deadwood_knock.bots.dk_playout import Style, quick, sample_position
-from deadwood_knock.bots.inference import HiddenDealer, _weighted_pick
+from deadwood_knock.bots.dk_playout import Style, sample_position
+from deadwood_knock.bots.inference import HiddenDealer
 from deadwood_knock.bots.kr import discard_card, options_of
 from deadwood_knock.bots.strong import (
     ActionValue,
@@ -39,10 +37,8 @@ from deadwood_knock.bots.strong import (
     gin_choice,
     keep_anchor_unless_beaten,
 )
-from deadwood_knock.bots.view import TableView, cards_of, repeated_position, view_of
-from deadwood_knock.cards import Card
+from deadwood_knock.bots.view import TableView, repeated_position, view_of
 from deadwood_knock.games.base import Action, Game
-from deadwood_knock.games.deadwood_knock.hand import KNOCK_LIMIT, evaluate_batch
 from deadwood_knock.games.knock_rummy.core import KrTable
 from deadwood_knock.games.knock_rummy.melds import count, hand_mask
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
@@ -73,135 +69,6 @@ DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 #: The playout rivals in a position strong has seen before this round (a pile loop,
 #: ``SearchBot.act``): they call as ``DK_STYLE`` does and never knock.
 HOLDING_STYLE = dataclasses.replace(DK_STYLE, knock_count=-100, knock_score=1_000_000)
-
-#: Issue #17, Deadwood Knock fourteenth pass (off in play): at a call, the knocker's
-#: hidden hand is dealt by what that rival has knocked with earlier in this match (its
-#: hands shown in the round results, which every seat sees), instead of the best of
-#: ``inference.KNOCKER_TRIES`` deals. Its line is the lowest score it has knocked with
-#: less KNOCKER_READ_MARGIN; once per decision a bank of KNOCKER_READ_BANK deals of its
-#: hidden cards by the card model (those that allow the knock) is drawn, and each sample
-#: takes at random one of the bank hands scoring at least the line (fewer than
-#: KNOCKER_READ_FEW of them: one of the KNOCKER_READ_FEW best): the card model's deal
-#: given a hand it would knock with. The other seats are then dealt from the cards left
-#: as ``HiddenDealer`` deals them. It applies once the rival has knocked KNOCKER_READ_MIN
-#: times; before that, and at every other decision, the dealer is ``HiddenDealer``.
-KNOCKER_READ = False
-KNOCKER_READ_MIN = 1
-KNOCKER_READ_MARGIN = 5
-KNOCKER_READ_BANK = 512
-KNOCKER_READ_FEW = 8
-
-
-def shown_knocks(observation: object, seat: int) -> list[int]:
-    """The scores (``dk_playout.quick``) of the hands ``seat`` knocked with in the rounds
-    scored so far in the match, as the round results show them (its poker hand and its
-    deadwood: public, every seat sees the results). Reads the engine's observation or
-    its JSON alike."""
-    results = (
-        observation.get("results")
-        if isinstance(observation, Mapping)
-        else getattr(observation, "results", None)
-    )
-    out: list[int] = []
-    for r in results or ():
-        if isinstance(r, Mapping):
-            knocker, poker, dead = r.get("knocker"), r.get("poker_hands"), r.get("deadwood")
-        else:
-            knocker, poker, dead = r.knocker, r.poker_hands, r.deadwood
-        if knocker is None or int(knocker) != seat or poker is None or dead is None:
-            continue
-        if seat >= len(poker) or seat >= len(dead):
-            continue
-        hand = cards_of([*poker[seat], *dead[seat]])
-        if len(hand) >= 5:
-            out.append(quick(hand)[0])
-    return out
-
-
-class KnockerReadDealer(HiddenDealer):
-    """``HiddenDealer`` with the knocker's hidden cards dealt by its earlier knocks
-    (``KNOCKER_READ``). At the first deal (with that deal's random stream, so a seed
-    repeats) it draws ``bank`` deals of the knocker's hidden cards by the card model from
-    all the unseen cards and keeps those that allow the knock, sorted by score (none: all
-    of them). Each deal then takes the knocker's hand first, one at random of the bank
-    hands scoring at least ``line`` (or of the ``few`` best, if fewer do), and deals the
-    other seats from the cards left as ``HiddenDealer`` does."""
-
-    def __init__(self, view: TableView, line: int, bank: int, few: int) -> None:
-        super().__init__(view)
-        self.line = line
-        self.bank_size = bank
-        self.few = max(1, few)
-        self.bank: list[tuple[int, list[Card]]] | None = None
-
-    def _build(self, rng: random.Random) -> list[tuple[int, list[Card]]]:
-        k = self.knocker
-        assert k is not None
-        known = list(self.view.known_cards[k]) if k < len(self.view.known_cards) else []
-        w = self.weights[k]
-        weights = [w[c] for c in self.unseen]
-        need = self.need(k)
-        picks = [_weighted_pick(self.unseen, weights, need, rng) for _ in range(self.bank_size)]
-        scored = [
-            (score, pick)
-            for (score, knock, *_), pick in zip(
-                evaluate_batch([known + p for p in picks]), picks, strict=True
-            )
-            if knock <= KNOCK_LIMIT
-        ]
-        if not scored:
-            scored = [(quick(known + p)[0], p) for p in picks]
-        scored.sort(key=lambda sp: sp[0])
-        return scored
-
-    def _knocker_pick(self, rng: random.Random) -> list[Card]:
-        if self.bank is None:
-            self.bank = self._build(rng)
-        bank = self.bank
-        at = bisect.bisect_left([sc for sc, _ in bank], self.line)
-        at = max(0, min(at, len(bank) - self.few))
-        return bank[rng.randrange(at, len(bank))][1]
-
-    def deal_once(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
-        if self.knocker is None or self.knocker == self.view.seat:
-            return super().deal_once(rng)
-        v = self.view
-        k = self.knocker
-        known_k = list(v.known_cards[k]) if k < len(v.known_cards) else []
-        mine = self._knocker_pick(rng)
-        taken = set(mine)
-        left = [c for c in self.unseen if c not in taken]
-        hands: list[list[Card]] = []
-        for s in range(v.players):
-            if s == v.seat:
-                hands.append(list(v.hand))
-                continue
-            if s == k:
-                hands.append(known_k + mine)
-                continue
-            known = list(v.known_cards[s]) if s < len(v.known_cards) else []
-            w = self.weights[s]
-            weights = [w[c] for c in left]
-            pick = self._pick(s, known, partial(_weighted_pick, left, weights, self.need(s), rng))
-            got = set(pick)
-            left = [c for c in left if c not in got]
-            hands.append(known + pick)
-        rng.shuffle(left)
-        return hands, left
-
-
-def knocker_read_dealer(observation: object, view: TableView) -> KnockerReadDealer | None:
-    """The dealer of ``KNOCKER_READ`` at a call: a rival has knocked this round and has
-    knocked at least ``KNOCKER_READ_MIN`` times earlier in the match; else None."""
-    knocker = view.raw.get("knocker")
-    if not isinstance(knocker, int) or knocker == view.seat:
-        return None
-    shown = shown_knocks(observation, knocker)
-    if not shown or len(shown) < KNOCKER_READ_MIN:
-        return None
-    line = min(shown) - KNOCKER_READ_MARGIN
-    return KnockerReadDealer(view, line, KNOCKER_READ_BANK, KNOCKER_READ_FEW)
-
 
 #: The rummy games whose search deals by the inference model. Knock Rummy is not one:
 #: there the model's hands (best of at most four weighted deals) are weaker than
@@ -273,10 +140,8 @@ def _knock_counts(view: TableView, legal: Sequence[A]) -> dict[A, int]:
 class InferredSimSearch(SimSearch):
     """Deadwood Knock playouts on positions whose hidden hands come from the model."""
 
-    def __init__(
-        self, view: TableView, style: Style = DK_STYLE, dealer: HiddenDealer | None = None
-    ) -> None:
-        super().__init__(view, (dealer or HiddenDealer(view)).deal, style)
+    def __init__(self, view: TableView, style: Style = DK_STYLE) -> None:
+        super().__init__(view, HiddenDealer(view).deal, style)
 
 
 #: The rummy games whose playouts use the meld-aware discard (``kr_playout.meld_move``:
@@ -464,8 +329,7 @@ class SearchBot(StrongBot):
     def _search(self, game: Game[Any, Any, O], observation: O, view: TableView) -> Search:
         if game.facts.poker_split:
             if sample_position(view, random.Random(0)) is not None:
-                dealer = knocker_read_dealer(observation, view) if KNOCKER_READ else None
-                search = InferredSimSearch(view, dealer=dealer)
+                search = InferredSimSearch(view)
                 if repeated_position(view):
                     search.styles = [
                         DK_STYLE if s == view.seat else HOLDING_STYLE for s in range(view.players)
