@@ -647,12 +647,13 @@ def test_the_heads_subtitle_wraps_between_its_parts_never_inside_one(
     assert console.errors == []
 
 
-def _rummy_turn(hand: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _rummy_turn(hand: str, game_name: str = "knock-rummy") -> tuple[dict[str, Any], list[Any]]:
     """Seat 0's observation and legal actions (as the server sends them) at the discard step
-    of a two-player Knock Rummy hand holding ``hand`` (11 cards), the engine's position."""
+    of a two-player Knock Rummy (or Gin) hand holding ``hand`` (11 cards), the engine's
+    position."""
     from deadwood_knock.games import get_game
 
-    game = get_game("knock-rummy")
+    game = get_game(game_name)
     dealt = game.position_to_json(game.new_game(game.options_from_json({"players": 2}), 7))
     mine = hand.split()
     rest = [
@@ -731,6 +732,63 @@ def test_a_knock_rummy_rummy_is_offered_in_words_with_what_it_pays(
         [obs, legal],
     )
     assert bare == "Every card is matched: go rummy, or select a card to discard."
+    assert console.errors == []
+
+
+def test_a_gin_knock_says_what_gin_and_an_undercut_are(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """At Gin (KR8) the other player lays off and can undercut, and a count of 0 is gin:
+    the knock's help says so with the engine's bonus, not Knock Rummy's "lowest count wins"."""
+    from deadwood_knock.games.knock_rummy.core import GIN_BONUS
+
+    obs, legal = _rummy_turn("3s 3h 3d 4d 5d 6d Td Jd Qd Kd 2c", "gin")
+    assert {"type": "knock", "discard": "2c"} in legal and {
+        "type": "knock",
+        "discard": "Kd",
+    } in legal
+    page = new_page(DESKTOP)
+    page.goto(server_url + "/")
+    helps = page.evaluate(
+        """async ([obs, legal]) => {
+            const { Controls, legalControls } = await import('/app/controls.js');
+            const { loadGames } = await import('/app/games.js');
+            const { html, render } = await import('/app/lib.js');
+            await loadGames();
+            const out = {};
+            for (const card of ['2c', 'Kd']) {
+                const box = document.createElement('div');
+                const controls = legalControls(legal, false, card);
+                render(html`<${Controls} dk=${false} obs=${obs} busy=${false} selected=${card}
+                    ...${controls} onAct=${() => {}} onKnock=${() => {}} />`, box);
+                out[card] = box.querySelector('#action-help')?.textContent ?? '';
+            }
+            // The question before a knock says the same (a modal: into the page, then out).
+            const { KnockConfirm } = await import('/app/controls.js');
+            const ask = document.createElement('div');
+            document.body.append(ask);
+            render(html`<${KnockConfirm} dk=${false} obs=${obs} action=${controls2(legal)}
+                advice=${null} onKnock=${() => {}} onKeep=${() => {}} />`, ask);
+            out.ask = ask.textContent;
+            render(null, ask);
+            ask.remove();
+            return out;
+            function controls2(all) {
+                return all.find((a) => a.type === 'knock' && a.discard === 'Kd');
+            }
+        }""",
+        [obs, legal],
+    )
+    assert helps["2c"] == (
+        "Knock: discard 2♣ and go gin; no lay-offs, and you score the other player's count "
+        f"plus {GIN_BONUS}."
+    ), helps
+    assert helps["Kd"] == (
+        "Knock: discard K♦ and lay down a count of 2; the other player lays off on your melds, "
+        f"and at or under 2 undercuts you for the difference plus {GIN_BONUS}."
+    ), helps
+    assert helps["Kd"][len("Knock: discard K♦ and ") :] in helps["ask"], helps["ask"]
+    assert all("lowest count wins" not in h for h in helps.values())
     assert console.errors == []
 
 

@@ -78,9 +78,7 @@ export function Controls(p) {
       ? ((obs.hand_sizes || []).length === 2
         ? "Knock ends the round: your opponent gets one final turn, then calls or folds."
         : "Knock ends the round: the others get one final turn, then call or fold.")
-      : (countAfter(obs, selected) != null
-        ? `Knock: discard ${pretty(selected)} and lay down a count of ${countAfter(obs, selected)}; lowest count wins.`
-        : `Knock: discard ${pretty(selected)} and lay down; lowest count wins.`));
+      : knockHelp(obs, selected));
   }
   if (rummyAction) {
     // KR5/KR6 in figures the engine reports: a rummy is not a knock at 0, it pays more.
@@ -117,6 +115,27 @@ export function Controls(p) {
       : null}
     ${help.length ? html`<p class="action-help" id="action-help">${help.join(" ")}</p>` : null}
   </div>`;
+}
+
+/**
+ * What a Knock Rummy or Gin knock with this discard lays down. At Gin (KR8) the other player
+ * lays off and can undercut, and a count of 0 is gin: "lowest count wins" would not hold.
+ * @param {any} obs @param {string} selected @returns {string}
+ */
+function knockHelp(obs, selected) {
+  const n = countAfter(obs, selected);
+  const card = pretty(selected);
+  if (!(obs.options && obs.options.gin)) {
+    return n != null
+      ? `Knock: discard ${card} and lay down a count of ${n}; lowest count wins.`
+      : `Knock: discard ${card} and lay down; lowest count wins.`;
+  }
+  const bonus = figure(obs.game, "gin_bonus");
+  const plus = bonus != null ? ` plus ${bonus}` : "";
+  if (n === 0) return `Knock: discard ${card} and go gin; no lay-offs, and you score the other player's count${plus}.`;
+  return n != null
+    ? `Knock: discard ${card} and lay down a count of ${n}; the other player lays off on your melds, and at or under ${n} undercuts you for the difference${plus}.`
+    : `Knock: discard ${card} and lay down; the other player lays off on your melds and may undercut you.`;
 }
 
 export function turnLine(v, obs, me, dk, selected, names, playback) {
@@ -172,9 +191,11 @@ export function KnockConfirm({ dk, obs, action, advice, onKnock, onKeep }) {
       ? html`<p>If the round ended now your hand would score ${ev.hand_points} hand ${deadwoodTerm(ev.deadwood_points)}${" "}
           = <strong>${signed(ev.score)}</strong>, before the pot.</p>`
       : null}
-    ${!dk && countAfter(obs, action.discard) != null
-      ? html`<p>You lay down a count of <strong>${countAfter(obs, action.discard)}</strong>; the lowest count wins the hand.</p>`
-      : null}
+    ${!dk && obs.options && obs.options.gin
+      ? html`<p>${knockHelp(obs, action.discard)}</p>`
+      : !dk && countAfter(obs, action.discard) != null
+        ? html`<p>You lay down a count of <strong>${countAfter(obs, action.discard)}</strong>; the lowest count wins the hand.</p>`
+        : null}
     ${unwise ? html`<p class="knock-verdict">Hand Focus: ${knockVerdict(advice)}</p>` : null}
     ${!dk && !advice ? html`<p class="knock-verdict">Hand Focus has not weighed this knock.</p>` : null}
     <div class="stack">
