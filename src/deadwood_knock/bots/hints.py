@@ -46,6 +46,7 @@ from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games import facts as rule_facts
 from deadwood_knock.games.base import Action, Game
 from deadwood_knock.games.deadwood_knock.core import Draw as DkDraw
+from deadwood_knock.games.points import figure_text
 
 if TYPE_CHECKING:
     from deadwood_knock.games.deadwood_knock.hand import HandEvaluation
@@ -77,13 +78,6 @@ PROBABLY_Z, CLEARLY_Z = 1.0, 2.0
 def signed_points(value: float) -> str:
     """A point figure for players, with its sign and a true minus sign: "+4.5", "−3.0"."""
     return f"{value:+.1f}".replace("-", "\N{MINUS SIGN}")
-
-
-def figure_text(value: float) -> str:
-    """A figure as players read it, with a true minus sign: "25", "−2", "27.7", "−3.5"
-    (jokers make deadwood, and so a score, go below zero)."""
-    text = str(value) if isinstance(value, int) else f"{value:.1f}"
-    return text.replace("-", "\N{MINUS SIGN}")
 
 
 def split_sum(hand_points: int, deadwood: int) -> str:

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["CARD_POINTS", "JOKER_DEADWOOD", "RANK_LETTERS", "RANK_VALUE", "card_value"]
+__all__ = [
+    "CARD_POINTS",
+    "JOKER_DEADWOOD",
+    "RANK_LETTERS",
+    "RANK_VALUE",
+    "card_value",
+    "figure_text",
+]
 
 #: Deadwood points by rank index 0..12 (A=1, 2-10 face value, J/Q/K=10).
 RANK_VALUE: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -24,3 +31,14 @@ CARD_POINTS: Final = (*(RANK_VALUE[i % 13] for i in range(52)), JOKER_DEADWOOD, 
 def card_value(c: int) -> int:
     """Deadwood points of one card."""
     return CARD_POINTS[c]
+
+
+def figure_text(value: float) -> str:
+    """A figure as players read it, with a true minus sign (jokers take deadwood, and so a
+    score, below zero); whole numbers plain, others to one decimal.
+
+    >>> figure_text(25), figure_text(-2), figure_text(27.66), figure_text(-3.5)
+    ('25', '−2', '27.7', '−3.5')
+    """
+    text = str(value) if isinstance(value, int) else f"{value:.1f}"
+    return text.replace("-", "\N{MINUS SIGN}")
