@@ -46,7 +46,7 @@ from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games import facts as rule_facts
 from deadwood_knock.games.base import Action, Game
 from deadwood_knock.games.deadwood_knock.core import Draw as DkDraw
-from deadwood_knock.games.points import figure_text
+from deadwood_knock.games.points import deadwood_term, figure_text
 
 if TYPE_CHECKING:
     from deadwood_knock.games.deadwood_knock.hand import HandEvaluation
@@ -81,10 +81,9 @@ def signed_points(value: float) -> str:
 
 
 def split_sum(hand_points: int, deadwood: int) -> str:
-    """Hand points less deadwood as a sum that reads right below zero: "30 − 12 deadwood",
-    "50 − (−3) deadwood" (two jokers and an ace)."""
-    dw = figure_text(deadwood)
-    return f"{hand_points} − {dw if deadwood >= 0 else f'({dw})'} deadwood"
+    """Hand points less deadwood, in the words the showdown uses: "30 − 12 deadwood",
+    "50 + 3 deadwood (jokers count −2)" (two jokers and an ace)."""
+    return f"{hand_points} {deadwood_term(deadwood)}"
 
 
 def share_words(share: float, deals: int) -> str:

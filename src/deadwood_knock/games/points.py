@@ -15,6 +15,7 @@ __all__ = [
     "RANK_LETTERS",
     "RANK_VALUE",
     "card_value",
+    "deadwood_term",
     "figure_text",
 ]
 
@@ -42,3 +43,21 @@ def figure_text(value: float) -> str:
     """
     text = str(value) if isinstance(value, int) else f"{value:.1f}"
     return text.replace("-", "\N{MINUS SIGN}")
+
+
+def deadwood_term(points: int, cards: str = "") -> str:
+    """Deadwood as a term of a score's sum, the one wording every client uses: taken off
+    ("− 9 deadwood"), or added when jokers take it below zero, with the joker's figure
+    from this table ("+ 3 deadwood (jokers count −2)"). ``cards``, if given, are named in
+    the same bracket.
+
+    >>> deadwood_term(9), deadwood_term(-3)
+    ('− 9 deadwood', '+ 3 deadwood (jokers count −2)')
+    >>> deadwood_term(-1, "JK A♣")
+    '+ 1 deadwood (JK A♣; jokers count −2)'
+    """
+    notes = [cards] if cards else []
+    if points < 0:
+        notes.append(f"jokers count {figure_text(JOKER_DEADWOOD)}")
+    bracket = f" ({'; '.join(notes)})" if notes else ""
+    return f"{'+' if points < 0 else '−'} {abs(points)} deadwood{bracket}"

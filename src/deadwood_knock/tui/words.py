@@ -15,7 +15,7 @@ from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games import facts
 from deadwood_knock.games.base import Event
 from deadwood_knock.games.deadwood_knock.hand import reading_order
-from deadwood_knock.games.points import figure_text
+from deadwood_knock.games.points import deadwood_term, figure_text
 
 __all__ = [
     "cards_text",
@@ -194,16 +194,11 @@ def result_lines(
             sus = f" {_signed(r.suspicion[s])} suspicion" if r.suspicion[s] else ""
             # Compact: the category without the cards, so each player fits one line.
             shown = cat if compact else f"{cards_text(reading_order(r.poker_hands[s]))} ({cat})"
-            dead = "" if compact else f" {cards_text(r.deadwood[s])}"
-            # Jokers can take deadwood below zero: then it adds ("+ deadwood 3", as the web
-            # says it), never "− deadwood -3".
-            points = r.deadwood_points[s]
-            if points < 0:
-                deadwood = f" + deadwood{dead} {-points} (jokers)"
-            else:
-                deadwood = f" − deadwood{dead} {points}"
+            dead = "" if compact or not r.deadwood[s] else cards_text(r.deadwood[s])
+            # Jokers can take deadwood below zero: then it adds, in the showdown's words.
+            deadwood = deadwood_term(r.deadwood_points[s], dead)
             lines.append(
-                f"  {names[s]}: {shown} {r.hand_points[s]}{deadwood}"
+                f"  {names[s]}: {shown} {r.hand_points[s]} {deadwood}"
                 f" {_signed(r.pot[s])} pot{sus} = {figure_text(r.round_scores[s] + r.suspicion[s])}"
                 f"  → total {figure_text(r.totals[s])}"
             )
