@@ -40,7 +40,6 @@ __all__ = [
     "meld_move",
     "playout",
     "policy_move",
-    "rival_ahead_move",
     "sample_position",
 ]
 
@@ -282,40 +281,6 @@ def meld_move(t: KrTable, knock_at: int) -> None:
             if key < best_key:
                 best_key, card = key, x
     t.play(DISCARDS[card])
-
-
-def rival_ahead_move(rival: int, margin: int) -> Callable[[KrTable, int], None]:
-    """A heads-up Knock Rummy playout policy (Gin and Knock Rummy twelfth pass, off in
-    play): :func:`policy_move` for every move but ``rival``'s discards, where the rival
-    also knocks, at any count the table allows, when the lowest count its discard leaves
-    is at least ``margin`` below the other hand's (the searching seat's); otherwise it
-    moves as :func:`policy_move` (rummy, the knock at ``knock_at``, the lowest-count
-    discard). The searching seat keeps the plain policy. Gin, and three or more players,
-    play :func:`policy_move`. With a margin no hand reaches this is :func:`policy_move`."""
-
-    def move(t: KrTable, knock_at: int) -> None:
-        seat = t.to_act
-        if t.phase == DRAW or seat != rival or t.opts.gin or len(t.hands) != 2:
-            policy_move(t, knock_at)
-            return
-        hand = t.hands[seat]
-        ha = t.opts.high_aces
-        if count_mask(hand, ha) == 0:
-            t.play(RUMMY_NO_DISCARD)
-            return
-        left, card = _best_discard(hand, ha, t.taken)
-        if left == 0:
-            t.play(RUMMIES[card])
-            return
-        limit = t.opts.knock_limit
-        low = knock_at if limit is None or knock_at < limit else limit
-        allowed = limit is None or left <= limit
-        if left <= low or (allowed and left + margin <= count_mask(t.hands[1 - seat], ha)):
-            t.play(KNOCKS[card])
-            return
-        t.play(DISCARDS[card])
-
-    return move
 
 
 def apply_action(t: KrTable, seat: int, action: object) -> bool:

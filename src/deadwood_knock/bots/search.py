@@ -153,7 +153,9 @@ class InferredSimSearch(SimSearch):
 #: knocks as the seat does (``playout_knock_at``): rivals knocking at the mean count they
 #: ended earlier hands of the match at (Gin and Knock Rummy tenth pass, ``RIVAL_KNOCKS``:
 #: commit d8f8bfa has it), or at the count and margin of their knock in the previous hand
-#: (eleventh pass, ``RIVAL_READ``: commit a4fa901 has it) were no better.
+#: (eleventh pass, ``RIVAL_READ``: commit a4fa901 has it) were no better, nor was a Knock
+#: Rummy rival that alone also knocks when 5 ahead of the seat's hand (twelfth pass,
+#: ``KR_RIVAL_AHEAD``: commit 018471d has it).
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 
@@ -180,31 +182,6 @@ class MeldKrSearch(KrSimSearch):
         if not kr_playout.apply_action(sim, seat, action):
             return -1000.0
         return kr_playout.playout(sim, self.knock_at, move=self.move)[seat]
-
-
-#: Knock Rummy, Gin and Knock Rummy twelfth pass (off in play: ``None``): in heads-up
-#: Knock Rummy playouts the rival (only: the searching seat keeps the plain knock at 6)
-#: also knocks, at any count, when the count its discard leaves is at least this much
-#: below the seat's hand (``kr_playout.rival_ahead_move``): the fifth pass's early knock
-#: when ahead (both seats, margin 5: level) for the rival alone.
-KR_RIVAL_AHEAD: int | None = None
-
-
-class RivalAheadKrSearch(KrSimSearch):
-    """strong-v1's Knock Rummy search (its sampler, the stock shuffled per playout) with
-    the playouts of ``kr_playout.rival_ahead_move`` (``KR_RIVAL_AHEAD``)."""
-
-    def __init__(self, view: TableView, margin: int) -> None:
-        super().__init__(view)
-        self.move = kr_playout.rival_ahead_move(1 - view.seat, margin)
-
-    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
-        sim = sample.copy()
-        seat = self.view.seat
-        if not kr_playout.apply_action(sim, seat, action):
-            return -1000.0
-        rng.shuffle(sim.stock)
-        return float(kr_playout.playout(sim, self.knock_at, move=self.move)[seat])
 
 
 class InferredKrSearch(MeldKrSearch):
@@ -369,8 +346,6 @@ class SearchBot(StrongBot):
             if table is not None:
                 if game.name in INFERRED_RUMMY:
                     return InferredKrSearch(view, game.name, table)
-                if KR_RIVAL_AHEAD is not None and view.players == 2 and not options_of(view.raw)[2]:
-                    return RivalAheadKrSearch(view, KR_RIVAL_AHEAD)
                 if game.name in MELD_PLAYOUTS:
                     return MeldKrSearch(view, game.name)
         return super()._search(game, observation, view)
