@@ -289,9 +289,10 @@ def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
             now.hand_points,
             now.deadwood_points,
         )
-        # Below zero (jokers) the deadwood is bracketed: "50 − (−3) deadwood".
-        dw = _m(now.deadwood_points) if now.deadwood_points >= 0 else f"({_m(now.deadwood_points)})"
-        assert f"{now.hand_points} − {dw} deadwood = {_m(now.score)}" in (claim["text"])
+        # Below zero (jokers) the deadwood adds, in the showdown's words.
+        d = now.deadwood_points
+        dw = f"− {d} deadwood" if d >= 0 else f"+ {-d} deadwood (jokers count {_m(-2)})"
+        assert f"{now.hand_points} {dw} = {_m(now.score)}" in (claim["text"])
     elif kind == "dk_knock_count":
         assert claim["knock_count"] == now.knock_count <= dk_hand.KNOCK_LIMIT == claim["limit"]
         assert claim["legal"] is True
@@ -544,9 +545,10 @@ def _dk_obs(hand: str, pile: str, **extra: Any) -> dict[str, Any]:
     }
 
 
-def test_figures_below_zero_read_with_a_true_minus_and_a_bracketed_deadwood() -> None:
+def test_figures_below_zero_read_with_a_true_minus_and_deadwood_that_adds() -> None:
     """Jokers take deadwood, and so a score, below zero: "deadwood 2 → −2" (was "-2"), and
-    a knock's sum "50 − (−3) deadwood = 53" (was "50 − -3 deadwood")."""
+    a knock's sum "50 + 3 deadwood (jokers count −2) = 53", the showdown's words (was
+    "50 − -3 deadwood", then "50 − (−3) deadwood")."""
     from deadwood_knock.bots.hints import explain
     from deadwood_knock.bots.view import view_of
     from deadwood_knock.games.deadwood_knock import Knock
@@ -556,7 +558,8 @@ def test_figures_below_zero_read_with_a_true_minus_and_a_bracketed_deadwood() ->
     assert now.deadwood_points == -3 and now.category == "straight"
     obs = _dk_obs(hand, "5c", legal_actions=[{"type": "knock"}])
     text = explain("deadwood-knock", view_of(obs), Knock())
-    assert f"scores {now.hand_points} − (−3) deadwood = {now.score} now." in text, text
+    want = f"scores {now.hand_points} + 3 deadwood (jokers count −2) = {now.score} now."
+    assert want in text, text
     assert " -" not in text and "(-" not in text
 
 

@@ -129,7 +129,9 @@ async def test_deadwood_knock_round_by_keys_shows_hand_and_result() -> None:
             # The arithmetic line: hand points − deadwood ± pot = round score, then the total.
             score = f"{result.round_scores[s] + result.suspicion[s]}".replace("-", "−")
             assert f"= {score}  → total" in text
-            assert f"{result.hand_points[s]} − deadwood" in text
+            dp = result.deadwood_points[s]
+            term = f"− {dp} deadwood" if dp >= 0 else f"+ {-dp} deadwood ("
+            assert f"{result.hand_points[s]} {term}" in text
         assert result.totals == session.observation().totals
 
 
@@ -307,6 +309,7 @@ def test_deadwood_knock_result_arithmetic_matches_the_engine() -> None:
     for r, lines in _played_results("deadwood-knock", ["greedy", "random"], range(3)):
         for s, line in enumerate(lines[1:]):
             body = line.split(")", 1)[1].split("=")[0]  # after the category
+            body = re.sub(r"\([^)]*\)", "", body)  # the deadwood's cards and joker note
             written = body.replace("deadwood", "").replace("pot", "").replace("suspicion", "")
             numbers = " ".join(t for t in written.split() if not any(ch in t for ch in "♠♥♦♣"))
             numbers = numbers.replace("Joker", "")
@@ -343,8 +346,10 @@ def test_negative_deadwood_adds_in_the_result_line() -> None:
     for compact in (False, True):
         lines = result_lines("deadwood-knock", obs, ["You", "Doc"], compact=compact)
         doc = lines[2]
-        assert "+ deadwood" in doc and "-3" not in doc and "−3" not in doc, doc
-        body = doc.split("pair", 1)[1].split("=")[0].replace("(jokers)", "")
+        # The showdown's words (games.points.deadwood_term), the joker's figure the engine's.
+        assert "15 + 3 deadwood (" in doc and "jokers count −2)" in doc, doc
+        assert "-3" not in doc and "−3" not in doc, doc
+        body = re.sub(r"\([^)]*\)", "", doc.split("pair", 1)[1].split("=")[0])
         numbers = " ".join(t for t in body.split() if not any(ch in t for ch in "♠♥♦♣"))
         assert _sum_expression(numbers.replace("Joker", "").replace("deadwood", "")) == 8, doc
 

@@ -865,3 +865,25 @@ def test_the_back_a_new_player_holds_is_the_one_the_profile_shows(
     radio.wait_for()
     assert radio.get_attribute("aria-checked") == "true"
     assert console.errors == []
+
+
+def test_deadwood_below_zero_reads_in_the_words_of_the_terminal_and_the_hints(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """The showdown's deadwood term is the one wording (games.points.deadwood_term): taken
+    off ("− 9 deadwood"), or added when jokers take it below zero, with the joker's figure
+    from the engine's card points ("+ 3 deadwood (jokers count −2)")."""
+    from deadwood_knock.games.points import deadwood_term
+
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    got = page.evaluate(
+        """async () => {
+            const games = await import('/app/games.js');
+            await games.loadGames();
+            const sd = await import('/app/showdown.js');
+            return [9, 0, -3].map((p) => sd.deadwoodTerm(p));
+        }"""
+    )
+    assert got == [deadwood_term(9), deadwood_term(0), deadwood_term(-3)], got
+    assert console.errors == []

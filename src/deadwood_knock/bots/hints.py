@@ -46,6 +46,7 @@ from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games import facts as rule_facts
 from deadwood_knock.games.base import Action, Game
 from deadwood_knock.games.deadwood_knock.core import Draw as DkDraw
+from deadwood_knock.games.points import deadwood_term, figure_text
 
 if TYPE_CHECKING:
     from deadwood_knock.games.deadwood_knock.hand import HandEvaluation
@@ -79,18 +80,10 @@ def signed_points(value: float) -> str:
     return f"{value:+.1f}".replace("-", "\N{MINUS SIGN}")
 
 
-def figure_text(value: float) -> str:
-    """A figure as players read it, with a true minus sign: "25", "−2", "27.7", "−3.5"
-    (jokers make deadwood, and so a score, go below zero)."""
-    text = str(value) if isinstance(value, int) else f"{value:.1f}"
-    return text.replace("-", "\N{MINUS SIGN}")
-
-
 def split_sum(hand_points: int, deadwood: int) -> str:
-    """Hand points less deadwood as a sum that reads right below zero: "30 − 12 deadwood",
-    "50 − (−3) deadwood" (two jokers and an ace)."""
-    dw = figure_text(deadwood)
-    return f"{hand_points} − {dw if deadwood >= 0 else f'({dw})'} deadwood"
+    """Hand points less deadwood, in the words the showdown uses: "30 − 12 deadwood",
+    "50 + 3 deadwood (jokers count −2)" (two jokers and an ace)."""
+    return f"{hand_points} {deadwood_term(deadwood)}"
 
 
 def share_words(share: float, deals: int) -> str:

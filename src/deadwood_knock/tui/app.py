@@ -32,12 +32,12 @@ from deadwood_knock.bots import Budget
 from deadwood_knock.bots.hints import Hint, action_words, hand_focus
 from deadwood_knock.cards import Card, parse_card, sort_key
 from deadwood_knock.games.deadwood_knock.hand import reading_order
+from deadwood_knock.games.points import figure_text
 from deadwood_knock.tui.session import HUMAN_SEAT, Session
 from deadwood_knock.tui.words import (
     cards_text,
     evaluation_lines,
     help_lines,
-    number_text,
     result_lines,
 )
 
@@ -314,7 +314,7 @@ class DeadwoodApp(App[None]):
                 if obs.palmed[seat]:
                     tags.append("palmed")
             tag = f" [{', '.join(tags)}]" if tags else ""
-            total = f" ({number_text(obs.totals[seat])})" if self.compact else ""
+            total = f" ({figure_text(obs.totals[seat])})" if self.compact else ""
             lines.append(
                 f"{mark}{s.names[seat]}{total}: {_count(obs.hand_sizes[seat])}{tag}, "
                 f"known: {cards_text(known)}"
@@ -337,7 +337,7 @@ class DeadwoodApp(App[None]):
     def _hand(self, obs: Any) -> Text:
         text = Text()
         mark = "▶ " if obs.to_act == HUMAN_SEAT else "  "
-        mine = f" ({number_text(obs.totals[HUMAN_SEAT])})" if self.compact else ""
+        mine = f" ({figure_text(obs.totals[HUMAN_SEAT])})" if self.compact else ""
         head = f"{mark}Your hand{mine}:"
         groups, rest = self.hand_groups()
         # The engine's groups (poker hand, melds) underlined, as on the web table; a bar

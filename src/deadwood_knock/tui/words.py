@@ -15,6 +15,7 @@ from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games import facts
 from deadwood_knock.games.base import Event
 from deadwood_knock.games.deadwood_knock.hand import reading_order
+from deadwood_knock.games.points import deadwood_term, figure_text
 
 __all__ = [
     "cards_text",
@@ -100,7 +101,7 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
     if k == "void":
         return f"The hand is void: {d['reason']}."
     if k in ("round_result", "hand_result"):
-        totals = ", ".join(f"{names[s]} {number_text(t)}" for s, t in enumerate(d["totals"]))
+        totals = ", ".join(f"{names[s]} {figure_text(t)}" for s, t in enumerate(d["totals"]))
         return f"Totals: {totals}."
     if k in ("match_over", "game_over"):
         won = " and ".join(names[s] for s in d["winners"])
@@ -128,8 +129,8 @@ def evaluation_lines(game_name: str, observation: Any, width: int | None = None)
         d = ev.deadwood_points
         less = f"− {d}" if d >= 0 else f"+ {-d}"
         score = (
-            f"Score {ev.hand_points} {less} = {number_text(ev.score)}   "
-            f"Knock count {number_text(ev.knock_count)} ({knock})"
+            f"Score {ev.hand_points} {less} = {figure_text(ev.score)}   "
+            f"Knock count {figure_text(ev.knock_count)} ({knock})"
         )
         together = f"{poker} · deadwood {cards_text(ev.deadwood)} = {ev.deadwood_points}"
         if width is not None and len(together) <= width:
@@ -156,12 +157,7 @@ def evaluation_lines(game_name: str, observation: Any, width: int | None = None)
 
 def _points(n: int) -> str:
     # Jokers make deadwood negative: a true minus sign, as the sums print it.
-    return f"{number_text(n)} point" + ("" if abs(n) == 1 else "s")
-
-
-def number_text(n: int) -> str:
-    """A figure with a true minus sign, as the sums before it use (``−9``, not ``-9``)."""
-    return f"−{-n}" if n < 0 else str(n)
+    return f"{figure_text(n)} point" + ("" if abs(n) == 1 else "s")
 
 
 def _signed(n: int) -> str:
@@ -198,18 +194,13 @@ def result_lines(
             sus = f" {_signed(r.suspicion[s])} suspicion" if r.suspicion[s] else ""
             # Compact: the category without the cards, so each player fits one line.
             shown = cat if compact else f"{cards_text(reading_order(r.poker_hands[s]))} ({cat})"
-            dead = "" if compact else f" {cards_text(r.deadwood[s])}"
-            # Jokers can take deadwood below zero: then it adds ("+ deadwood 3", as the web
-            # says it), never "− deadwood -3".
-            points = r.deadwood_points[s]
-            if points < 0:
-                deadwood = f" + deadwood{dead} {-points} (jokers)"
-            else:
-                deadwood = f" − deadwood{dead} {points}"
+            dead = "" if compact or not r.deadwood[s] else cards_text(r.deadwood[s])
+            # Jokers can take deadwood below zero: then it adds, in the showdown's words.
+            deadwood = deadwood_term(r.deadwood_points[s], dead)
             lines.append(
-                f"  {names[s]}: {shown} {r.hand_points[s]}{deadwood}"
-                f" {_signed(r.pot[s])} pot{sus} = {number_text(r.round_scores[s] + r.suspicion[s])}"
-                f"  → total {number_text(r.totals[s])}"
+                f"  {names[s]}: {shown} {r.hand_points[s]} {deadwood}"
+                f" {_signed(r.pot[s])} pot{sus} = {figure_text(r.round_scores[s] + r.suspicion[s])}"
+                f"  → total {figure_text(r.totals[s])}"
             )
         return lines
     hr = observation.last_result
@@ -225,13 +216,11 @@ def result_lines(
         "gin": "went gin",
         "rummy": "went rummy",
     }.get(hr.outcome, hr.outcome)
-    won = " and ".join(names[w] for w in hr.winners)
     if list(hr.winners) == [hr.ender]:
         head = f"{ender} {verb} and won the hand."
     else:
         # "You" is the player's name here, lower-cased after the semicolon like any pronoun.
-        if names[hr.winners[0]] == "You":
-            won = "you" + won[3:]
+        won = " and ".join("you" if names[w] == "You" else names[w] for w in hr.winners)
         head = f"{ender} {verb}; {won} won the hand."
     lines = [f"Hand {hr.hand_number} result: {head}"]
     low = min(hr.counts[w] for w in hr.winners) if hr.winners else 0
@@ -256,8 +245,8 @@ def result_lines(
         shown = "" if compact else f"melds {melds or 'none'}; deadwood {dead}; "
         lines.append(
             f"  {names[s]}: {shown}count {hr.counts[s]};"
-            f" score {'+' if hr.scores[s] >= 0 else ''}{number_text(hr.scores[s])}{why}"
-            f" → total {number_text(hr.totals[s])}"
+            f" score {'+' if hr.scores[s] >= 0 else ''}{figure_text(hr.scores[s])}{why}"
+            f" → total {figure_text(hr.totals[s])}"
         )
     if hr.layoffs:
         lines.append(f"  Laid off: {cards_text(hr.layoffs)}")

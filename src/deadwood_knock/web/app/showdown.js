@@ -5,7 +5,7 @@ import { html, useEffect, useState } from "./lib.js";
 import { api } from "./api.js";
 import { pretty, parseCard } from "./cards.js";
 import { A2HSHint, Modal } from "./dialogs.js";
-import { categoryPhrase, categoryTitle } from "./games.js";
+import { categoryPhrase, categoryTitle, jokerPoints } from "./games.js";
 
 // A poker category as a label ("Full house"): the engine's words, from /api/games.
 export const categoryWords = categoryTitle;
@@ -17,11 +17,15 @@ export function num(n) {
   return n < 0 ? `−${Math.abs(n)}` : String(n);
 }
 
-// "− 11 deadwood"; jokers (−2 each) can make deadwood add to the hand: "+ 2 deadwood".
+// "− 11 deadwood"; jokers can take deadwood below zero, and then it adds to the hand:
+// "+ 2 deadwood (jokers count −2)", the joker's figure from the engine's card points (the
+// terminal and Hand Focus use the same words, from games/points.py).
 /** @param {number | null | undefined} points @returns {string} */
 export function deadwoodTerm(points) {
   const p = points ?? 0;
-  return p < 0 ? `+ ${Math.abs(p)} deadwood (jokers count −2)` : `− ${p} deadwood`;
+  if (p >= 0) return `− ${p} deadwood`;
+  const joker = jokerPoints();
+  return `+ ${Math.abs(p)} deadwood (jokers count ${joker == null ? "below zero" : num(joker)})`;
 }
 
 /** @param {number | null | undefined} n @returns {string} */
