@@ -16,14 +16,17 @@ which prints the table; the same command on this tree must print the same one.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-from deadwood_knock.bots import get_bot
+from deadwood_knock.bots import dk_playout, get_bot
 from deadwood_knock.bots.base import Budget
+from deadwood_knock.cards import Card
 from deadwood_knock.games import get_game
 
 #: (game, options, deal seed, steps played by the legend, or "call": the first call
@@ -98,6 +101,71 @@ EXPECTED: list[tuple[str, float, int, str]] = [
 @pytest.mark.parametrize("index", range(len(POSITIONS)))
 def test_search_values_are_as_before_the_speed_pass(index: int) -> None:
     assert search_figures(index) == EXPECTED[index]
+
+
+def _weighted_pick_before(
+    pool: Sequence[Card], weights: Sequence[float], k: int, rng: random.Random
+) -> list[Card]:
+    """``inference._weighted_pick`` as it was before the pass: (key, index) pairs sorted."""
+    if k <= 0:
+        return []
+    if k >= len(pool):
+        return list(pool)
+    keyed = sorted(
+        ((math.log(rng.random() or 1e-300) / w, i) for i, w in enumerate(weights)),
+        reverse=True,
+    )
+    return [pool[i] for _, i in keyed[:k]]
+
+
+class _Ties(random.Random):
+    """A stream with many equal draws, so that equal keys must break the same way."""
+
+    def random(self) -> float:
+        return (0.5, 0.25, 0.0)[self.getrandbits(2) % 3]
+
+
+def test_weighted_pick_draws_as_before() -> None:
+    from deadwood_knock.bots.inference import _weighted_pick
+
+    source = random.Random(17)
+    for trial in range(400):
+        n = source.randint(1, 45)
+        pool = [Card(c) for c in source.sample(range(54), n)]
+        weights = [1.0 if trial % 4 == 0 else math.exp(source.uniform(-3.0, 2.0)) for _ in pool]
+        k = source.randint(0, n + 1)
+        kind = _Ties if trial % 5 == 0 else random.Random
+        old, new = kind(trial), kind(trial)
+        assert _weighted_pick(pool, weights, k, new) == _weighted_pick_before(pool, weights, k, old)
+        assert new.getrandbits(32) == old.getrandbits(32)  # the same draws taken
+
+
+def test_best_discard_mask_is_best_discard_count() -> None:
+    # Imported here: the file's own command also runs on the tree before the pass.
+    from deadwood_knock.games.knock_rummy.melds import (
+        best_discard_count,
+        best_discard_mask,
+        hand_mask,
+    )
+
+    source = random.Random(23)
+    for trial in range(3000):
+        cards = source.sample(range(52), source.choice((2, 8, 11, 11, 11, 12)))
+        high = trial % 2 == 1
+        assert best_discard_mask(hand_mask(cards), high) == best_discard_count(cards, high)
+
+
+def test_dk_playout_hands_stay_in_card_order() -> None:
+    """The playout policy's look-ups skip the sort (``dk_playout._quick_sorted``): every
+    hand the core holds, at every move, is in card order."""
+    game = get_game("deadwood-knock")
+    for seed in range(12):
+        state = game.new_game(game.options_from_json({"players": 2 + seed % 5}), seed)
+        core = dk_playout.dealt(state)
+        rng = random.Random(seed)
+        while core.phase != "over":
+            assert all(list(h) == sorted(h) for h in core.hands)
+            dk_playout.policy_move(core, rng)
 
 
 if __name__ == "__main__":
