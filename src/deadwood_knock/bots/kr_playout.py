@@ -315,8 +315,7 @@ def playout(
     ha = t.opts.high_aces
     size = deal_size(t.opts.players)
     counts = [
-        count_mask(h, ha) if h.bit_count() <= size else best_discard_mask(h, ha)[0]
-        for h in t.hands
+        count_mask(h, ha) if h.bit_count() <= size else best_discard_mask(h, ha)[0] for h in t.hands
     ]
     mean = sum(counts) / len(counts)
     return [0.5 * (mean - c) for c in counts]
