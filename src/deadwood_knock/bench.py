@@ -336,7 +336,8 @@ def bot_playout_step(game_name: str, seed: int, games: int, players: int) -> Ste
 
 def search_step(game_name: str, seed: int, players: int, iterations: int = 40) -> Step:
     """Times the ``strong`` bot's whole search (issue 17): ``SearchBot.evaluate`` at a
-    fixed budget of ``iterations`` on a new seeded position each step (a deal played a
+    fixed budget of ``iterations`` (0: the bot's default, time-limited budget) on a new
+    seeded position each step (a deal played a
     few moves, 2 to 13 by the seed, by greedy players), and counts the iterations it ran
     (one iteration: a position dealt by the bot's sampler, then a playout of every kept
     candidate on it). So the rate is the search's samples per second, sampling
@@ -350,7 +351,7 @@ def search_step(game_name: str, seed: int, players: int, iterations: int = 40) -
     options = {"players": players} | ({"rounds": 1} if facts(game_name).poker_split else {})
     parsed = game.options_from_json(options)
     greedy, strong = get_bot("greedy"), get_bot("strong")
-    budget = Budget(iterations=iterations)
+    budget = Budget(iterations=iterations) if iterations else None
     seeds = itertools.count(seed)
 
     def position(s: int) -> tuple[Any, Sequence[Any]] | None:
