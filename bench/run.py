@@ -422,6 +422,22 @@ def _playouts(bench: Bench, log: Callable[[str], None]) -> list[Row]:
                 ),
             )
         )
+    log("the search bot's whole search (sampling and playouts)")
+    searches = {"knock-rummy": 2, "gin": 2, "deadwood-knock": 4}
+    search_rates = bench.rates(
+        {name: ours.search_step(name, seed, players) for name, players in searches.items()}
+    )
+    for name, players in searches.items():
+        title = {"knock-rummy": "Knock Rummy", "gin": "Gin", "deadwood-knock": "Deadwood Knock"}
+        rows.append(
+            Row(
+                f"{title[name]} {players}p, strong bot's search",
+                "iterations/s",
+                search_rates[name],
+                note="SearchBot.evaluate at 40 iterations on seeded positions; an iteration "
+                "is a sampled deal and a playout of every kept move (issue 17)",
+            )
+        )
 
     return rows
 

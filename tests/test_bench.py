@@ -117,6 +117,9 @@ def test_quick_json_has_every_key_with_positive_numbers(
     # The search bot's own playouts are reported beside the public engine's.
     for game in ("kr", "gin", "dk", "dk6"):
         assert result[f"{game}_bot_playouts_per_s"] > 0, game
+    # And the strong bot's whole search, sampling included (issue 17).
+    for game in ("kr", "gin", "dk"):
+        assert result[f"{game}_search_per_s"] > 0, game
 
 
 def test_bot_playout_steps_play_whole_rounds_from_engine_deals(

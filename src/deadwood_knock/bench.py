@@ -54,6 +54,7 @@ __all__ = [
     "play_kr_hand",
     "play_rng",
     "random_hands",
+    "search_step",
     "timed_rate",
     "use_clock",
 ]
@@ -333,6 +334,60 @@ def bot_playout_step(game_name: str, seed: int, games: int, players: int) -> Ste
     return step
 
 
+def search_step(game_name: str, seed: int, players: int, iterations: int = 40) -> Step:
+    """Times the ``strong`` bot's whole search (issue 17): ``SearchBot.evaluate`` at a
+    fixed budget of ``iterations`` (0: the bot's default, time-limited budget) on a new
+    seeded position each step (a deal played a
+    few moves, 2 to 13 by the seed, by greedy players), and counts the iterations it ran
+    (one iteration: a position dealt by the bot's sampler, then a playout of every kept
+    candidate on it). So the rate is the search's samples per second, sampling
+    included, the figure a time budget turns into samples per decision. Making the
+    position is untimed; positions with a single candidate are skipped.
+    """
+    from deadwood_knock.bots import get_bot
+    from deadwood_knock.bots.base import Budget
+
+    game = get_game(game_name)
+    options = {"players": players} | ({"rounds": 1} if facts(game_name).poker_split else {})
+    parsed = game.options_from_json(options)
+    greedy, strong = get_bot("greedy"), get_bot("strong")
+    budget = Budget(iterations=iterations) if iterations else None
+    seeds = itertools.count(seed)
+
+    def position(s: int) -> tuple[Any, Sequence[Any]] | None:
+        state = game.new_game(parsed, s)
+        rng = random.Random(s)
+        for _ in range(2 + s % 12):
+            seat = game.to_act(state)
+            if seat is None or game.is_over(state):
+                return None
+            legal = game.legal_actions(state)
+            state, _ = game.apply(state, greedy.act(game, game.observe(state, seat), legal, rng))
+        seat = game.to_act(state)
+        if seat is None or game.is_over(state):
+            return None
+        legal = game.legal_actions(state)
+        return (game.observe(state, seat), legal) if len(legal) > 1 else None
+
+    def step() -> tuple[int, float]:
+        while True:
+            s = next(seeds)
+            found = position(s)
+            if found is None:
+                continue
+            obs, legal = found
+            rng = derive_rng(s, 0x5EA)
+            now = clock()
+            start = now()
+            ranked = strong.evaluate(game, obs, legal, rng, budget)  # type: ignore[attr-defined]
+            spent = now() - start
+            ran = max(av.samples for av in ranked)
+            if ran:
+                return ran, spent
+
+    return step
+
+
 #: The learning environments the full bench times: (label, kind, env settings).
 ENV_WORKLOADS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("Gin, PettingZoo AEC", "aec", {"game": "gin"}),
@@ -488,6 +543,9 @@ def measure_ours(
         ("gin_bot_playouts_per_s", rate(lambda: bot_playout_step("gin", seed, few, 2))),
         ("dk_bot_playouts_per_s", rate(lambda: bot_playout_step("deadwood-knock", seed, few, 4))),
         ("dk6_bot_playouts_per_s", rate(lambda: bot_playout_step("deadwood-knock", seed, few, 6))),
+        ("kr_search_per_s", rate(lambda: search_step("knock-rummy", seed, 2))),
+        ("gin_search_per_s", rate(lambda: search_step("gin", seed, 2))),
+        ("dk_search_per_s", rate(lambda: search_step("deadwood-knock", seed, 4))),
     ]
     tables = (("dk_tables", DK_HAND_MODULE), ("kr_tables", KR_MELDS_MODULE))
     total = len(figures) + len(tables)
@@ -528,6 +586,9 @@ LABELS = {
     "gin_bot_playouts_per_s": "Gin 2p playouts/s (the search bot's, capped)",
     "dk_bot_playouts_per_s": "Deadwood Knock 4p playout rounds/s (the search bot's)",
     "dk6_bot_playouts_per_s": "Deadwood Knock 6p playout rounds/s (the search bot's)",
+    "kr_search_per_s": "Knock Rummy 2p search iterations/s (strong, sampling included)",
+    "gin_search_per_s": "Gin 2p search iterations/s (strong, sampling included)",
+    "dk_search_per_s": "Deadwood Knock 4p search iterations/s (strong, sampling included)",
     "dk_tables_load_s": "Deadwood Knock tables load, s",
     "dk_tables_load_mb": "Deadwood Knock tables load, MB",
     "kr_tables_load_s": "Knock Rummy tables load, s",

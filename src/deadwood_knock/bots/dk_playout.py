@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -51,7 +52,13 @@ _CACHE_CAP: Final = 1 << 19
 
 def quick(cards: Sequence[Card]) -> tuple[int, int, int, int, int]:
     """(score, knock count, hand points, deadwood points, strength code), memoised."""
-    ordered = sorted(cards)
+    return _quick_sorted(sorted(cards))
+
+
+def _quick_sorted(ordered: Sequence[Card]) -> tuple[int, int, int, int, int]:
+    """:func:`quick` of cards already in card order: the playout policy's hands, made
+    from the core's sorted hands, skip the sort (issue 17). The memo's key is the
+    sorted cards' bytes either way, so both find the same entries."""
     key = bytes(ordered)
     hit = _CACHE.get(key)
     if hit is not None:
@@ -205,7 +212,7 @@ def policy_move(core: Core, rng: random.Random, style: Style = DEFAULT_STYLE) ->
     seat = core.to_act
     assert seat is not None
     hand = core.hands[seat]
-    score, knock, points, _dw, _code = quick(hand)
+    score, knock, points, _dw, _code = _quick_sorted(hand)
     phase = core.phase
     if phase == "call":
         core.step(CALL if points >= style.call_points else FOLD)
@@ -217,11 +224,16 @@ def policy_move(core: Core, rng: random.Random, style: Style = DEFAULT_STYLE) ->
     ):
         core.step(KNOCK)
         return
+    # The core keeps each hand in card order, so the hands weighed below are made in
+    # order (the top put in its place once), and their look-ups skip quick's sort.
     top = core.discard[-1] if core.discard else None
     if top is not None:
+        at = bisect_left(hand, top)
+        with_top = [*hand[:at], top, *hand[at:]]
         best_i, best_v = -1, score
         for i in range(len(hand)):
-            v = quick([*hand[:i], *hand[i + 1 :], top])[0]
+            j = i if i < at else i + 1
+            v = _quick_sorted([*with_top[:j], *with_top[j + 1 :]])[0]
             if v > best_v:
                 best_i, best_v = i, v
         if best_i >= 0:
@@ -232,7 +244,7 @@ def policy_move(core: Core, rng: random.Random, style: Style = DEFAULT_STYLE) ->
         return
     worst, keep = hand[0], -(10**9)
     for i in range(len(hand)):
-        v = quick([*hand[:i], *hand[i + 1 :]])[0]
+        v = _quick_sorted([*hand[:i], *hand[i + 1 :]])[0]
         if v > keep:
             worst, keep = hand[i], v
     # At the start of a turn the stock can always be taken: a stock that cannot be

@@ -172,13 +172,17 @@ def _weighted_pick(
     (Efraimidis-Spirakis keys)."""
     if k <= 0:
         return []
-    if k >= len(pool):
+    n = len(pool)
+    if k >= n:
         return list(pool)
-    keyed = sorted(
-        ((math.log(rng.random() or 1e-300) / w, i) for i, w in enumerate(weights)),
-        reverse=True,
-    )
-    return [pool[i] for _, i in keyed[:k]]
+    # The search's hottest sampling line (issue 17): the keys in one comprehension with
+    # the calls bound, then the indices sorted by key, highest first. The indices go in
+    # from the last, so that (the sort being stable) equal keys still put the higher
+    # index first, as sorting (key, index) pairs did: the same cards, the same stream.
+    rand, log = rng.random, math.log
+    keys = [log(rand() or 1e-300) / w for w in weights]
+    order = sorted(range(n - 1, -1, -1), key=keys.__getitem__, reverse=True)
+    return [pool[i] for i in order[:k]]
 
 
 class HiddenDealer:

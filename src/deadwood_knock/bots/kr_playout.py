@@ -31,7 +31,7 @@ from deadwood_knock.games.knock_rummy.core import (
     cards_of_mask,
     deal_size,
 )
-from deadwood_knock.games.knock_rummy.melds import best_discard_count, count_mask, hand_mask
+from deadwood_knock.games.knock_rummy.melds import best_discard_mask, count_mask, hand_mask
 from deadwood_knock.games.points import CARD_POINTS
 
 __all__ = [
@@ -53,7 +53,7 @@ _BIT: Final = tuple(1 << i for i in range(52))
 
 def _best_discard(mask: int, high_aces: bool, banned: Card | None) -> tuple[int, Card]:
     """The lowest count after one discard, and that discard (never ``banned``)."""
-    n, c = best_discard_count(cards_of_mask(mask), high_aces)
+    n, c = best_discard_mask(mask, high_aces)
     if banned is None or c != banned:
         return n, c
     best: tuple[int, int, Card] | None = None
@@ -171,7 +171,7 @@ def policy_move(t: KrTable, knock_at: int) -> None:
             with_top = hand | _BIT[top]
             # Gin players take the top only to meld it (otherwise it tells the opponent).
             melds = not gin or count_mask(with_top, ha) < now + CARD_POINTS[top]
-            if melds and best_discard_count(cards_of_mask(with_top), ha)[0] < now:
+            if melds and best_discard_mask(with_top, ha)[0] < now:
                 t.play(DRAW_PILE)
                 return
         # The stock, unless the rules say it is spent (then the pile's top).
@@ -315,8 +315,7 @@ def playout(
     ha = t.opts.high_aces
     size = deal_size(t.opts.players)
     counts = [
-        count_mask(h, ha) if h.bit_count() <= size else best_discard_count(cards_of_mask(h), ha)[0]
-        for h in t.hands
+        count_mask(h, ha) if h.bit_count() <= size else best_discard_mask(h, ha)[0] for h in t.hands
     ]
     mean = sum(counts) / len(counts)
     return [0.5 * (mean - c) for c in counts]

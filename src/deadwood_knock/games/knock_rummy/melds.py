@@ -33,6 +33,7 @@ __all__ = [
     "Arrangement",
     "arrange",
     "best_discard_count",
+    "best_discard_mask",
     "card_value",
     "count",
     "count_mask",
@@ -301,6 +302,12 @@ def best_discard_count(cards: Sequence[Card], high_aces: bool = False) -> tuple[
         m = 0
         for card in cards:  # a plain loop beats sum(map(...)) for ~10 items here
             m |= bit[card]
+    return best_discard_mask(m, high_aces)
+
+
+def best_discard_mask(m: int, high_aces: bool = False) -> tuple[int, Card]:
+    """:func:`best_discard_count` of the hand with this (non-empty) 52-bit mask: the
+    playouts hold their hands as masks, so they ask without making a card list."""
     t, g0, g1, g2, g3 = _DISCARD_HIGH if high_aces else _DISCARD_LOW
     a, b, c, d = m & 0x1FFF, (m >> 13) & 0x1FFF, (m >> 26) & 0x1FFF, m >> 39
     trip = (a & b & (c | d)) | (c & d & (a | b))
