@@ -153,7 +153,9 @@ class InferredSimSearch(SimSearch):
 #: knocks as the seat does (``playout_knock_at``): rivals knocking at the mean count they
 #: ended earlier hands of the match at (Gin and Knock Rummy tenth pass, ``RIVAL_KNOCKS``:
 #: commit d8f8bfa has it), or at the count and margin of their knock in the previous hand
-#: (eleventh pass, ``RIVAL_READ``: commit a4fa901 has it) were no better.
+#: (eleventh pass, ``RIVAL_READ``: commit a4fa901 has it) were no better, nor was a Knock
+#: Rummy rival that alone also knocks when 5 ahead of the seat's hand (twelfth pass,
+#: ``KR_RIVAL_AHEAD``: commit 018471d has it).
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 
