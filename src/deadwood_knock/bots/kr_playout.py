@@ -41,7 +41,6 @@ __all__ = [
     "playout",
     "policy_move",
     "sample_position",
-    "seat_knock_move",
 ]
 
 SAMPLE_TRIES: Final = 30
@@ -282,22 +281,6 @@ def meld_move(t: KrTable, knock_at: int) -> None:
             if key < best_key:
                 best_key, card = key, x
     t.play(DISCARDS[card])
-
-
-def seat_knock_move(seat: int, knock: int) -> Callable[[KrTable, int], None]:
-    """A heads-up Knock Rummy playout policy (Gin and Knock Rummy thirteenth pass, off in
-    play): :func:`policy_move` for every move, with ``seat`` (the searching seat) knocking
-    at ``knock`` or less instead of the playout's ``knock_at``; the rival keeps
-    ``knock_at``. Gin, and three or more players, play :func:`policy_move` unchanged.
-    With ``knock`` equal to ``knock_at`` this is :func:`policy_move`."""
-
-    def move(t: KrTable, knock_at: int) -> None:
-        if t.to_act == seat and not t.opts.gin and len(t.hands) == 2:
-            policy_move(t, knock)
-        else:
-            policy_move(t, knock_at)
-
-    return move
 
 
 def apply_action(t: KrTable, seat: int, action: object) -> bool:

@@ -155,7 +155,9 @@ class InferredSimSearch(SimSearch):
 #: commit d8f8bfa has it), or at the count and margin of their knock in the previous hand
 #: (eleventh pass, ``RIVAL_READ``: commit a4fa901 has it) were no better, nor was a Knock
 #: Rummy rival that alone also knocks when 5 ahead of the seat's hand (twelfth pass,
-#: ``KR_RIVAL_AHEAD``: commit 018471d has it).
+#: ``KR_RIVAL_AHEAD``: commit 018471d has it). Nor was a Knock Rummy seat that knocks at
+#: 25 or less in its own playouts, the rival at 6 (thirteenth pass, ``KR_SEAT_KNOCK``:
+#: commit eae5d45 has it).
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 
@@ -182,31 +184,6 @@ class MeldKrSearch(KrSimSearch):
         if not kr_playout.apply_action(sim, seat, action):
             return -1000.0
         return kr_playout.playout(sim, self.knock_at, move=self.move)[seat]
-
-
-#: Knock Rummy, Gin and Knock Rummy thirteenth pass (off in play: ``None``): in heads-up
-#: Knock Rummy playouts the searching seat knocks at this count or less instead of at 6
-#: (``KR_PLAYOUT_KNOCK``; ``kr_playout.seat_knock_move``); the rival keeps 6. The twelfth
-#: pass found the seat's own playout knock still at 6 while ``strong`` knocks at a count of
-#: 35 and more at its first turns.
-KR_SEAT_KNOCK: int | None = None
-
-
-class SeatKnockKrSearch(KrSimSearch):
-    """strong-v1's Knock Rummy search (its sampler, the stock shuffled per playout) with
-    the playouts of ``kr_playout.seat_knock_move`` (``KR_SEAT_KNOCK``)."""
-
-    def __init__(self, view: TableView, knock: int) -> None:
-        super().__init__(view)
-        self.move = kr_playout.seat_knock_move(view.seat, knock)
-
-    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
-        sim = sample.copy()
-        seat = self.view.seat
-        if not kr_playout.apply_action(sim, seat, action):
-            return -1000.0
-        rng.shuffle(sim.stock)
-        return float(kr_playout.playout(sim, self.knock_at, move=self.move)[seat])
 
 
 class InferredKrSearch(MeldKrSearch):
@@ -371,8 +348,6 @@ class SearchBot(StrongBot):
             if table is not None:
                 if game.name in INFERRED_RUMMY:
                     return InferredKrSearch(view, game.name, table)
-                if KR_SEAT_KNOCK is not None and view.players == 2 and not options_of(view.raw)[2]:
-                    return SeatKnockKrSearch(view, KR_SEAT_KNOCK)
                 if game.name in MELD_PLAYOUTS:
                     return MeldKrSearch(view, game.name)
         return super()._search(game, observation, view)
