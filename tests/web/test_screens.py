@@ -748,7 +748,8 @@ def test_your_count_says_a_matched_hand_goes_out_on_its_turn(
     server_url: str, new_page: Any, console: Console
 ) -> None:
     """Your Count, before the hint: a hand with every card matched "can go out" on the
-    seat's own turn; between turns it says the turn it can."""
+    seat's own turn; between turns it says the turn it can; when the match is over (nobody
+    to act) it says only that every card is matched."""
     page = new_page(PHONE)
     page.goto(server_url + "/")
     said = page.evaluate(
@@ -758,7 +759,7 @@ def test_your_count_says_a_matched_hand_goes_out_on_its_turn(
             const arrangement = {count: 0, melds: [['2s', '3s', '4s'], ['9h', '9d', '9c']],
                 deadwood: [], rummy: true};
             const out = {};
-            for (const [name, toAct] of [['mine', 0], ['theirs', 1]]) {
+            for (const [name, toAct] of [['mine', 0], ['theirs', 1], ['over', null]]) {
                 const box = document.createElement('div');
                 const obs = {seat: 0, to_act: toAct, arrangement, options: {knock_limit: null}};
                 render(html`<${MeldPanel} obs=${obs} advice=${null} />`, box);
@@ -770,6 +771,7 @@ def test_your_count_says_a_matched_hand_goes_out_on_its_turn(
     )
     assert said["mine"] == "Every card is matched: you can go out.", said
     assert said["theirs"] == "Every card is matched: you can go out on your turn.", said
+    assert said["over"] == "Every card is matched.", said
     assert console.errors == []
 
 

@@ -1121,3 +1121,58 @@ def test_remarks_sit_in_the_log_after_the_move_that_drew_them(
         "Seat 2: “last”",
     ]
     assert console.errors == []
+
+
+def test_the_log_says_when_a_gin_hand_ended_in_gin_or_an_undercut(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """A Gin knock logs as "knocked", whatever the count; the hand's result line then says
+    how it ended, from the engine's ``outcome``: "Hand 2 to You (gin): …", "(undercut)", and
+    nothing more for a plain knock. The events are the engine's, from greedy-played hands."""
+    import random
+
+    from deadwood_knock.bots import get_bot
+    from deadwood_knock.games import get_game
+
+    game = get_game("gin")
+    found: dict[str, dict[str, Any]] = {}
+    for seed in range(40):
+        state = game.new_game(game.options_from_json({}), seed)
+        bots, rng = [get_bot("greedy"), get_bot("greedy")], random.Random(seed)
+        while not game.is_over(state) and len(found) < 3:
+            seat = game.to_act(state)
+            assert seat is not None
+            legal = game.legal_actions(state)
+            action = bots[seat].act(game, game.observe(state, seat), legal, rng)
+            state, events = game.apply(state, action)
+            for e in events:
+                if e.kind == "hand_result":
+                    found.setdefault(e.data["outcome"], e.to_json())
+        if len(found) == 3:
+            break
+    assert set(found) == {"knock", "undercut", "gin"}, found
+    page = new_page(DESKTOP)
+    page.goto(server_url + "/")
+    lines = page.evaluate(
+        """async (events) => {
+            const { describeEvents } = await import('/app/tablelog.js');
+            const who = (seat) => (seat === 0 ? 'You' : 'Luke Short');
+            const out = {};
+            for (const [outcome, ev] of Object.entries(events)) {
+                out[outcome] = describeEvents([ev], who, 0).map((l) => l.text);
+            }
+            return out;
+        }""",
+        found,
+    )
+    for outcome, said in lines.items():
+        ev = found[outcome]
+        won = " and ".join("You" if w == 0 else "Luke Short" for w in ev["winners"])
+        how = {"gin": " (gin)", "undercut": " (undercut)"}.get(outcome, "")
+        scores = ", ".join(
+            f"{'You' if seat == 0 else 'Luke Short'} "
+            + (f"+{x}" if x > 0 else f"−{-x}" if x < 0 else "0")
+            for seat, x in enumerate(ev["scores"])
+        )
+        assert said == [f"Hand {ev['hand']} to {won}{how}: {scores}."], said
+    assert console.errors == []

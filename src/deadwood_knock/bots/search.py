@@ -63,7 +63,9 @@ KR_BUDGET = Budget(seconds=0.18, iterations=600)
 #: chance fitted to strong-v1's knocks (tenth and eleventh passes; that switch,
 #: ``FITTED_RIVALS``, was removed after it was dropped: commit e1df07d has it), nor each
 #: rival knocking by the line and chance read from its own knocks earlier in the match
-#: (thirteenth pass, ``RIVAL_KNOCK_READ``: commit 02472c3 has it).
+#: (thirteenth pass, ``RIVAL_KNOCK_READ``: commit 02472c3 has it), nor, at the decisions
+#: offering the knock, each rival calling by the line read from its earlier answers
+#: (fifteenth pass, ``CALLER_READ``: commit 4468b5c has it; it knocked less and lost).
 DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 
 #: The playout rivals in a position strong has seen before this round (a pile loop,

@@ -93,6 +93,13 @@ export function HandFocus({ obs, canKnock, advice, open, onClose }) {
   </aside>`;
 }
 
+// Whether a matched hand can still go out: on the seat's turn, on a later turn, or (nobody
+// to act: the match is over) not at all, which is then left unsaid.
+function goingOut(obs) {
+  if (obs.to_act == null) return "";
+  return obs.to_act === obs.seat ? ": you can go out" : ": you can go out on your turn";
+}
+
 export function MeldPanel({ obs, advice, open, onClose }) {
   const arr = obs.arrangement;
   const low = lowestAfter(obs);
@@ -114,7 +121,7 @@ export function MeldPanel({ obs, advice, open, onClose }) {
     ${advice
       ? html`<${Advice} advice=${advice} />`
       : html`<p class="hint">${arr && arr.rummy
-          ? `Every card is matched: you can go out${obs.to_act === obs.seat ? "" : " on your turn"}.`
+          ? `Every card is matched${goingOut(obs)}.`
           : "Lower your count: build sets and runs of three or more."}</p>`}
   </aside>`;
 }

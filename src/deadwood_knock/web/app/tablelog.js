@@ -102,7 +102,9 @@ export function describeEvents(events, who, me) {
         if (ev.outcome === "void") break; // the void event said it
         const parts = (ev.scores || []).map((s, seat) => `${who(seat)} ${signed(s)}`);
         const won = (ev.winners || []).map(who);
-        add(ev, `Hand ${ev.hand} to ${listNames(won)}: ${parts.join(", ")}.`, "result");
+        // A Gin knock logs as "knocked"; the outcome says when it was gin or an undercut.
+        const how = { gin: " (gin)", undercut: " (undercut)" }[ev.outcome] || "";
+        add(ev, `Hand ${ev.hand} to ${listNames(won)}${how}: ${parts.join(", ")}.`, "result");
         break;
       }
       case "match_over":
