@@ -157,7 +157,9 @@ class InferredSimSearch(SimSearch):
 #: commit d8f8bfa has it), or at the count and margin of their knock in the previous hand
 #: (eleventh pass, ``RIVAL_READ``: commit a4fa901 has it) were no better, nor was a Knock
 #: Rummy rival that alone also knocks when 5 ahead of the seat's hand (twelfth pass,
-#: ``KR_RIVAL_AHEAD``: commit 018471d has it).
+#: ``KR_RIVAL_AHEAD``: commit 018471d has it). Nor was a Knock Rummy seat that knocks at
+#: 25 or less in its own playouts, the rival at 6 (thirteenth pass, ``KR_SEAT_KNOCK``:
+#: commit eae5d45 has it).
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 
