@@ -31,6 +31,7 @@ import peers
 from deadwood_knock import bench as ours
 from deadwood_knock.bots.kr_playout import PLAYOUT_CAP
 from deadwood_knock.cards import DECK_52
+from deadwood_knock.games import get_game
 from deadwood_knock.games.base import derive_rng
 
 RESULTS = Path(__file__).resolve().parent / "results" / "latest.json"
@@ -428,10 +429,9 @@ def _playouts(bench: Bench, log: Callable[[str], None]) -> list[Row]:
         {name: ours.search_step(name, seed, players) for name, players in searches.items()}
     )
     for name, players in searches.items():
-        title = {"knock-rummy": "Knock Rummy", "gin": "Gin", "deadwood-knock": "Deadwood Knock"}
         rows.append(
             Row(
-                f"{title[name]} {players}p, strong bot's search",
+                f"{get_game(name).title} {players}p, strong bot's search",
                 "iterations/s",
                 search_rates[name],
                 note="SearchBot.evaluate at 40 iterations on seeded positions; an iteration "
