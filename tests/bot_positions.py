@@ -12,6 +12,7 @@ from typing import Any
 
 from deadwood_knock.bots import get_bot
 from deadwood_knock.games import get_game
+from deadwood_knock.games.base import Event
 
 
 def played(
@@ -21,10 +22,12 @@ def played(
     steps: int,
     bots: Sequence[str] = ("greedy",),
     until: Callable[[Any, Any], bool] | None = None,
+    events: list[Event] | None = None,
 ) -> tuple[Any, Any]:
     """The game and its state after ``steps`` actions from the deal of ``seed``, seat s
     played by ``bots[s % len(bots)]`` with one generator seeded by ``seed``; earlier if
-    ``until(game, state)`` holds (otherwise a seat must be to act)."""
+    ``until(game, state)`` holds (otherwise a seat must be to act). ``events``, if given,
+    collects every event the actions made, in order."""
     game = get_game(game_name)
     state = game.new_game(game.options_from_json(options), seed)
     rng = random.Random(seed)
@@ -36,7 +39,9 @@ def played(
         assert seat is not None
         bot = players[seat % len(players)]
         legal = game.legal_actions(state)
-        state, _ = game.apply(state, bot.act(game, game.observe(state, seat), legal, rng))
+        state, made = game.apply(state, bot.act(game, game.observe(state, seat), legal, rng))
+        if events is not None:
+            events.extend(made)
     return game, state
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from bot_positions import played
 from deadwood_knock.bots import dk_playout, get_bot
 from deadwood_knock.bots.base import Budget
 from deadwood_knock.cards import Card
@@ -48,18 +49,11 @@ ITERATIONS = 24
 
 
 def _position(game_name: str, options: dict[str, Any], seed: int, steps: int | str) -> Any:
-    game = get_game(game_name)
-    state = game.new_game(game.options_from_json(options), seed)
-    rng = random.Random(seed)
-    bot = get_bot("legend" if steps != "call" else "greedy")
-    for _ in range(steps if isinstance(steps, int) else 400):
-        if steps == "call" and getattr(state, "phase", "") == "call":
-            break
-        seat = game.to_act(state)
-        assert seat is not None
-        legal = game.legal_actions(state)
-        state, _ = game.apply(state, bot.act(game, game.observe(state, seat), legal, rng))
-    return game, state
+    if steps == "call":  # the first call decision of a round between greedy players
+        return played(
+            game_name, options, seed, 400, until=lambda _g, s: getattr(s, "phase", "") == "call"
+        )
+    return played(game_name, options, seed, steps, bots=("legend",))
 
 
 def search_figures(index: int) -> tuple[str, float, int, str]:

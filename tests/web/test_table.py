@@ -1129,25 +1129,15 @@ def test_the_log_says_when_a_gin_hand_ended_in_gin_or_an_undercut(
     """A Gin knock logs as "knocked", whatever the count; the hand's result line then says
     how it ended, from the engine's ``outcome``: "Hand 2 to You (gin): …", "(undercut)", and
     nothing more for a plain knock. The events are the engine's, from greedy-played hands."""
-    import random
+    from bot_positions import played
 
-    from deadwood_knock.bots import get_bot
-    from deadwood_knock.games import get_game
-
-    game = get_game("gin")
     found: dict[str, dict[str, Any]] = {}
     for seed in range(40):
-        state = game.new_game(game.options_from_json({}), seed)
-        bots, rng = [get_bot("greedy"), get_bot("greedy")], random.Random(seed)
-        while not game.is_over(state) and len(found) < 3:
-            seat = game.to_act(state)
-            assert seat is not None
-            legal = game.legal_actions(state)
-            action = bots[seat].act(game, game.observe(state, seat), legal, rng)
-            state, events = game.apply(state, action)
-            for e in events:
-                if e.kind == "hand_result":
-                    found.setdefault(e.data["outcome"], e.to_json())
+        made: list[Any] = []
+        played("gin", {}, seed, 5000, until=lambda game, state: game.is_over(state), events=made)
+        for e in made:
+            if e.kind == "hand_result":
+                found.setdefault(e.data["outcome"], e.to_json())
         if len(found) == 3:
             break
     assert set(found) == {"knock", "undercut", "gin"}, found
