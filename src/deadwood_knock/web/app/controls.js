@@ -117,6 +117,11 @@ export function Controls(p) {
   </div>`;
 }
 
+// The table plays Gin's knock (KR8: lay-offs, undercut, gin at 0): the table's own option,
+// read in one place by the knock's help and the question before a knock.
+/** @param {any} obs @returns {boolean} */
+const playsGin = (obs) => !!(obs.options && obs.options.gin);
+
 /**
  * What a Knock Rummy or Gin knock with this discard lays down. At Gin (KR8) the other player
  * lays off and can undercut, and a count of 0 is gin: "lowest count wins" would not hold.
@@ -125,7 +130,7 @@ export function Controls(p) {
 function knockHelp(obs, selected) {
   const n = countAfter(obs, selected);
   const card = pretty(selected);
-  if (!(obs.options && obs.options.gin)) {
+  if (!playsGin(obs)) {
     return n != null
       ? `Knock: discard ${card} and lay down a count of ${n}; lowest count wins.`
       : `Knock: discard ${card} and lay down; lowest count wins.`;
@@ -191,7 +196,7 @@ export function KnockConfirm({ dk, obs, action, advice, onKnock, onKeep }) {
       ? html`<p>If the round ended now your hand would score ${ev.hand_points} hand ${deadwoodTerm(ev.deadwood_points)}${" "}
           = <strong>${signed(ev.score)}</strong>, before the pot.</p>`
       : null}
-    ${!dk && obs.options && obs.options.gin
+    ${!dk && playsGin(obs)
       ? html`<p>${knockHelp(obs, action.discard)}</p>`
       : !dk && countAfter(obs, action.discard) != null
         ? html`<p>You lay down a count of <strong>${countAfter(obs, action.discard)}</strong>; the lowest count wins the hand.</p>`
