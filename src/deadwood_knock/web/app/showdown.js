@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { pretty, parseCard } from "./cards.js";
 import { A2HSHint, Modal } from "./dialogs.js";
 import { categoryPhrase, categoryTitle, jokerPoints } from "./games.js";
+import { listNames } from "./tablelog.js";
 
 // A poker category as a label ("Full house"): the engine's words, from /api/games.
 export const categoryWords = categoryTitle;
@@ -42,11 +43,6 @@ function cardTone(c) {
 export function MiniCards({ cards }) {
   if (!cards || !cards.length) return html`<span class="mini none">none</span>`;
   return cards.map((c) => html`<span class=${`mini ${cardTone(c)}`}>${pretty(c)}</span>`);
-}
-
-function listNames(names) {
-  if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
 // One row per seat, from either a Deadwood Knock round result or a Knock Rummy / Gin hand
@@ -91,13 +87,14 @@ function potLine(result, who) {
   if (result.dry || result.knocker == null) return "No knock, so no pot this round.";
   const ins = result.pot_in || [];
   const winners = result.pot_winners || [];
-  // "You take", "Wild Bill takes".
-  const takes = (seat) => `${who(seat)} ${who(seat) === "You" ? "take" : "takes"}`;
+  // Every name here follows a colon or a word: "you take", "Wild Bill takes".
+  const inside = (seat) => who(seat, true);
+  const takes = (seat) => `${inside(seat)} ${inside(seat) === "you" ? "take" : "takes"}`;
   if (!result.pot_total) return `Nobody called: ${takes(result.knocker)} ${signed((result.pot || [])[result.knocker])}.`;
-  const taker = winners.length > 1 ? `${listNames(winners.map(who))} split it` : `${takes(winners[0])} it`;
+  const taker = winners.length > 1 ? `${listNames(winners.map(inside))} split it` : `${takes(winners[0])} it`;
   const category = winners.length ? (result.categories || [])[winners[0]] : null;
   const withWhat = winners.length > 1 ? "equal hands" : categoryPhrase(category);
-  return `Pot of ${result.pot_total} from ${listNames(ins.map(who))}: ${taker} with ${withWhat}.`;
+  return `Pot of ${result.pot_total} from ${listNames(ins.map(inside))}: ${taker} with ${withWhat}.`;
 }
 
 const BONUS_WORDS = { rummy: "Rummy bonus", gin: "Gin bonus", undercut: "Undercut bonus" };
@@ -115,7 +112,7 @@ function outcomeLine(result, who) {
   // The hand's outcome ("rummy", "gin"): every card of the hand matched.
   if (result.outcome in WENT) return `${who(ender)} went ${WENT[result.outcome]}!`;
   if (result.outcome === "undercut") {
-    return `${who(ender)} knocked and ${who((result.winners || [])[0])} undercut.`;
+    return `${who(ender)} knocked and ${who((result.winners || [])[0], true)} undercut.`;
   }
   return `${who(ender)} knocked.`;
 }
@@ -169,7 +166,7 @@ function RummyRow({ r, result, name, payers }) {
 
 /**
  * A round's result laid out; `remark` is the one line a seat said about it (talk.js).
- * @param {{result: any, who: (seat: number) => string, remark?: {who: string, text: string} | null}} props
+ * @param {{result: any, who: import("./tablelog.js").Who, remark?: {who: string, text: string} | null}} props
  */
 export function Showdown({ result, who, remark = null }) {
   const dk = isDeadwoodResult(result);
