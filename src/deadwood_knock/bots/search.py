@@ -188,6 +188,25 @@ class MeldKrSearch(KrSimSearch):
         return kr_playout.playout(sim, self.knock_at, move=self.move)[seat]
 
 
+#: Knock Rummy, Gin and Knock Rummy fourteenth pass (off in play: ``None``; 0 is off too):
+#: in heads-up Knock Rummy playouts both seats, the searching one and its rival, knock at
+#: this count or less instead of at 6 (``KR_PLAYOUT_KNOCK``, which strong-v1 keeps). The
+#: twelfth and thirteenth passes moved the rival's playout knock alone and the seat's
+#: alone; at 45, plain playouts both knocking at it end a fresh deal as the arena's hands
+#: end (a knock a hand, at a mean count of 35, at the knocker's own second turn or so).
+KR_BOTH_KNOCK: int | None = None
+
+
+class BothKnockKrSearch(KrSimSearch):
+    """strong-v1's Knock Rummy search (its sampler, the stock shuffled per playout) with
+    both playout seats knocking at ``knock`` or less (``KR_BOTH_KNOCK``) instead of at
+    ``KR_PLAYOUT_KNOCK``; with ``knock`` equal to it, this is ``KrSimSearch``."""
+
+    def __init__(self, view: TableView, knock: int) -> None:
+        super().__init__(view)
+        self.knock_at = knock
+
+
 class InferredKrSearch(MeldKrSearch):
     """Knock Rummy / Gin playouts on positions whose hidden hands come from the model.
     ``table`` is the position with its public parts (any sample of the view); each sample
@@ -350,6 +369,8 @@ class SearchBot(StrongBot):
             if table is not None:
                 if game.name in INFERRED_RUMMY:
                     return InferredKrSearch(view, game.name, table)
+                if KR_BOTH_KNOCK and view.players == 2 and not options_of(view.raw)[2]:
+                    return BothKnockKrSearch(view, KR_BOTH_KNOCK)
                 if game.name in MELD_PLAYOUTS:
                     return MeldKrSearch(view, game.name)
         return super()._search(game, observation, view)
