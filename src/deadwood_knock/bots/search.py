@@ -159,7 +159,8 @@ class InferredSimSearch(SimSearch):
 #: Rummy rival that alone also knocks when 5 ahead of the seat's hand (twelfth pass,
 #: ``KR_RIVAL_AHEAD``: commit 018471d has it). Nor was a Knock Rummy seat that knocks at
 #: 25 or less in its own playouts, the rival at 6 (thirteenth pass, ``KR_SEAT_KNOCK``:
-#: commit eae5d45 has it).
+#: commit eae5d45 has it), nor both seats knocking at 45 (or 25, 35) in Knock Rummy
+#: playouts (fourteenth pass, ``KR_BOTH_KNOCK``: commit d07de54 has it).
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 
@@ -186,25 +187,6 @@ class MeldKrSearch(KrSimSearch):
         if not kr_playout.apply_action(sim, seat, action):
             return -1000.0
         return kr_playout.playout(sim, self.knock_at, move=self.move)[seat]
-
-
-#: Knock Rummy, Gin and Knock Rummy fourteenth pass (off in play: ``None``; 0 is off too):
-#: in heads-up Knock Rummy playouts both seats, the searching one and its rival, knock at
-#: this count or less instead of at 6 (``KR_PLAYOUT_KNOCK``, which strong-v1 keeps). The
-#: twelfth and thirteenth passes moved the rival's playout knock alone and the seat's
-#: alone; at 45, plain playouts both knocking at it end a fresh deal as the arena's hands
-#: end (a knock a hand, at a mean count of 35, at the knocker's own second turn or so).
-KR_BOTH_KNOCK: int | None = None
-
-
-class BothKnockKrSearch(KrSimSearch):
-    """strong-v1's Knock Rummy search (its sampler, the stock shuffled per playout) with
-    both playout seats knocking at ``knock`` or less (``KR_BOTH_KNOCK``) instead of at
-    ``KR_PLAYOUT_KNOCK``; with ``knock`` equal to it, this is ``KrSimSearch``."""
-
-    def __init__(self, view: TableView, knock: int) -> None:
-        super().__init__(view)
-        self.knock_at = knock
 
 
 class InferredKrSearch(MeldKrSearch):
@@ -369,8 +351,6 @@ class SearchBot(StrongBot):
             if table is not None:
                 if game.name in INFERRED_RUMMY:
                     return InferredKrSearch(view, game.name, table)
-                if KR_BOTH_KNOCK and view.players == 2 and not options_of(view.raw)[2]:
-                    return BothKnockKrSearch(view, KR_BOTH_KNOCK)
                 if game.name in MELD_PLAYOUTS:
                     return MeldKrSearch(view, game.name)
         return super()._search(game, observation, view)
