@@ -57,6 +57,8 @@ export function resultRows(result) {
     rows.push({
       seat: i,
       poker_hand: at("poker_hands", i),
+      best_five: at("best_fives", i),
+      long_hand: at("long_hands", i),
       category: at("categories", i),
       deadwood: at("deadwood", i) || arr.deadwood || [],
       hand_points: at("hand_points", i),
@@ -121,11 +123,19 @@ function DeadwoodRow({ r, result, name }) {
   const knocker = result.knocker === r.seat;
   const badge = knocker ? "Knocked" : r.call === "call" ? "Called" : r.call === "fold" ? "Folded" : null;
   const potWinner = (result.pot_winners || []).includes(r.seat);
+  // A 6-8 card poker hand (one suit or one straight) scores its best five; the rest are
+  // named apart, so a flush does not seem to hold a spade. Older results lack the fields.
+  const five = r.best_five || r.poker_hand || [];
+  const extra = r.long_hand ? (r.poker_hand || []).filter((c) => !five.includes(c)) : [];
   return html`<div class="sd-row" key=${r.seat}>
     <h3>${name}${badge ? html` <span class="badge">${badge}</span>` : null}${potWinner
       ? html` <span class="badge gold">★ pot</span>` : null}</h3>
     <p class="sd-cards"><span class="sd-tag">${categoryWords(r.category)}</span>
-      <${MiniCards} cards=${r.poker_hand} /></p>
+      <${MiniCards} cards=${five} /></p>
+    ${extra.length
+      ? html`<p class="sd-line sd-long"><${MiniCards} cards=${extra} /> ${extra.length > 1 ? "complete" : "completes"}
+          the ${(r.poker_hand || []).length}-card ${r.long_hand}, so not deadwood.</p>`
+      : null}
     <p class="sd-cards"><span class="sd-tag">Deadwood</span><${MiniCards} cards=${r.deadwood} /></p>
     <p class="sd-math">${r.hand_points ?? 0} hand ${deadwoodTerm(r.deadwood_points)}${" "}
       ${result.knocker != null && (knocker || r.call === "call")
