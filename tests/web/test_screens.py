@@ -896,7 +896,7 @@ def test_a_long_poker_hand_shows_its_scoring_five_and_the_rest_apart(
 ) -> None:
     """A 6-8 card poker hand (one suit or one straight, DK3) scores its best five: the
     showdown lays those five beside the category and names the others on a line of their
-    own ("J♠ K♠ complete the 7-card straight, so not deadwood."), from the engine's
+    own ("Not deadwood: J♠ K♠ complete the 7-card straight"), from the engine's
     ``best_fives`` and ``long_hands``; a five-card hand has no such line."""
     from bot_positions import played
     from deadwood_knock.cards import parse_card
@@ -917,7 +917,10 @@ def test_a_long_poker_hand_shows_its_scoring_five_and_the_rest_apart(
                 return [...box.querySelectorAll('.sd-row')].map((row) => ({
                     five: [...row.querySelector('.sd-cards').querySelectorAll('.mini')]
                         .map((m) => m.textContent),
-                    long: row.querySelector('.sd-long')?.textContent ?? null,
+                    long: row.querySelector('.sd-long')
+                        ? [row.querySelector('.sd-long .sd-tag').textContent,
+                           row.querySelector('.sd-long .sd-why').textContent]
+                        : null,
                     extra: [...row.querySelectorAll('.sd-long .mini')].map((m) => m.textContent),
                 }));
             });
@@ -936,7 +939,7 @@ def test_a_long_poker_hand_shows_its_scoring_five_and_the_rest_apart(
             longs += 1
             rest = [parse_card(c).pretty() for c in poker if c not in five]
             assert sorted(row["extra"]) == sorted(rest), (row, poker)
-            words = " ".join(row["long"].split())
-            assert words.endswith(f"the {len(poker)}-card {kind}, so not deadwood."), words
+            verb = "complete" if len(rest) > 1 else "completes"
+            assert row["long"] == ["Not deadwood", f"{verb} the {len(poker)}-card {kind}"], row
     assert longs >= 3
     assert console.errors == []

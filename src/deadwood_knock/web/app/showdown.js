@@ -133,8 +133,10 @@ function DeadwoodRow({ r, result, name }) {
     <p class="sd-cards"><span class="sd-tag">${categoryWords(r.category)}</span>
       <${MiniCards} cards=${five} /></p>
     ${extra.length
-      ? html`<p class="sd-line sd-long"><${MiniCards} cards=${extra} /> ${extra.length > 1 ? "complete" : "completes"}
-          the ${(r.poker_hand || []).length}-card ${r.long_hand}, so not deadwood.</p>`
+      ? html`<p class="sd-cards sd-long"><span class="sd-tag">Not deadwood</span>
+          <${MiniCards} cards=${extra} />
+          <span class="sd-why">${`${extra.length > 1 ? "complete" : "completes"} the ${
+            (r.poker_hand || []).length}-card ${r.long_hand}`}</span></p>`
       : null}
     <p class="sd-cards"><span class="sd-tag">Deadwood</span><${MiniCards} cards=${r.deadwood} /></p>
     <p class="sd-math">${r.hand_points ?? 0} hand ${deadwoodTerm(r.deadwood_points)}${" "}
