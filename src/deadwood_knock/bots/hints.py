@@ -247,7 +247,8 @@ def sureness(diffs: Sequence[float]) -> str:
     z = (math.inf if mean > 0 else 0.0) if se == 0 else mean / se
     if z < PROBABLY_Z:
         return "close"
-    if mean < SLIGHT_MARGIN:
+    # Judged on the figure the player reads (one decimal), so "1.0 ahead" is never a hair.
+    if round(mean, 1) < SLIGHT_MARGIN:
         return "slight"
     return "clear" if z >= CLEARLY_Z else "likely"
 
