@@ -394,6 +394,15 @@ def check_kr_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
         expected = kr_rules.GIN_LIMIT if opts["gin"] else opts["knock_limit"]
         assert claim["limit"] == expected
         assert (claim["penalty"], claim["bonus"]) == (kr_rules.KNOCK_PENALTY, kr_rules.GIN_BONUS)
+        thrown = parse_card(claim["card"])
+        gin_hand = bool(opts["gin"]) and count([x for x in hand if x != thrown]) == 0
+        assert claim["going_gin"] == gin_hand
+        # Gin takes no lay-offs and cannot be undercut (KR8): the words must not say so.
+        if gin_hand:
+            assert "That is gin" in claim["text"] and "lay off" in claim["text"], claim["text"]
+            assert "undercut" not in claim["text"], claim["text"]
+        elif opts["gin"]:
+            assert "undercut you" in claim["text"], claim["text"]
     elif kind == "kr_rummy":
         kept = [x for x in hand if claim["card"] is None or x != parse_card(claim["card"])]
         assert claim["count"] == count(kept) == 0 and claim["bonus"] == kr_rules.RUMMY_BONUS
@@ -801,3 +810,36 @@ def test_the_pot_hint_keeps_to_its_time_and_says_how_many_deals_it_used() -> Non
     full = hand_focus(game, obs, SEARCH, seed=1, pot_deals=400)
     assert full.pot is not None and full.pot.deals == 400
     assert f"{share_words(full.pot.chance, 400)} of the cards" in full.explanation
+
+
+def test_a_gin_knock_at_count_zero_is_explained_as_gin_not_as_a_knock() -> None:
+    """Gin (count 0) takes no lay-offs and cannot be undercut (KR8), so its hint says what
+    gin scores; a Gin knock above 0 keeps the knock's rule (lay-offs, undercut)."""
+    from bot_positions import played
+    from deadwood_knock.bots.hints import explain
+
+    seen = {"gin": 0, "knock": 0}
+    for seed in range(60):
+        game, state = played(
+            "gin",
+            {},
+            seed,
+            400,
+            until=lambda g, s: any(a.kind == "knock" for a in g.legal_actions(s)) or g.is_over(s),
+        )
+        if game.is_over(state):
+            continue
+        seat = game.to_act(state)
+        view = view_of(game.observe(state, seat), game.name)
+        for action in game.legal_actions(state):
+            if action.kind != "knock":
+                continue
+            words = explain(game.name, view, action)
+            if "your count goes to 0" in words:
+                seen["gin"] += 1
+                assert "That is gin: the other player may not lay off" in words, words
+                assert "undercut" not in words, words
+            else:
+                seen["knock"] += 1
+                assert "undercut you for" in words, words
+    assert seen["knock"] >= 10 and seen["gin"] >= 1, seen

@@ -903,7 +903,18 @@ def _kr_limit_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, 
     from deadwood_knock.games.knock_rummy.rules import GIN_BONUS, KNOCK_PENALTY
 
     _high, limit, gin = options_of(view.raw)
-    return {"limit": limit, "gin": gin, "penalty": KNOCK_PENALTY, "bonus": GIN_BONUS}
+    card = inputs.get("card")
+    kept = [x for x in view.hand if card is None or x != _card(card)]
+    # A Gin knock at count 0 is gin: no lay-offs and no undercut (KR8), so the knock's
+    # general rule would be false of it.
+    going_gin = bool(gin) and card is not None and _kr_count(kept, view) == 0
+    return {
+        "limit": limit,
+        "gin": gin,
+        "penalty": KNOCK_PENALTY,
+        "bonus": GIN_BONUS,
+        "going_gin": going_gin,
+    }
 
 
 @_facts("kr_rummy")
@@ -965,8 +976,14 @@ def _kr_claims(view: TableView, action: Action) -> list[Claim | None]:
         text += f" ({card.pretty()} is deadwood worth {_points(f['worth'])})"
     claims: list[Claim | None] = [Claim("kr_throw", {"card": str(card)}, f, text + ".")]
     if kind == "knock":
-        lim = _kr_limit_facts(view, {})
-        if lim["gin"]:
+        lim_inputs = {"card": str(card)}
+        lim = _kr_limit_facts(view, lim_inputs)
+        if lim["going_gin"]:
+            rule = (
+                f"That is gin: the other player may not lay off, and you score their count "
+                f"plus {lim['bonus']}."
+            )
+        elif lim["gin"]:
             rule = (
                 f"The other player lays off what fits your melds; at or under your count they "
                 f"undercut you for {lim['bonus']} more."
@@ -976,7 +993,7 @@ def _kr_claims(view: TableView, action: Action) -> list[Claim | None]:
                 "The lowest count wins the difference from each player; a knocker who does "
                 f"not win also pays {lim['penalty']}."
             )
-        claims.append(Claim("kr_limit", {}, lim, rule))
+        claims.append(Claim("kr_limit", lim_inputs, lim, rule))
     return claims
 
 
