@@ -17,6 +17,7 @@ from deadwood_knock.content import load_content
 from deadwood_knock.content.loader import CONTENT_DIR, Content
 from deadwood_knock.games import game_names, get_game
 from deadwood_knock.games.base import GameError, GameRecord, JSONDict
+from deadwood_knock.games.points import figure_text
 from deadwood_knock.replays import replay_steps
 from deadwood_knock.server.deps import Me, Svc
 from deadwood_knock.server.errors import ApiError, conflict
@@ -107,7 +108,8 @@ async def match_where(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
 @router.get("/continue")
 async def unfinished(svc: Svc, me: Me) -> dict[str, Any]:
     """Every unfinished match of the player, newest first, with where and which round:
-    ``text`` reads "Continue at the Vaudeville Theater, round 4 of 10"."""
+    ``text`` reads "Continue at the Vaudeville Theater, round 4 of 10", ``standing`` the
+    scores so far in seat order ("you 88 · Jack Harris 40 · King Fisher −12")."""
     content = _content()
     out = []
     for row in await svc.matches.list_for(me):
@@ -121,6 +123,11 @@ async def unfinished(svc: Svc, me: Me) -> dict[str, Any]:
         place = where(content, live, seat)
         label = view.get("round_label")
         text = f"Continue {place['place']}" + (f", {label}" if label else "")
+        # The scores so far, so two matches against the same characters read apart.
+        standing = " · ".join(
+            f"{'you' if s.seat == seat else seat_name(content, s.name, s.bot)} {figure_text(score)}"
+            for s, score in zip(live.seats, view["scores"], strict=True)
+        )
         out.append(
             {
                 "match_id": live.id,
@@ -132,6 +139,7 @@ async def unfinished(svc: Svc, me: Me) -> dict[str, Any]:
                 "round_label": label,
                 "your_turn": view.get("your_turn", False),
                 "text": text,
+                "standing": standing,
             }
         )
     return {"matches": out}

@@ -254,7 +254,8 @@ function ContinueList({ matches }) {
     <ul class="continue-list">
       ${matches.map((m) => html`<li key=${m.match_id}>
         <a class="btn gold continue-btn" href=${`#/table/${encodeURIComponent(m.match_id)}`}>
-          ${m.text}<small>${m.town ? `${m.town} · ` : ""}${m.game_title}</small></a>
+          ${m.text}<small>${m.town ? `${m.town} · ` : ""}${m.game_title}</small>
+          ${m.standing ? html`<small class="continue-standing">${m.standing}</small>` : null}</a>
       </li>`)}
     </ul>
   </section>`;
