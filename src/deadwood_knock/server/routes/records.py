@@ -109,7 +109,7 @@ async def match_where(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
 async def unfinished(svc: Svc, me: Me) -> dict[str, Any]:
     """Every unfinished match of the player, newest first, with where and which round:
     ``text`` reads "Continue at the Vaudeville Theater, round 4 of 10", ``standing`` the
-    scores so far in seat order ("you 88 · Jack Harris 40 · King Fisher −12")."""
+    scores so far in seat order ("You 88 · Jack Harris 40 · King Fisher −12")."""
     content = _content()
     out = []
     for row in await svc.matches.list_for(me):
@@ -125,7 +125,7 @@ async def unfinished(svc: Svc, me: Me) -> dict[str, Any]:
         text = f"Continue {place['place']}" + (f", {label}" if label else "")
         # The scores so far, so two matches against the same characters read apart.
         standing = " · ".join(
-            f"{'you' if s.seat == seat else seat_name(content, s.name, s.bot)} {figure_text(score)}"
+            f"{'You' if s.seat == seat else seat_name(content, s.name, s.bot)} {figure_text(score)}"
             for s, score in zip(live.seats, view["scores"], strict=True)
         )
         out.append(
