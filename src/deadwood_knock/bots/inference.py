@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Final, Protocol
 
+from deadwood_knock.bots import draws
 from deadwood_knock.bots.dk import hand_value, knock_allowed
 from deadwood_knock.bots.kr import count, options_of
 from deadwood_knock.bots.view import TableView, pile_turns
@@ -266,7 +267,7 @@ class HiddenDealer:
             taken = set(pick)
             left = [c for c in left if c not in taken]
             hands.append(known + pick)
-        rng.shuffle(left)
+        draws.shuffle(rng, left)  # rng.shuffle, in fewer calls (the same draws)
         return hands, left
 
     def _pick(self, s: int, known: list[Card], draw: Callable[[], list[Card]]) -> list[Card]:

@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Final
 
+from deadwood_knock.bots import draws
 from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.view import TableView, cards_of
 from deadwood_knock.cards import Card
@@ -81,7 +82,7 @@ def sample_position(
         return None
     high_aces, limit, gin = options_of(raw)
     unseen = list(view.unseen())
-    rng.shuffle(unseen)
+    draws.shuffle(rng, unseen)  # rng.shuffle, in fewer calls (the same draws)
     hands: list[list[Card]] = []
     for s in range(view.players):
         if s == view.seat:
@@ -102,7 +103,7 @@ def sample_position(
             if s not in bank:
                 bank[s] = []
                 for _ in range(BANK_SIZE):
-                    pick = rng.sample(unseen, need)
+                    pick = draws.sample(rng, unseen, need)
                     bank[s].append((count_mask(hand_mask(known + pick), high_aces), known + pick))
             entries = bank[s]
             for _ in range(tries):
@@ -111,7 +112,7 @@ def sample_position(
                     best, best_count = hand, c
         else:
             for _ in range(tries):
-                pick = rng.sample(unseen, need) if need <= len(unseen) else list(unseen)
+                pick = draws.sample(rng, unseen, need) if need <= len(unseen) else list(unseen)
                 c = count_mask(hand_mask(known + pick), high_aces)
                 if best is None or c < best_count:
                     best, best_count = known + pick, c
@@ -120,7 +121,7 @@ def sample_position(
         hands.append(best)
         dealt = set(best[len(known) :])
         unseen = [c for c in unseen if c not in dealt]
-        rng.shuffle(unseen)
+        draws.shuffle(rng, unseen)
     taken_raw = raw.get("taken_discard")
     taken = None if taken_raw is None else cards_of([taken_raw])[0]
     public = raw.get("public_stock")

@@ -167,6 +167,10 @@ class MeldKrSearch(KrSimSearch):
     """strong-v1's Knock Rummy / Gin search (its sampler) with strong's playouts: the
     meld-aware policy where ``MELD_PLAYOUTS`` says."""
 
+    #: ``value`` never draws from the stream it is handed (``StrongBot.evaluate`` then
+    #: hands it one unused Random rather than seeding a new one a candidate).
+    draws_from_stream = False
+
     def __init__(self, view: TableView, game: str) -> None:
         super().__init__(view)
         self.move = kr_playout.meld_move if game in MELD_PLAYOUTS else None

@@ -39,6 +39,7 @@ __all__ = [
     "count_mask",
     "hand_mask",
     "min_arrangements",
+    "min_layout_masks",
     "run_positions",
 ]
 
@@ -464,6 +465,37 @@ def _layouts(cards: Iterable[int], high_aces: bool, first_only: bool) -> list[Ar
             if first_only:
                 return results
     return results
+
+
+#: A lowest-deadwood layout as :func:`min_layout_masks` gives it: the masks of its sets,
+#: and its runs as (suit, ranks along the suit line).
+LayoutMasks = tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]
+
+
+def min_layout_masks(m: int, high_aces: bool = False) -> list[LayoutMasks]:
+    """The melds of every layout :func:`min_arrangements` gives for the hand with mask
+    ``m``, in its order, without building the cards: per layout the sets' masks and the
+    runs as (suit, ranks). Gin's settlement in the playouts asks only where the defender
+    could lay off, and building :class:`Arrangement` objects was most of its cost there
+    (issue 17, branch fast18); ``tests/test_search_fast.py`` checks the two agree."""
+    table = _T_HIGH if high_aces else _T_LOW
+    trip = _trips(m)
+    best = count_mask(m, high_aces)
+    out: list[LayoutMasks] = []
+    combos = product(*_set_options(m, trip)) if trip else ((),)
+    for combo in combos:
+        r = m
+        for used in combo:
+            r ^= used
+        f0, f1, f2, f3 = r & SUIT_BITS, (r >> 13) & SUIT_BITS, (r >> 26) & SUIT_BITS, r >> 39
+        if table[f0] + table[f1] + table[f2] + table[f3] != best:
+            continue
+        sets = tuple(used for used in combo if used)
+        per_suit = [_suit_layouts(f, high_aces) for f in (f0, f1, f2, f3)]
+        for choice in product(*per_suit):
+            runs = tuple((s, run) for s, (runs_s, _) in enumerate(choice) for run in runs_s)
+            out.append((sets, runs))
+    return out
 
 
 def min_arrangements(cards: Iterable[int], high_aces: bool = False) -> list[Arrangement]:
