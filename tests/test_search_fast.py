@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from itertools import product
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -209,3 +210,120 @@ def test_gin_playouts_do_not_draw_from_the_stream() -> None:
         a, b = random.Random(1), random.Random(2)
         assert search.value(sample, action, a) == search.value(sample, action, b)
         assert a.getstate() == random.Random(1).getstate()  # never drawn from
+
+
+# --- the rummy playouts' memoised look-ups ------------------------------------------------
+
+
+def _best_discard_brute(m: int, high: bool) -> tuple[int, int]:
+    """Every discard tried: the lowest count, ties to the card worth most, then the
+    highest index (best_discard_count's rule)."""
+    from deadwood_knock.games.points import CARD_POINTS
+
+    cards = cards_of_mask(m)
+    n, _, _, c = min((count_mask(m ^ (1 << c), high), -CARD_POINTS[c], -c, c) for c in cards)
+    return n, c
+
+
+def test_best_discard_with_two_sets_memoised_is_exact() -> None:
+    """best_discard_mask's memoised branch (two or more ranks held 3+ times), asked twice
+    (the second answer from the memo), against every discard tried."""
+    from deadwood_knock.games.knock_rummy.melds import best_discard_mask
+
+    rng = random.Random(29)
+    tried = 0
+    for trial in range(4000):
+        high = trial % 2 == 0
+        ranks = rng.sample(range(13), rng.choice((2, 2, 3)))
+        cards = {r + 13 * s for r in ranks for s in rng.sample(range(4), rng.choice((3, 4)))}
+        size = rng.choice((8, 11, 11, 12))
+        while len(cards) < size:
+            cards.add(rng.randrange(52))
+        m = hand_mask(list(cards)[:size] if len(cards) > size else cards)
+        want = _best_discard_brute(m, high)
+        assert best_discard_mask(m, high) == want
+        assert best_discard_mask(m, high) == want  # from the memo
+        tried += 1
+    assert tried == 4000
+
+
+def test_min_layout_masks_memo_answers_the_same() -> None:
+    rng = random.Random(3)
+    for _ in range(300):
+        hand = _meld_rich(rng, 10)
+        first = min_layout_masks(hand_mask(hand), False)
+        assert min_layout_masks(hand_mask(hand), False) == first
+        assert isinstance(first, tuple)
+
+
+def _meld_move_before(t: Any, knock_at: int) -> None:
+    """``kr_playout.meld_move`` as it was before the pass."""
+    from deadwood_knock.bots import kr_playout as kp
+    from deadwood_knock.games.knock_rummy.core import DISCARDS, DRAW
+
+    if t.phase == DRAW:
+        kp.policy_move(t, knock_at)
+        return
+    seat = t.to_act
+    hand = t.hands[seat]
+    ha = t.opts.high_aces
+    best = kp._end_or_knock(t, hand, ha, t.opts.gin, knock_at)
+    if best is None:
+        return
+    left, card = best
+    banned = t.taken
+    near, far = kp.LINKS[ha]
+    stock = len(t.stock)
+    scale = 1.0 if stock >= kp.LINK_STOCK else stock / kp.LINK_STOCK
+    wn, wf = kp.LINK_NEAR * scale, kp.LINK_FAR * scale
+    rest = hand ^ (1 << card)
+    links = wn * (rest & near[card]).bit_count() + wf * (rest & far[card]).bit_count()
+    if links:
+        best_key = left + links
+        for x in cards_of_mask(hand):
+            if x in (banned, card):
+                continue
+            rest = hand ^ (1 << x)
+            lx = wn * (rest & near[x]).bit_count() + wf * (rest & far[x]).bit_count()
+            if left + lx >= best_key:
+                continue
+            key = count_mask(rest, ha) + lx
+            if key < best_key:
+                best_key, card = key, x
+    t.play(DISCARDS[card])
+
+
+def test_links_leave_the_card_itself_out() -> None:
+    from deadwood_knock.bots.kr_playout import LINKS
+
+    for near, far in LINKS:
+        for c in range(52):
+            assert not (near[c] | far[c]) >> c & 1
+
+
+def test_meld_move_plays_as_before() -> None:
+    """Whole Gin and Knock Rummy hands played by the meld-aware policy, old and new side
+    by side from the same deal: the same table after every move."""
+    from deadwood_knock.bots.kr_playout import meld_move
+    from deadwood_knock.games.knock_rummy.core import OVER
+    from deadwood_knock.games.knock_rummy.rules import table_of
+
+    moves = 0
+    for name, seed in product(("gin", "knock-rummy"), range(150)):
+        game = get_game(name)
+        opts = game.options_from_json({"players": 2, "high_aces": seed % 2 == 1})
+        old = table_of(game.new_game(opts, seed), single_hand=True)
+        new = old.copy()
+        knock_at = 10 if name == "gin" else 5 + seed % 6
+        while old.phase != OVER and moves < 10**6:
+            _meld_move_before(old, knock_at)
+            meld_move(new, knock_at)
+            moves += 1
+            assert (new.hands, new.pile, new.phase, new.to_act) == (
+                old.hands,
+                old.pile,
+                old.phase,
+                old.to_act,
+            )
+        assert new.hand_scores == old.hand_scores
+    assert moves > 3000

@@ -270,17 +270,23 @@ def meld_move(t: KrTable, knock_at: int) -> None:
     if links:
         # Another card beats the lowest-count one only with fewer links (its count is
         # at least as high), so only those are counted.
+        # A card's links never count the card itself (``LINKS`` leaves it out), so they
+        # are read off the whole hand: the same counts as off the hand without it, one
+        # operation fewer a card (issue 17, branch fast18). The lowest-count card is
+        # skipped throughout (before, only until another card took its place; its key
+        # then, ``left + links`` again, could not beat the lower one found).
         best_key = left + links
+        chosen, skip = card, (card, banned)
         for x in cards_of_mask(hand):
-            if x in (banned, card):
+            if x in skip:
                 continue
-            rest = hand ^ _BIT[x]
-            lx = wn * (rest & near[x]).bit_count() + wf * (rest & far[x]).bit_count()
+            lx = wn * (hand & near[x]).bit_count() + wf * (hand & far[x]).bit_count()
             if left + lx >= best_key:
                 continue
-            key = count_mask(rest, ha) + lx
+            key = count_mask(hand ^ _BIT[x], ha) + lx
             if key < best_key:
-                best_key, card = key, x
+                best_key, chosen = key, x
+        card = chosen
     t.play(DISCARDS[card])
 
 

@@ -184,6 +184,9 @@ def _trips(m: int) -> int:
 
 _memo_low: dict[int, int] = {}
 _memo_high: dict[int, int] = {}
+#: best_discard_mask's answers for hands with two or more ranks held 3+ times.
+_discard_memo_low: dict[int, tuple[int, Card]] = {}
+_discard_memo_high: dict[int, tuple[int, Card]] = {}
 _MEMO_CAP: Final = 1 << 20
 
 
@@ -323,6 +326,13 @@ def best_discard_mask(m: int, high_aces: bool = False) -> tuple[int, Card]:
             key = g3[d]
         key += t[a] + t[b] + t[c] + t[d]
     elif trip & (trip - 1):  # two or more ranks held 3+ times: every set choice
+        # Memoised as count_mask's same case is: the playouts keep their sets, so the
+        # same two-set hand is asked again and again, and its 4 to 36 set choices cost
+        # about 7% of a Knock Rummy search (issue 17, branch fast18).
+        memo = _discard_memo_high if high_aces else _discard_memo_low
+        found = memo.get(m)
+        if found is not None:
+            return found
         key = _NO_CARD
         for fa, fb, fc, fd in _field_combos(m, trip):
             k = g0[fa]  # minimums spelled out, as above
@@ -335,6 +345,12 @@ def best_discard_mask(m: int, high_aces: bool = False) -> tuple[int, Card]:
             k += t[fa] + t[fb] + t[fc] + t[fd]
             if k < key:
                 key = k
+        if len(memo) >= _MEMO_CAP:
+            memo.clear()
+        got = _DISCARD_RESULT[key]
+        assert got is not None  # every reachable key is set
+        memo[m] = got
+        return got
     else:
         # One rank held 3+ times (the usual case): its set choices inline, as in count_mask.
         keep = 0x1FFF ^ trip  # not ~trip: a negative int makes every & slower
@@ -472,12 +488,16 @@ def _layouts(cards: Iterable[int], high_aces: bool, first_only: bool) -> list[Ar
 LayoutMasks = tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]
 
 
-def min_layout_masks(m: int, high_aces: bool = False) -> list[LayoutMasks]:
+def min_layout_masks(m: int, high_aces: bool = False) -> tuple[LayoutMasks, ...]:
     """The melds of every layout :func:`min_arrangements` gives for the hand with mask
     ``m``, in its order, without building the cards: per layout the sets' masks and the
     runs as (suit, ranks). Gin's settlement in the playouts asks only where the defender
     could lay off, and building :class:`Arrangement` objects was most of its cost there
     (issue 17, branch fast18); ``tests/test_search_fast.py`` checks the two agree."""
+    memo = _layout_memo_high if high_aces else _layout_memo_low
+    found = memo.get(m)
+    if found is not None:
+        return found
     table = _T_HIGH if high_aces else _T_LOW
     trip = _trips(m)
     best = count_mask(m, high_aces)
@@ -495,7 +515,17 @@ def min_layout_masks(m: int, high_aces: bool = False) -> list[LayoutMasks]:
         for choice in product(*per_suit):
             runs = tuple((s, run) for s, (runs_s, _) in enumerate(choice) for run in runs_s)
             out.append((sets, runs))
-    return out
+    # Memoised (a knocking hand is often settled again: the seat's own knock, on every
+    # sample); the answer is a tuple, so no caller can change what the memo holds.
+    if len(memo) >= _LAYOUT_CAP:
+        memo.clear()
+    found = memo[m] = tuple(out)
+    return found
+
+
+_layout_memo_low: dict[int, tuple[LayoutMasks, ...]] = {}
+_layout_memo_high: dict[int, tuple[LayoutMasks, ...]] = {}
+_LAYOUT_CAP: Final = 1 << 16
 
 
 def min_arrangements(cards: Iterable[int], high_aces: bool = False) -> list[Arrangement]:
