@@ -327,3 +327,37 @@ def test_meld_move_plays_as_before() -> None:
             )
         assert new.hand_scores == old.hand_scores
     assert moves > 3000
+
+
+def test_value_on_stream_is_value_with_that_stream() -> None:
+    """Knock Rummy's ``value_on_stream`` (the search loop's call) gives what ``value``
+    gives with ``random.Random(stream)``, for every legal action (stock draws leave a
+    shorter stock than the rest), the orders it keeps reused across candidates; and Gin's
+    search, whose playouts take no stream, the same whatever it is handed."""
+    from bot_positions import played
+    from deadwood_knock.bots.strong import KrSimSearch
+    from deadwood_knock.bots.view import view_of
+
+    checked = 0
+    for name, seed, steps in (
+        ("knock-rummy", 12, 9),
+        ("knock-rummy", 5, 2),
+        ("knock-rummy", 77, 20),
+        ("gin", 40, 16),
+    ):
+        players = 3 if seed == 5 else 2
+        game, state = played(name, {"players": players}, seed, steps, bots=("legend",))
+        seat = game.to_act(state)
+        assert seat is not None
+        obs, legal = game.observe(state, seat), game.legal_actions(state)
+        view = view_of(obs, name)
+        search = KrSimSearch(view) if name == "knock-rummy" else MeldKrSearch(view, name)
+        rng = random.Random(seed)
+        for _ in range(6):
+            sample = search.sample(rng)
+            stream = rng.getrandbits(48)
+            for action in legal:
+                want = search.value(sample, action, random.Random(stream))
+                assert search.value_on_stream(sample, action, stream) == want
+                checked += 1
+    assert checked > 60

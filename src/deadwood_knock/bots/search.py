@@ -191,6 +191,10 @@ class MeldKrSearch(KrSimSearch):
             return -1000.0
         return kr_playout.playout(sim, self.knock_at, move=self.move)[seat]
 
+    def value_on_stream(self, sample: KrTable, action: Action, stream: int) -> float:
+        # KrSimSearch's shuffles the stock by the stream; this search's playouts do not.
+        return self.value(sample, action, random.Random(stream))
+
 
 class InferredKrSearch(MeldKrSearch):
     """Knock Rummy / Gin playouts on positions whose hidden hands come from the model.

@@ -292,15 +292,22 @@ class StrongBot:
         limit = budget.iterations
         it = 0
         next_cut = 4
-        # A search whose playouts never draw from the stream (Gin's: its stock is dealt in
-        # order) is handed one unused Random instead of a new one a candidate: seeding one
-        # costs about 6 us, a few per cent of a Gin iteration (issue 17, branch fast18).
+        # Seeding a Random costs about 6 us, a few per cent of a rummy iteration (issue 17,
+        # branch fast18). A search whose playouts never draw from the stream (Gin's: its
+        # stock is dealt in order) is handed one unused Random instead of a new one a
+        # candidate; one that values a candidate from the stream itself
+        # (``value_on_stream``: Knock Rummy's, which only shuffles the stock with it) makes
+        # what it needs once a stream. Either gives the values ``value`` gives.
         unused = None if getattr(search, "draws_from_stream", True) else random.Random(0)
+        on_stream = None if unused else getattr(search, "value_on_stream", None)
         while True:
             sample = search.sample(rng)
             stream = rng.getrandbits(48)
             for i in active:
-                v = search.value(sample, keep[i][0], unused or random.Random(stream))
+                if on_stream is not None:
+                    v = on_stream(sample, keep[i][0], stream)
+                else:
+                    v = search.value(sample, keep[i][0], unused or random.Random(stream))
                 sums[i] += v
                 visits[i] += 1
                 values[i].append(v)
@@ -457,6 +464,8 @@ class KrSimSearch:
         _high, _limit, gin = options_of(view.raw)
         self.knock_at = playout_knock_at(gin)
         self.bank: dict[int, list[tuple[int, list[Card]]]] = {}
+        #: ``value_on_stream``'s stock orders by (stream, stock length).
+        self._orders: dict[tuple[int, int], list[int]] = {}
 
     def sample(self, rng: random.Random) -> KrTable:
         position = kr_playout.sample_position(self.view, rng, self.bank)
@@ -470,6 +479,26 @@ class KrSimSearch:
             return -1000.0
         # The sampled stock order is a guess: vary it per playout (rng.shuffle's draws).
         draws.shuffle(rng, sim.stock)
+        return float(kr_playout.playout(sim, self.knock_at)[seat])
+
+    def value_on_stream(self, sample: KrTable, action: Action, stream: int) -> float:
+        """``value(sample, action, random.Random(stream))``, the search loop's call: the
+        stream only shuffles the stock, and a shuffle's swaps depend on the list's length
+        alone, so the order for a stream and a stock length is made once (on the
+        positions 0..n-1) and read for every candidate that leaves that many cards."""
+        sim = sample.copy()
+        seat = self.view.seat
+        if not kr_playout.apply_action(sim, seat, action):
+            return -1000.0
+        stock = sim.stock
+        key = (stream, len(stock))
+        order = self._orders.get(key)
+        if order is None:
+            if len(self._orders) >= 16:  # one stream's few lengths are all that repeat
+                self._orders.clear()
+            order = self._orders[key] = list(range(len(stock)))
+            draws.shuffle(random.Random(stream), order)
+        sim.stock = [stock[i] for i in order]
         return float(kr_playout.playout(sim, self.knock_at)[seat])
 
 
