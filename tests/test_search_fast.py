@@ -228,8 +228,11 @@ def _best_discard_brute(m: int, high: bool) -> tuple[int, int]:
 def test_best_discard_with_two_sets_memoised_is_exact() -> None:
     """best_discard_mask's memoised branch (two or more ranks held 3+ times), asked twice
     (the second answer from the memo), against every discard tried."""
+    from deadwood_knock.games.knock_rummy import melds
     from deadwood_knock.games.knock_rummy.melds import best_discard_mask
 
+    melds._discard_memo_low.clear()  # every first answer below is worked out
+    melds._discard_memo_high.clear()
     rng = random.Random(29)
     tried = 0
     for trial in range(4000):
@@ -361,3 +364,25 @@ def test_value_on_stream_is_value_with_that_stream() -> None:
                 assert search.value_on_stream(sample, action, stream) == want
                 checked += 1
     assert checked > 60
+
+
+def test_count_with_two_sets_is_every_set_choice() -> None:
+    """count_mask's two-set case (worked out without the combos) against the minimum over
+    every set choice (``_field_combos``), on hands with two or three ranks held 3+ times
+    (four of a kind too: the general path)."""
+    from deadwood_knock.games.knock_rummy import melds
+
+    rng = random.Random(31)
+    for trial in range(6000):
+        high = trial % 2 == 1
+        table = melds._T_HIGH if high else melds._T_LOW
+        ranks = rng.sample(range(13), rng.choice((2, 2, 2, 3)))
+        cards = {r + 13 * s for r in ranks for s in rng.sample(range(4), rng.choice((3, 3, 4)))}
+        while len(cards) < rng.choice((8, 10, 11, 12)):
+            cards.add(rng.randrange(52))
+        m = hand_mask(cards)
+        trip = melds._trips(m)
+        want = min(
+            table[a] + table[b] + table[c] + table[d] for a, b, c, d in melds._field_combos(m, trip)
+        )
+        assert melds._count_with_sets(m, trip, table) == want
