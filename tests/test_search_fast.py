@@ -386,3 +386,35 @@ def test_count_with_two_sets_is_every_set_choice() -> None:
             table[a] + table[b] + table[c] + table[d] for a, b, c, d in melds._field_combos(m, trip)
         )
         assert melds._count_with_sets(m, trip, table) == want
+
+
+def test_dk_value_on_stream_is_value_with_that_stream() -> None:
+    """Deadwood Knock's ``value_on_stream`` gives what ``value`` gives with
+    ``random.Random(stream)`` for every legal action, and the playout policy draws
+    nothing from the stream it is handed (which is why one Random serves a stream)."""
+    from bot_positions import played
+    from deadwood_knock.bots import dk_playout
+    from deadwood_knock.bots.search import InferredSimSearch
+    from deadwood_knock.bots.view import view_of
+
+    checked = 0
+    for players, seed, steps in ((4, 12, 9), (3, 7, 5), (6, 3, 20), (2, 9, 4)):
+        opts = {"players": players, "rounds": 1}
+        game, state = played("deadwood-knock", opts, seed, steps, bots=("legend",))
+        seat = game.to_act(state)
+        assert seat is not None
+        obs, legal = game.observe(state, seat), game.legal_actions(state)
+        search = InferredSimSearch(view_of(obs, "deadwood-knock"))
+        rng = random.Random(seed)
+        for _ in range(5):
+            sample = search.sample(rng)
+            stream = rng.getrandbits(48)
+            for action in legal:
+                want = search.value(sample, action, random.Random(stream))
+                assert search.value_on_stream(sample, action, stream) == want
+                checked += 1
+            before = random.Random(stream)
+            handed = random.Random(stream)
+            dk_playout.playout(sample.copy(), handed, search.style)
+            assert handed.getstate() == before.getstate()
+    assert checked > 40

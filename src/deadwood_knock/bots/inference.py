@@ -260,8 +260,7 @@ class HiddenDealer:
                 hands.append(list(v.hand))
                 continue
             known = list(v.known_cards[s]) if s < len(v.known_cards) else []
-            w = self.weights[s]
-            weights = [w[c] for c in left]
+            weights = list(map(self.weights[s].__getitem__, left))  # a loop in C
             need = self.need(s)
             pick = self._pick(s, known, partial(_weighted_pick, left, weights, need, rng))
             taken = set(pick)

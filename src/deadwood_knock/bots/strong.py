@@ -439,6 +439,10 @@ class SimSearch:
         self.style = style
         #: If set, each seat's own playout style instead (``dk_playout.playout``'s styles).
         self.styles: Sequence[Style] | None = None
+        #: ``value_on_stream``'s last stream, its reshuffle seed and its Random after it.
+        self._stream: int | None = None
+        self._seed = 0
+        self._rng = random.Random(0)
 
     def sample(self, rng: random.Random) -> Core:
         position = sample_position(self.view, rng, self.deal)
@@ -452,6 +456,23 @@ class SimSearch:
         if not apply_action(sim, seat, action):
             return -1000.0
         scores = playout(sim, rng, self.style, styles=self.styles)
+        others = [v for s, v in enumerate(scores) if s != seat]
+        return scores[seat] - (sum(others) / len(others) if others else 0.0)
+
+    def value_on_stream(self, sample: Core, action: Action, stream: int) -> float:
+        """``value(sample, action, random.Random(stream))``, the search loop's call: the
+        stream gives the reshuffle's seed (its first 63 bits) and nothing more (the
+        playout policy draws nothing from it: tests/test_search_fast.py), so it is seeded
+        once a stream, not once a candidate (issue 17, branch fast18)."""
+        if stream != self._stream:
+            rng = random.Random(stream)
+            self._stream, self._seed, self._rng = stream, rng.getrandbits(63), rng
+        sim = sample.copy()
+        sim.seed = self._seed
+        seat = self.view.seat
+        if not apply_action(sim, seat, action):
+            return -1000.0
+        scores = playout(sim, self._rng, self.style, styles=self.styles)
         others = [v for s, v in enumerate(scores) if s != seat]
         return scores[seat] - (sum(others) / len(others) if others else 0.0)
 
