@@ -418,3 +418,19 @@ def test_dk_value_on_stream_is_value_with_that_stream() -> None:
             dk_playout.playout(sample.copy(), handed, search.style)
             assert handed.getstate() == before.getstate()
     assert checked > 40
+
+
+def test_dk_playout_options_are_built_as_before() -> None:
+    from deadwood_knock.bots import dk_playout
+    from deadwood_knock.games.deadwood_knock.core import DeadwoodKnockOptions
+
+    for players in range(0, 9):
+        for sleight in (False, True):
+            try:
+                want: DeadwoodKnockOptions | None = DeadwoodKnockOptions(
+                    players=players, rounds=1, sleight_of_hand=sleight
+                )
+            except ValueError:
+                want = None
+            assert dk_playout._options(players, sleight) == want
+            assert dk_playout._options(players, sleight) == want  # the kept one

@@ -88,6 +88,7 @@ def sample_position(
     view: TableView,
     rng: random.Random,
     deal: Callable[[random.Random], tuple[list[list[Card]], list[Card]]] | None = None,
+    unseen_cards: Sequence[Card] | None = None,
 ) -> Core | None:
     """A full round position consistent with everything this seat has seen.
 
@@ -95,11 +96,12 @@ def sample_position(
     from the pile); every unseen card is dealt at random to the other hands and the
     stock, or by ``deal`` (every seat's hand and the rest, e.g. the inference model's
     ``HiddenDealer.deal``). Returns ``None`` when the observation is not a Deadwood Knock
-    turn it can read.
+    turn it can read. ``unseen_cards``: ``view.unseen()`` if the caller has it already
+    (the search asks once a decision, not once a sample).
     """
     raw = view.raw
     n = view.players
-    unseen = list(view.unseen())
+    unseen = list(view.unseen() if unseen_cards is None else unseen_cards)
     draws.shuffle(rng, unseen)  # rng.shuffle, in fewer calls (the same draws)
     hands: list[tuple[Card, ...]] = []
     knocker_seat = raw.get("knocker")
@@ -147,11 +149,8 @@ def sample_position(
     palmed = [bool(p) for p in palms][:n]
     palmed += [False] * (n - len(palmed))
     table = raw.get("options") or {}
-    try:
-        options = DeadwoodKnockOptions(
-            players=n, rounds=1, sleight_of_hand=bool(table.get("sleight_of_hand", False))
-        )
-    except ValueError:
+    options = _options(n, bool(table.get("sleight_of_hand", False)))
+    if options is None:
         return None
     state = DeadwoodKnockState(
         seed=rng.getrandbits(63),
@@ -173,6 +172,23 @@ def sample_position(
         totals=(0,) * n,
     )
     return Core.of(state, record=False)
+
+
+#: The playout table's options by (players, Sleight of Hand): built once, not once a
+#: sample (they are frozen, so every sample may share them; issue 17, branch fast18).
+_OPTIONS: dict[tuple[int, bool], DeadwoodKnockOptions | None] = {}
+
+
+def _options(players: int, sleight: bool) -> DeadwoodKnockOptions | None:
+    """``DeadwoodKnockOptions(players, rounds=1, sleight_of_hand)``; ``None`` where those
+    options are refused."""
+    key = (players, sleight)
+    if key not in _OPTIONS:
+        try:
+            _OPTIONS[key] = DeadwoodKnockOptions(players=players, rounds=1, sleight_of_hand=sleight)
+        except ValueError:
+            _OPTIONS[key] = None
+    return _OPTIONS[key]
 
 
 def _answers(raw: Mapping[str, Any], n: int) -> list[str | None]:

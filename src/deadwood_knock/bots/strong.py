@@ -439,13 +439,16 @@ class SimSearch:
         self.style = style
         #: If set, each seat's own playout style instead (``dk_playout.playout``'s styles).
         self.styles: Sequence[Style] | None = None
+        self._unseen: tuple[Card, ...] | None = None
         #: ``value_on_stream``'s last stream, its reshuffle seed and its Random after it.
         self._stream: int | None = None
         self._seed = 0
         self._rng = random.Random(0)
 
     def sample(self, rng: random.Random) -> Core:
-        position = sample_position(self.view, rng, self.deal)
+        if self._unseen is None:
+            self._unseen = self.view.unseen()  # the same for every sample of a decision
+        position = sample_position(self.view, rng, self.deal, self._unseen)
         assert position is not None
         return position
 
