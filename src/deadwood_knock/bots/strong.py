@@ -296,8 +296,9 @@ class StrongBot:
         # branch fast18). A search whose playouts never draw from the stream (Gin's: its
         # stock is dealt in order) is handed one unused Random instead of a new one a
         # candidate; one that values a candidate from the stream itself
-        # (``value_on_stream``: Knock Rummy's, which only shuffles the stock with it) makes
-        # what it needs once a stream. Either gives the values ``value`` gives.
+        # (``value_on_stream``: Knock Rummy's only shuffles the stock with it, Deadwood
+        # Knock's only reads a reshuffle seed) makes what it needs once a stream. Either
+        # gives the values ``value`` gives (tests/test_search_fast.py).
         unused = None if getattr(search, "draws_from_stream", True) else random.Random(0)
         on_stream = None if unused else getattr(search, "value_on_stream", None)
         while True:
