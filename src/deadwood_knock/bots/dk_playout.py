@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from deadwood_knock.bots import draws
 from deadwood_knock.bots.view import TableView, cards_of
 from deadwood_knock.cards import Card
 from deadwood_knock.games.deadwood_knock.core import (
@@ -87,6 +88,7 @@ def sample_position(
     view: TableView,
     rng: random.Random,
     deal: Callable[[random.Random], tuple[list[list[Card]], list[Card]]] | None = None,
+    unseen_cards: Sequence[Card] | None = None,
 ) -> Core | None:
     """A full round position consistent with everything this seat has seen.
 
@@ -94,12 +96,13 @@ def sample_position(
     from the pile); every unseen card is dealt at random to the other hands and the
     stock, or by ``deal`` (every seat's hand and the rest, e.g. the inference model's
     ``HiddenDealer.deal``). Returns ``None`` when the observation is not a Deadwood Knock
-    turn it can read.
+    turn it can read. ``unseen_cards``: ``view.unseen()`` if the caller has it already
+    (the search asks once a decision, not once a sample).
     """
     raw = view.raw
     n = view.players
-    unseen = list(view.unseen())
-    rng.shuffle(unseen)
+    unseen = list(view.unseen() if unseen_cards is None else unseen_cards)
+    draws.shuffle(rng, unseen)  # rng.shuffle, in fewer calls (the same draws)
     hands: list[tuple[Card, ...]] = []
     knocker_seat = raw.get("knocker")
     if deal is not None:
@@ -122,7 +125,7 @@ def sample_position(
         best: list[Card] | None = None
         best_key = -(10**9)
         for _ in range(tries):
-            pick = rng.sample(unseen, need) if need <= len(unseen) else list(unseen)
+            pick = draws.sample(rng, unseen, need) if need <= len(unseen) else list(unseen)
             hand = known + pick
             score, knock = quick(hand)[:2] if len(hand) >= 5 else (0, 99)
             key = score - (1000 if must_knock and knock > KNOCK_LIMIT else 0)
@@ -146,11 +149,8 @@ def sample_position(
     palmed = [bool(p) for p in palms][:n]
     palmed += [False] * (n - len(palmed))
     table = raw.get("options") or {}
-    try:
-        options = DeadwoodKnockOptions(
-            players=n, rounds=1, sleight_of_hand=bool(table.get("sleight_of_hand", False))
-        )
-    except ValueError:
+    options = _options(n, bool(table.get("sleight_of_hand", False)))
+    if options is None:
         return None
     state = DeadwoodKnockState(
         seed=rng.getrandbits(63),
@@ -172,6 +172,23 @@ def sample_position(
         totals=(0,) * n,
     )
     return Core.of(state, record=False)
+
+
+#: The playout table's options by (players, Sleight of Hand): built once, not once a
+#: sample (they are frozen, so every sample may share them; issue 17, branch fast18).
+_OPTIONS: dict[tuple[int, bool], DeadwoodKnockOptions | None] = {}
+
+
+def _options(players: int, sleight: bool) -> DeadwoodKnockOptions | None:
+    """``DeadwoodKnockOptions(players, rounds=1, sleight_of_hand)``; ``None`` where those
+    options are refused."""
+    key = (players, sleight)
+    if key not in _OPTIONS:
+        try:
+            _OPTIONS[key] = DeadwoodKnockOptions(players=players, rounds=1, sleight_of_hand=sleight)
+        except ValueError:
+            _OPTIONS[key] = None
+    return _OPTIONS[key]
 
 
 def _answers(raw: Mapping[str, Any], n: int) -> list[str | None]:
@@ -226,14 +243,22 @@ def policy_move(core: Core, rng: random.Random, style: Style = DEFAULT_STYLE) ->
         return
     # The core keeps each hand in card order, so the hands weighed below are made in
     # order (the top put in its place once), and their look-ups skip quick's sort.
+    # The memo's keys are cut straight from the hand's bytes (one card left out), so a
+    # hit (nearly every look-up) builds no list; a miss goes through _quick_sorted with
+    # the same cards as before (issue 17, branch fast18).
+    get = _CACHE.get
     top = core.discard[-1] if core.discard else None
     if top is not None:
         at = bisect_left(hand, top)
         with_top = [*hand[:at], top, *hand[at:]]
+        packed = bytes(with_top)
         best_i, best_v = -1, score
         for i in range(len(hand)):
             j = i if i < at else i + 1
-            v = _quick_sorted([*with_top[:j], *with_top[j + 1 :]])[0]
+            row = get(packed[:j] + packed[j + 1 :])
+            if row is None:
+                row = _quick_sorted([*with_top[:j], *with_top[j + 1 :]])
+            v = row[0]
             if v > best_v:
                 best_i, best_v = i, v
         if best_i >= 0:
@@ -243,8 +268,12 @@ def policy_move(core: Core, rng: random.Random, style: Style = DEFAULT_STYLE) ->
         core.step(STAND)
         return
     worst, keep = hand[0], -(10**9)
+    packed = bytes(hand)
     for i in range(len(hand)):
-        v = _quick_sorted([*hand[:i], *hand[i + 1 :]])[0]
+        row = get(packed[:i] + packed[i + 1 :])
+        if row is None:
+            row = _quick_sorted([*hand[:i], *hand[i + 1 :]])
+        v = row[0]
         if v > keep:
             worst, keep = hand[i], v
     # At the start of a turn the stock can always be taken: a stock that cannot be

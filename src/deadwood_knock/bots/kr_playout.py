@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Final
 
+from deadwood_knock.bots import draws
 from deadwood_knock.bots.kr import options_of
 from deadwood_knock.bots.view import TableView, cards_of
 from deadwood_knock.cards import Card
@@ -81,7 +82,7 @@ def sample_position(
         return None
     high_aces, limit, gin = options_of(raw)
     unseen = list(view.unseen())
-    rng.shuffle(unseen)
+    draws.shuffle(rng, unseen)  # rng.shuffle, in fewer calls (the same draws)
     hands: list[list[Card]] = []
     for s in range(view.players):
         if s == view.seat:
@@ -102,7 +103,7 @@ def sample_position(
             if s not in bank:
                 bank[s] = []
                 for _ in range(BANK_SIZE):
-                    pick = rng.sample(unseen, need)
+                    pick = draws.sample(rng, unseen, need)
                     bank[s].append((count_mask(hand_mask(known + pick), high_aces), known + pick))
             entries = bank[s]
             for _ in range(tries):
@@ -111,7 +112,7 @@ def sample_position(
                     best, best_count = hand, c
         else:
             for _ in range(tries):
-                pick = rng.sample(unseen, need) if need <= len(unseen) else list(unseen)
+                pick = draws.sample(rng, unseen, need) if need <= len(unseen) else list(unseen)
                 c = count_mask(hand_mask(known + pick), high_aces)
                 if best is None or c < best_count:
                     best, best_count = known + pick, c
@@ -120,7 +121,7 @@ def sample_position(
         hands.append(best)
         dealt = set(best[len(known) :])
         unseen = [c for c in unseen if c not in dealt]
-        rng.shuffle(unseen)
+        draws.shuffle(rng, unseen)
     taken_raw = raw.get("taken_discard")
     taken = None if taken_raw is None else cards_of([taken_raw])[0]
     public = raw.get("public_stock")
@@ -269,17 +270,23 @@ def meld_move(t: KrTable, knock_at: int) -> None:
     if links:
         # Another card beats the lowest-count one only with fewer links (its count is
         # at least as high), so only those are counted.
+        # A card's links never count the card itself (``LINKS`` leaves it out), so they
+        # are read off the whole hand: the same counts as off the hand without it, one
+        # operation fewer a card (issue 17, branch fast18). The lowest-count card is
+        # skipped throughout (before, only until another card took its place; its key
+        # then, ``left + links`` again, could not beat the lower one found).
         best_key = left + links
+        chosen, skip = card, (card, banned)
         for x in cards_of_mask(hand):
-            if x in (banned, card):
+            if x in skip:
                 continue
-            rest = hand ^ _BIT[x]
-            lx = wn * (rest & near[x]).bit_count() + wf * (rest & far[x]).bit_count()
+            lx = wn * (hand & near[x]).bit_count() + wf * (hand & far[x]).bit_count()
             if left + lx >= best_key:
                 continue
-            key = count_mask(rest, ha) + lx
+            key = count_mask(hand ^ _BIT[x], ha) + lx
             if key < best_key:
-                best_key, card = key, x
+                best_key, chosen = key, x
+        card = chosen
     t.play(DISCARDS[card])
 
 

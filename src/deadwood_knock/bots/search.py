@@ -168,6 +168,10 @@ class MeldKrSearch(KrSimSearch):
     """strong-v1's Knock Rummy / Gin search (its sampler) with strong's playouts: the
     meld-aware policy where ``MELD_PLAYOUTS`` says."""
 
+    #: ``value`` never draws from the stream it is handed (``StrongBot.evaluate`` then
+    #: hands it one unused Random rather than seeding a new one a candidate).
+    draws_from_stream = False
+
     def __init__(self, view: TableView, game: str) -> None:
         super().__init__(view)
         self.move = kr_playout.meld_move if game in MELD_PLAYOUTS else None
@@ -187,6 +191,10 @@ class MeldKrSearch(KrSimSearch):
         if not kr_playout.apply_action(sim, seat, action):
             return -1000.0
         return kr_playout.playout(sim, self.knock_at, move=self.move)[seat]
+
+    def value_on_stream(self, sample: KrTable, action: Action, stream: int) -> float:
+        # KrSimSearch's shuffles the stock by the stream; this search's playouts do not.
+        return self.value(sample, action, random.Random(stream))
 
 
 class InferredKrSearch(MeldKrSearch):

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from deadwood_knock.bots import kr_playout
+from deadwood_knock.bots import draws, kr_playout
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk import (
     draw_values,
@@ -292,11 +292,23 @@ class StrongBot:
         limit = budget.iterations
         it = 0
         next_cut = 4
+        # Seeding a Random costs about 6 us, a few per cent of a rummy iteration (issue 17,
+        # branch fast18). A search whose playouts never draw from the stream (Gin's: its
+        # stock is dealt in order) is handed one unused Random instead of a new one a
+        # candidate; one that values a candidate from the stream itself
+        # (``value_on_stream``: Knock Rummy's only shuffles the stock with it, Deadwood
+        # Knock's only reads a reshuffle seed) makes what it needs once a stream. Either
+        # gives the values ``value`` gives (tests/test_search_fast.py).
+        unused = None if getattr(search, "draws_from_stream", True) else random.Random(0)
+        on_stream = None if unused else getattr(search, "value_on_stream", None)
         while True:
             sample = search.sample(rng)
             stream = rng.getrandbits(48)
             for i in active:
-                v = search.value(sample, keep[i][0], random.Random(stream))
+                if on_stream is not None:
+                    v = on_stream(sample, keep[i][0], stream)
+                else:
+                    v = search.value(sample, keep[i][0], unused or random.Random(stream))
                 sums[i] += v
                 visits[i] += 1
                 values[i].append(v)
@@ -428,9 +440,16 @@ class SimSearch:
         self.style = style
         #: If set, each seat's own playout style instead (``dk_playout.playout``'s styles).
         self.styles: Sequence[Style] | None = None
+        self._unseen: tuple[Card, ...] | None = None
+        #: ``value_on_stream``'s last stream, its reshuffle seed and its Random after it.
+        self._stream: int | None = None
+        self._seed = 0
+        self._rng = random.Random(0)
 
     def sample(self, rng: random.Random) -> Core:
-        position = sample_position(self.view, rng, self.deal)
+        if self._unseen is None:
+            self._unseen = self.view.unseen()  # the same for every sample of a decision
+        position = sample_position(self.view, rng, self.deal, self._unseen)
         assert position is not None
         return position
 
@@ -444,6 +463,23 @@ class SimSearch:
         others = [v for s, v in enumerate(scores) if s != seat]
         return scores[seat] - (sum(others) / len(others) if others else 0.0)
 
+    def value_on_stream(self, sample: Core, action: Action, stream: int) -> float:
+        """``value(sample, action, random.Random(stream))``, the search loop's call: the
+        stream gives the reshuffle's seed (its first 63 bits) and nothing more (the
+        playout policy draws nothing from it: tests/test_search_fast.py), so it is seeded
+        once a stream, not once a candidate (issue 17, branch fast18)."""
+        if stream != self._stream:
+            rng = random.Random(stream)
+            self._stream, self._seed, self._rng = stream, rng.getrandbits(63), rng
+        sim = sample.copy()
+        sim.seed = self._seed
+        seat = self.view.seat
+        if not apply_action(sim, seat, action):
+            return -1000.0
+        scores = playout(sim, self._rng, self.style, styles=self.styles)
+        others = [v for s, v in enumerate(scores) if s != seat]
+        return scores[seat] - (sum(others) / len(others) if others else 0.0)
+
 
 class KrSimSearch:
     """Knock Rummy / Gin playouts on the engine's core, on positions sampled from the view."""
@@ -453,6 +489,8 @@ class KrSimSearch:
         _high, _limit, gin = options_of(view.raw)
         self.knock_at = playout_knock_at(gin)
         self.bank: dict[int, list[tuple[int, list[Card]]]] = {}
+        #: ``value_on_stream``'s stock orders by (stream, stock length).
+        self._orders: dict[tuple[int, int], list[int]] = {}
 
     def sample(self, rng: random.Random) -> KrTable:
         position = kr_playout.sample_position(self.view, rng, self.bank)
@@ -464,7 +502,28 @@ class KrSimSearch:
         seat = self.view.seat
         if not kr_playout.apply_action(sim, seat, action):
             return -1000.0
-        rng.shuffle(sim.stock)  # the sampled stock order is a guess: vary it per playout
+        # The sampled stock order is a guess: vary it per playout (rng.shuffle's draws).
+        draws.shuffle(rng, sim.stock)
+        return float(kr_playout.playout(sim, self.knock_at)[seat])
+
+    def value_on_stream(self, sample: KrTable, action: Action, stream: int) -> float:
+        """``value(sample, action, random.Random(stream))``, the search loop's call: the
+        stream only shuffles the stock, and a shuffle's swaps depend on the list's length
+        alone, so the order for a stream and a stock length is made once (on the
+        positions 0..n-1) and read for every candidate that leaves that many cards."""
+        sim = sample.copy()
+        seat = self.view.seat
+        if not kr_playout.apply_action(sim, seat, action):
+            return -1000.0
+        stock = sim.stock
+        key = (stream, len(stock))
+        order = self._orders.get(key)
+        if order is None:
+            if len(self._orders) >= 16:  # one stream's few lengths are all that repeat
+                self._orders.clear()
+            order = self._orders[key] = list(range(len(stock)))
+            draws.shuffle(random.Random(stream), order)
+        sim.stock = [stock[i] for i in order]
         return float(kr_playout.playout(sim, self.knock_at)[seat])
 
 

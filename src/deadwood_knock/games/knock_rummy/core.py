@@ -39,6 +39,7 @@ from deadwood_knock.games.knock_rummy.melds import (
     count_mask,
     hand_mask,
     min_arrangements,
+    min_layout_masks,
     run_positions,
 )
 from deadwood_knock.games.points import CARD_POINTS
@@ -702,11 +703,58 @@ def _gin_counts(knocker: int, defender: int, high: bool) -> tuple[int, int]:
     k_count = count_mask(knocker, high)
     if not gin_layoffs_allowed(k_count):
         return k_count, count_mask(defender, high)
-    d_hand = cards_of_mask(defender)
-    return k_count, max(
-        best_layoff(d_hand, layout.melds, high)[0]
-        for layout in min_arrangements(cards_of_mask(knocker), high)
-    )
+    # The same search as best_layoff over min_arrangements, on masks: the layouts' melds
+    # come as masks (no Arrangement, no card tuples) and only the count is kept, which
+    # does not depend on the order the choices are tried in. A fifth of a Gin search went
+    # into the old form (issue 17, branch fast18; tests/test_search_fast.py compares them).
+    plain = count_mask(defender, high)
+    top = 13 if high else 12
+    d_count = -1
+    for sets, runs in min_layout_masks(knocker, high):
+        choices: list[list[int]] = []
+        for used in sets:
+            if used.bit_count() == 3:  # the fourth card of the rank, if the defender has it
+                rank = (used & -used).bit_length() - 1
+                spare = (_RANK_CARDS[rank % 13] ^ used) & defender
+                if spare:
+                    choices.append([0, spare])
+        for suit, ranks in runs:
+            # The chains the defender could add below and above the run (_layoff_choices).
+            base = 13 * suit
+            lo, hi = ranks[0], ranks[-1]
+            if hi == 0 and lo != 0:
+                hi = 13  # an ace-high run (run_positions)
+            downs, acc, pos = [0], 0, lo - 1
+            while pos >= 0 and defender >> (base + pos) & 1:
+                acc |= 1 << (base + pos)
+                downs.append(acc)
+                pos -= 1
+            ups, acc, pos = [0], 0, hi + 1
+            while pos <= top and defender >> (base + pos % 13) & 1:
+                acc |= 1 << (base + pos % 13)
+                ups.append(acc)
+                pos += 1
+            if len(downs) > 1 or len(ups) > 1:
+                choices.append([d | u for d in downs for u in ups])
+        best = plain
+        for combo in product(*choices) if choices else ():
+            laid = 0
+            for part in combo:
+                if laid & part:
+                    break  # two melds reached for the same card
+                laid |= part
+            else:
+                if laid:
+                    left = count_mask(defender ^ laid, high)
+                    if left < best:
+                        best = left
+        if best > d_count:
+            d_count = best
+    return k_count, d_count
+
+
+#: Per rank, the mask of its four cards.
+_RANK_CARDS: Final = tuple(sum(1 << (rank + 13 * s) for s in range(4)) for rank in range(13))
 
 
 def gin_points(outcome: str, knocker_count: int, defender_count: int) -> tuple[bool, int]:

@@ -39,6 +39,7 @@ __all__ = [
     "count_mask",
     "hand_mask",
     "min_arrangements",
+    "min_layout_masks",
     "run_positions",
 ]
 
@@ -183,6 +184,9 @@ def _trips(m: int) -> int:
 
 _memo_low: dict[int, int] = {}
 _memo_high: dict[int, int] = {}
+#: best_discard_mask's answers for hands with two or more ranks held 3+ times.
+_discard_memo_low: dict[int, tuple[int, Card]] = {}
+_discard_memo_high: dict[int, tuple[int, Card]] = {}
 _MEMO_CAP: Final = 1 << 20
 
 
@@ -206,6 +210,18 @@ def _field_combos(m: int, trip: int) -> list[tuple[int, int, int, int]]:
 
 
 def _count_with_sets(m: int, trip: int, table: Sequence[int]) -> int:
+    a, b, c, d = m & SUIT_BITS, (m >> 13) & SUIT_BITS, (m >> 26) & SUIT_BITS, m >> 39
+    if trip.bit_count() == 2 and not a & b & c & d & trip:
+        # Two ranks held three times each (the usual case here): _field_combos' four set
+        # choices (neither, either, both) as masks kept, without building the combos; the
+        # count is their minimum, whatever the order (issue 17, branch fast18).
+        low = trip & -trip
+        best = table[a] + table[b] + table[c] + table[d]
+        for keep in (SUIT_BITS ^ low, SUIT_BITS ^ trip ^ low, SUIT_BITS ^ trip):
+            v = table[a & keep] + table[b & keep] + table[c & keep] + table[d & keep]
+            if v < best:
+                best = v
+        return best
     return min(table[a] + table[b] + table[c] + table[d] for a, b, c, d in _field_combos(m, trip))
 
 
@@ -322,8 +338,25 @@ def best_discard_mask(m: int, high_aces: bool = False) -> tuple[int, Card]:
             key = g3[d]
         key += t[a] + t[b] + t[c] + t[d]
     elif trip & (trip - 1):  # two or more ranks held 3+ times: every set choice
+        # Memoised as count_mask's same case is: the playouts keep their sets, so the
+        # same two-set hand is asked again and again, and its 4 to 36 set choices cost
+        # about 7% of a Knock Rummy search (issue 17, branch fast18).
+        memo = _discard_memo_high if high_aces else _discard_memo_low
+        found = memo.get(m)
+        if found is not None:
+            return found
         key = _NO_CARD
-        for fa, fb, fc, fd in _field_combos(m, trip):
+        # Two ranks held three times each: the four set choices as masks kept (as in
+        # _count_with_sets); the minimum key is the same whatever the order.
+        if trip.bit_count() == 2 and not a & b & c & d & trip:
+            low = trip & -trip
+            choices = [
+                (a & k, b & k, c & k, d & k)
+                for k in (SUIT_BITS, SUIT_BITS ^ low, SUIT_BITS ^ trip ^ low, SUIT_BITS ^ trip)
+            ]
+        else:
+            choices = _field_combos(m, trip)
+        for fa, fb, fc, fd in choices:
             k = g0[fa]  # minimums spelled out, as above
             if g1[fb] < k:
                 k = g1[fb]
@@ -334,6 +367,12 @@ def best_discard_mask(m: int, high_aces: bool = False) -> tuple[int, Card]:
             k += t[fa] + t[fb] + t[fc] + t[fd]
             if k < key:
                 key = k
+        if len(memo) >= _MEMO_CAP:
+            memo.clear()
+        got = _DISCARD_RESULT[key]
+        assert got is not None  # every reachable key is set
+        memo[m] = got
+        return got
     else:
         # One rank held 3+ times (the usual case): its set choices inline, as in count_mask.
         keep = 0x1FFF ^ trip  # not ~trip: a negative int makes every & slower
@@ -464,6 +503,51 @@ def _layouts(cards: Iterable[int], high_aces: bool, first_only: bool) -> list[Ar
             if first_only:
                 return results
     return results
+
+
+#: A lowest-deadwood layout as :func:`min_layout_masks` gives it: the masks of its sets,
+#: and its runs as (suit, ranks along the suit line).
+LayoutMasks = tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]
+
+
+def min_layout_masks(m: int, high_aces: bool = False) -> tuple[LayoutMasks, ...]:
+    """The melds of every layout :func:`min_arrangements` gives for the hand with mask
+    ``m``, in its order, without building the cards: per layout the sets' masks and the
+    runs as (suit, ranks). Gin's settlement in the playouts asks only where the defender
+    could lay off, and building :class:`Arrangement` objects was most of its cost there
+    (issue 17, branch fast18); ``tests/test_search_fast.py`` checks the two agree."""
+    memo = _layout_memo_high if high_aces else _layout_memo_low
+    found = memo.get(m)
+    if found is not None:
+        return found
+    table = _T_HIGH if high_aces else _T_LOW
+    trip = _trips(m)
+    best = count_mask(m, high_aces)
+    out: list[LayoutMasks] = []
+    combos = product(*_set_options(m, trip)) if trip else ((),)
+    for combo in combos:
+        r = m
+        for used in combo:
+            r ^= used
+        f0, f1, f2, f3 = r & SUIT_BITS, (r >> 13) & SUIT_BITS, (r >> 26) & SUIT_BITS, r >> 39
+        if table[f0] + table[f1] + table[f2] + table[f3] != best:
+            continue
+        sets = tuple(used for used in combo if used)
+        per_suit = [_suit_layouts(f, high_aces) for f in (f0, f1, f2, f3)]
+        for choice in product(*per_suit):
+            runs = tuple((s, run) for s, (runs_s, _) in enumerate(choice) for run in runs_s)
+            out.append((sets, runs))
+    # Memoised (a knocking hand is often settled again: the seat's own knock, on every
+    # sample); the answer is a tuple, so no caller can change what the memo holds.
+    if len(memo) >= _LAYOUT_CAP:
+        memo.clear()
+    found = memo[m] = tuple(out)
+    return found
+
+
+_layout_memo_low: dict[int, tuple[LayoutMasks, ...]] = {}
+_layout_memo_high: dict[int, tuple[LayoutMasks, ...]] = {}
+_LAYOUT_CAP: Final = 1 << 16
 
 
 def min_arrangements(cards: Iterable[int], high_aces: bool = False) -> list[Arrangement]:
