@@ -36,6 +36,7 @@ __all__ = [
     "format_cards",
     "parse_card",
     "parse_cards",
+    "shuffle_in_place",
     "shuffled",
     "shuffled_by_key",
 ]
@@ -209,11 +210,22 @@ def shuffled(deck: Sequence[Card], rng: random.Random) -> list[Card]:
     ``_randbelow`` made the shuffle most of the cost of a deal.
     """
     cards = list(deck)
-    if type(rng) is not random.Random:  # a subclass may draw differently: ask it
-        rng.shuffle(cards)
-        return cards
-    _shuffler(len(cards))(cards, rng.getrandbits)
+    shuffle_in_place(cards, rng)
     return cards
+
+
+def shuffle_in_place(items: list[Any], rng: random.Random) -> None:
+    """``rng.shuffle(items)``: the same draws and the same order (see :func:`shuffled`),
+    for the deal and for the bots' samplers alike.
+
+    >>> a, b = list(range(30)), list(range(30))
+    >>> shuffle_in_place(a, random.Random(7)); random.Random(7).shuffle(b); a == b
+    True
+    """
+    if type(rng) is not random.Random:  # a subclass may draw differently: ask it
+        rng.shuffle(items)
+        return
+    _shuffler(len(items))(items, rng.getrandbits)
 
 
 def shuffled_by_key(deck: Sequence[Card], key: int) -> list[Card]:

@@ -43,8 +43,8 @@ def test_continue_lists_unfinished_matches_in_words(
     assert "figure:" not in str(listed) and "-" not in at_table["against"]
     # Each game names its deal in its own word (the engine's unit): Gin plays hands.
     assert by_id[quick]["round_label"] == "hand 1" and by_id[quick]["text"].endswith(", hand 1")
-    # The scores so far in seat order, yours as "You" (it opens its line): two matches against the same
-    # characters read apart.
+    # The scores so far in seat order, yours as "You" (it opens its line): two matches
+    # against the same characters read apart.
     assert by_id[quick]["standing"] == "You 0 · Greedy 0"
     assert at_table["standing"].startswith("You 0 · ") and at_table["standing"].count(" · ") == 2
     # A replay of an unfinished match would give its deal away.

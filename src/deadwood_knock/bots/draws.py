@@ -3,11 +3,14 @@
 ``Random.shuffle`` and ``Random.sample`` are written in Python and call
 ``Random._randbelow`` (another Python method) once a card; the search shuffles and
 deals dozens of times a sample, so those calls were a tenth of a Knock Rummy search
-(issue 17, branch ``fast18``). :func:`shuffle` and :func:`sample` are CPython 3.11's own
-loops (``Lib/random.py``) with ``_randbelow_with_getrandbits`` written inline and the
-bit lengths looked up: the same ``getrandbits`` calls in the same order, so the same
-result and the same stream after it, draw for draw (``tests/test_search_fast.py``
-checks them against ``random.Random`` on every list length the search meets and more).
+(issue 17, branch ``fast18``). :func:`shuffle` is the deal's own shuffle
+(:func:`deadwood_knock.cards.shuffle_in_place`), and :func:`sample` makes the library's
+draws the same way, without its per-card method calls: the same ``getrandbits`` calls in
+the same order (rejection sampling of each index from its bit length), so the same
+result and the same stream after it, draw for draw. ``tests/test_search_fast.py``
+checks them against ``random.Random`` on every list length the search meets and more,
+so an interpreter whose library draws another way fails the tests rather than changing
+a game.
 
 Only a plain ``random.Random`` takes the fast path: a subclass may draw its integers
 another way (``Random.__init_subclass__`` picks ``_randbelow`` by what it overrides), so
@@ -21,6 +24,8 @@ import random
 from collections.abc import Sequence
 from typing import Final, TypeVar
 
+from deadwood_knock.cards import shuffle_in_place
+
 __all__ = ["sample", "shuffle"]
 
 T = TypeVar("T")
@@ -31,19 +36,9 @@ _BITS: Final = tuple(n.bit_length() for n in range(128))
 
 
 def shuffle(rng: random.Random, x: list[T]) -> None:
-    """``rng.shuffle(x)``: the same order, the same draws."""
-    n = len(x)
-    if type(rng) is not random.Random or n >= len(_BITS):
-        rng.shuffle(x)
-        return
-    getrandbits, bits = rng.getrandbits, _BITS
-    for i in range(n - 1, 0, -1):
-        # _randbelow(i + 1): draws of bit_length(i + 1) bits until one is <= i.
-        k = bits[i + 1]
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
+    """``rng.shuffle(x)``: the same order, the same draws (the deal's own shuffle,
+    :func:`deadwood_knock.cards.shuffle_in_place`)."""
+    shuffle_in_place(x, rng)
 
 
 def _setsize(k: int) -> int:
