@@ -9,7 +9,7 @@ import pytest
 from textual.widgets import Static
 
 from deadwood_knock.bots import Budget
-from deadwood_knock.cards import Card, parse_cards
+from deadwood_knock.cards import Card, parse_card, parse_cards
 from deadwood_knock.games.base import Event
 from deadwood_knock.games.knock_rummy.melds import arrange
 from deadwood_knock.tui import Session
@@ -1019,3 +1019,39 @@ def test_a_long_poker_hand_shows_the_five_that_score_and_names_the_rest() -> Non
     assert "Q♠ Q♥ J♦ 10♣ 9♠ (a pair) 15" in lines[2], lines
     assert r.to_json()["best_fives"][0] == ["Qh", "Th", "9h", "8h", "7h"]
     assert r.to_json()["long_hands"] == ["straight", None]
+
+
+def test_your_seat_is_capital_only_where_it_opens_a_sentence() -> None:
+    """ "You" opens a line ("You call."); inside one (after a colon, ";" or "and") it is
+    "you", as the web client says it: "Round 1 result: Doc knocked; you called."."""
+    from types import SimpleNamespace
+
+    from deadwood_knock.games.deadwood_knock.core import RoundResult
+
+    names = ["You", "Doc"]
+    r = RoundResult(
+        round=1,
+        knocker=1,
+        dry=False,
+        poker_hands=(parse_cards("Ks Kh 9d 8c 7s"), parse_cards("Qs Qh Jd Tc 9s")),
+        deadwood=(parse_cards("2c 3d 4h"), parse_cards("Ac 2d 3h")),
+        categories=("pair", "pair"),
+        hand_points=(15, 15),
+        deadwood_points=(9, 6),
+        calls=("call", None),
+        pot=(10, -10),
+        round_scores=(16, -1),
+        suspicion=(0, 0),
+        totals=(16, -1),
+    )
+    obs = SimpleNamespace(last_result=r, seat=0)
+    lines = result_lines("deadwood-knock", obs, names)
+    assert lines[0] == "Round 1 result: Doc knocked; you called.", lines
+    assert lines[1].startswith("  You: "), lines
+    deal = Event("deal", None, {"round": 2, "dealer": 0, "flipped": parse_card("6d")})
+    assert describe_event(deal, names, 0) == "— Round 2: you deal; 6♦ starts the pile."
+    totals = Event("round_result", None, {"totals": [16, -1]})
+    assert describe_event(totals, names, 0) == "Totals: you 16, Doc −1."
+    over = Event("match_over", None, {"winners": [0]})
+    assert describe_event(over, names, 0) == "Game over: you win."
+    assert describe_event(Event("call", 0, {}), names, 0) == "You call."

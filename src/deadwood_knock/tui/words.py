@@ -66,6 +66,10 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
     you = event.seat == viewer
     k = event.kind
 
+    def inside(seat: int) -> str:
+        # Your seat is "You" where it opens a sentence and "you" inside one, as on the web.
+        return "you" if seat == viewer else names[seat]
+
     def s_(verb: str) -> str:
         return verb if you else verb + "s"
 
@@ -76,7 +80,8 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
         dealer = int(d["dealer"])
         deals = "deal" if dealer == viewer else "deals"
         return (
-            f"— {label} {number}: {names[dealer]} {deals}; {cards_text([flipped])} starts the pile."
+            f"— {label} {number}: {inside(dealer)} {deals}; "
+            f"{cards_text([flipped])} starts the pile."
         )
     if k in ("hand", "dealt"):
         return f"Your hand: {cards_text(d['cards'])}."
@@ -117,11 +122,12 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
     if k == "void":
         return f"The hand is void: {d['reason']}."
     if k in ("round_result", "hand_result"):
-        totals = ", ".join(f"{names[s]} {figure_text(t)}" for s, t in enumerate(d["totals"]))
+        totals = ", ".join(f"{inside(s)} {figure_text(t)}" for s, t in enumerate(d["totals"]))
         return f"Totals: {totals}."
     if k in ("match_over", "game_over"):
-        won = " and ".join(names[s] for s in d["winners"])
-        return f"Game over: {won} {'win' if len(d['winners']) > 1 or won == 'You' else 'wins'}."
+        won = " and ".join(inside(s) for s in d["winners"])
+        plural = len(d["winners"]) > 1 or d["winners"][0] == viewer
+        return f"Game over: {won} {'win' if plural else 'wins'}."
     return None  # showdown: shown in the results panel
 
 
@@ -187,6 +193,12 @@ def result_lines(
     (a small terminal) leaves out the cards (DK: the category stays; KR/Gin: the melds
     and deadwood, the count stays) so each player fits one line; the figures stay."""
     rule_facts = facts(game_name)
+    viewer = getattr(observation, "seat", None)
+
+    def inside(seat: int) -> str:
+        # "You" opens a sentence; inside one (after the colon, "and", ";") it is "you".
+        return "you" if seat == viewer else names[seat]
+
     if rule_facts.poker_split:
         words = rule_facts.category_words
         r = observation.last_result
@@ -196,12 +208,12 @@ def result_lines(
             head = f"Round {r.round} result: the stock ran out, no knocker and no pot."
         else:
             assert r.knocker is not None
-            # Past tense, as the rest of the result: "King Fisher knocked; You called".
-            said = [f"{names[s]} {c}ed" for s, c in enumerate(r.calls) if c is not None]
+            # Past tense, as the rest of the result: "King Fisher knocked; you called".
+            said = [f"{inside(s)} {c}ed" for s, c in enumerate(r.calls) if c is not None]
             if compact and len(said) > 2:
                 called = sum(1 for c in r.calls if c == "call")
                 said = [f"{called} called", f"{len(said) - called} folded"]
-            head = f"Round {r.round} result: {names[r.knocker]} knocked" + (
+            head = f"Round {r.round} result: {inside(r.knocker)} knocked" + (
                 f"; {', '.join(said)}." if said else "."
             )
         lines = [head]
@@ -225,7 +237,7 @@ def result_lines(
     figures = rule_facts.figures
     if hr.outcome == "void":
         return [f"Hand {hr.hand_number} result: void, no score."]
-    ender = names[hr.ender] if hr.ender is not None else "Nobody"
+    ender = inside(hr.ender) if hr.ender is not None else "nobody"
     verb = {
         "knock": "knocked",
         "undercut": "knocked and was undercut",
@@ -235,8 +247,7 @@ def result_lines(
     if list(hr.winners) == [hr.ender]:
         head = f"{ender} {verb} and won the hand."
     else:
-        # "You" is the player's name here, lower-cased after the semicolon like any pronoun.
-        won = " and ".join("you" if names[w] == "You" else names[w] for w in hr.winners)
+        won = " and ".join(inside(w) for w in hr.winners)
         head = f"{ender} {verb}; {won} won the hand."
     lines = [f"Hand {hr.hand_number} result: {head}"]
     low = min(hr.counts[w] for w in hr.winners) if hr.winners else 0
