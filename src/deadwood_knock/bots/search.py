@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.bots import kr_playout
@@ -39,7 +39,6 @@ from deadwood_knock.bots.strong import (
 )
 from deadwood_knock.bots.view import TableView, repeated_position, view_of
 from deadwood_knock.games.base import Action, Game
-from deadwood_knock.games.deadwood_knock.hand import HAND_POINTS
 from deadwood_knock.games.knock_rummy.core import KrTable
 from deadwood_knock.games.knock_rummy.melds import count, hand_mask
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
@@ -66,74 +65,14 @@ KR_BUDGET = Budget(seconds=0.18, iterations=600)
 #: rival knocking by the line and chance read from its own knocks earlier in the match
 #: (thirteenth pass, ``RIVAL_KNOCK_READ``: commit 02472c3 has it), nor, at the decisions
 #: offering the knock, each rival calling by the line read from its earlier answers
-#: (fifteenth pass, ``CALLER_READ``: commit 4468b5c has it; it knocked less and lost).
+#: (fifteenth pass, ``CALLER_READ``: commit 4468b5c has it; it knocked less and lost), nor
+#: the same read only at strong's own call, for the rivals still to answer (sixteenth pass,
+#: ``CALLER_READ_AT_CALL``: commit 80a0269 has it; level, 27 matches in 32 alike).
 DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 
 #: The playout rivals in a position strong has seen before this round (a pile loop,
 #: ``SearchBot.act``): they call as ``DK_STYLE`` does and never knock.
 HOLDING_STYLE = dataclasses.replace(DK_STYLE, knock_count=-100, knock_score=1_000_000)
-
-#: Deadwood Knock, issue #17 sixteenth pass (off in play): at ``strong``'s own answer to a
-#: knock (a call decision: call or fold), each playout rival still to answer calls by the
-#: line its answers earlier in the match show (``read_call_line`` over ``shown_answers``:
-#: the round results' hand points and calls, public) instead of ``DK_STYLE``'s 30; a rival
-#: with fewer than ``CALLER_READ_MIN`` answers keeps 30. Decisions that offer the knock (and
-#: every other decision) are untouched, so ``strong`` knocks as today; the fifteenth pass
-#: read the callers there (``CALLER_READ``: commit 4468b5c has it) and knocked less.
-CALLER_READ_AT_CALL = False
-CALLER_READ_MIN = 2
-#: The lines a read chooses from: "call with at least these hand points" (pair .. straight
-#: flush; the categories' points, ``hand.HAND_POINTS``), and one above every hand.
-CALL_LINES: tuple[int, ...] = (*HAND_POINTS[1:9], HAND_POINTS[-1] + 1)
-
-
-def shown_answers(observation: object, seat: int) -> list[tuple[int, bool]]:
-    """``seat``'s answers to the other seats' knocks in the rounds scored so far in the
-    match: (its hand points, called), from the round results (every seat's hand points
-    and call or fold are shown at the round's end). Reads the engine's observation or its
-    JSON alike."""
-    results = (
-        observation.get("results")
-        if isinstance(observation, Mapping)
-        else getattr(observation, "results", None)
-    )
-    out: list[tuple[int, bool]] = []
-    for r in results or ():
-        if isinstance(r, Mapping):
-            knocker, calls, points = r.get("knocker"), r.get("calls"), r.get("hand_points")
-        else:
-            knocker, calls, points = r.knocker, r.calls, r.hand_points
-        if knocker is None or int(knocker) == seat or calls is None or points is None:
-            continue
-        if seat >= len(calls) or seat >= len(points) or calls[seat] not in ("call", "fold"):
-            continue
-        out.append((int(points[seat]), calls[seat] == "call"))
-    return out
-
-
-def read_call_line(answers: Sequence[tuple[int, bool]]) -> int | None:
-    """The call line (one of ``CALL_LINES``: call with at least that many hand points)
-    that misreads the fewest of ``answers``, the middle one of ties (the lower of two);
-    ``None`` with fewer than ``CALLER_READ_MIN`` answers."""
-    if len(answers) < CALLER_READ_MIN:
-        return None
-    misses = [sum((p >= line) != called for p, called in answers) for line in CALL_LINES]
-    best = [line for line, m in zip(CALL_LINES, misses, strict=True) if m == min(misses)]
-    return best[(len(best) - 1) // 2]
-
-
-def caller_read_styles(observation: object, view: TableView, base: Style) -> list[Style]:
-    """Per seat: the searching seat ``DK_STYLE``; each rival ``base`` with its read call
-    line (``base`` as it is where there is none)."""
-    out: list[Style] = []
-    for s in range(view.players):
-        line = None if s == view.seat else read_call_line(shown_answers(observation, s))
-        if s == view.seat:
-            out.append(DK_STYLE)
-        else:
-            out.append(base if line is None else dataclasses.replace(base, call_points=line))
-    return out
-
 
 #: The rummy games whose search deals by the inference model. Knock Rummy is not one:
 #: there the model's hands (best of at most four weighted deals) are weaker than
@@ -403,10 +342,7 @@ class SearchBot(StrongBot):
         if game.facts.poker_split:
             if sample_position(view, random.Random(0)) is not None:
                 search = InferredSimSearch(view)
-                rival = HOLDING_STYLE if repeated_position(view) else DK_STYLE
-                if CALLER_READ_AT_CALL and view.phase == "call":
-                    search.styles = caller_read_styles(observation, view, rival)
-                elif rival is HOLDING_STYLE:
+                if repeated_position(view):
                     search.styles = [
                         DK_STYLE if s == view.seat else HOLDING_STYLE for s in range(view.players)
                     ]
