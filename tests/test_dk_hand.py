@@ -15,11 +15,13 @@ from deadwood_knock.cards import CARDS, Card, parse_cards
 from deadwood_knock.games.deadwood_knock.hand import (
     HandEvaluation,
     IllegalSplitError,
+    best_five,
     best_five_strength,
     evaluate,
     evaluate_batch,
     is_legal_poker_hand,
     legal_splits,
+    long_hand,
     reading_order,
     split_result,
     strength_from_code,
@@ -207,6 +209,30 @@ def test_reading_order_shows_a_run_as_a_run_and_groups_first(hand: list[Card]) -
         counts = Counter(ranks)
         sizes = [counts[r] for r in ranks]
         assert sizes == sorted(sizes, reverse=True), read
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(hands, suited_hands, banded_hands))
+def test_best_five_scores_the_hand_and_long_hand_says_why_it_is_legal(hand: list[Card]) -> None:
+    """What the showdown marks in a 6-8 card poker hand: five of its cards that score the
+    whole hand's strength (DK3), and why the hand may be that long (all one suit, one
+    straight, or both); nothing for a five-card hand."""
+    for poker in legal_splits(hand):
+        five = best_five(poker)
+        assert len(five) == min(5, len(poker)) and set(five) <= set(poker)
+        if len(poker) >= 5:
+            assert best_five_strength(five) == best_five_strength(poker), (poker, five)
+        kind = long_hand(poker)
+        if len(poker) <= 5:
+            assert kind is None
+            continue
+        suits = {c.suit for c in poker}
+        assert kind in ("flush", "straight", "straight flush"), poker
+        assert (len(suits) == 1) == kind.endswith("flush"), (poker, kind)
+        if kind == "straight flush" or kind == "straight":
+            ranks = sorted(c.rank for c in poker)
+            high = sorted(14 if r == 1 else r for r in ranks)
+            assert any(rs == list(range(rs[0], rs[0] + len(rs))) for rs in (ranks, high)), poker
 
 
 def test_dk3_seeded_random_hands_match_brute_force() -> None:

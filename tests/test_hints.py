@@ -28,6 +28,7 @@ from deadwood_knock.bots import Budget, get_bot
 from deadwood_knock.bots.hints import (
     BEST_WORDS,
     OTHER_WORDS,
+    SLIGHT_MARGIN,
     VERDICT_WORDS,
     Hint,
     hand_focus,
@@ -198,6 +199,13 @@ def check_ranking(hint: Hint, data: dict[str, Any], legal_json: list[dict[str, A
         if data["pot"] is None:
             assert valued[0]["confidence"] in (*BEST_WORDS.values(), "the only move")
             assert words <= set(OTHER_WORDS.values())
+            # "Clearly" and "probably" only for a lead of SLIGHT_MARGIN points or more.
+            sure_best = (BEST_WORDS["clear"], BEST_WORDS["likely"])
+            if valued[0]["confidence"] in sure_best:
+                assert best - (hint.actions[1].value or 0.0) >= SLIGHT_MARGIN - 0.05 - 1e-9
+            for r in hint.actions[1 : len(valued)]:
+                if r.confidence in (OTHER_WORDS["clear"], OTHER_WORDS["likely"]):
+                    assert r.margin is not None and r.margin <= -SLIGHT_MARGIN + 0.05 + 1e-9
         lines = hint.ranking_lines(len(valued))
         for line, a in zip(lines, valued, strict=True):
             assert f"{signed_points(a['value'])} points" in line and a["words"] in line
@@ -225,6 +233,8 @@ def check_knock_search(hint: Hint, claim: dict[str, Any]) -> None:
         assert claim["wise"] == (k >= o)
         assert claim["margin"] == round(abs(k - o), 1)
         assert VERDICT_WORDS[claim["sureness"]] in claim["text"]
+        if claim["sureness"] in ("clear", "likely"):
+            assert claim["margin"] >= SLIGHT_MARGIN
 
 
 def _m(figure: object) -> str:
@@ -692,6 +702,14 @@ def test_confidence_words_follow_the_paired_margin() -> None:
     assert sureness(likely) == "likely"
     assert confidence_words(likely, best=False) == "probably worse"
     assert sureness([1.0]) == "close"  # one sample says nothing
+    # Surely ahead, but by a tenth of a point: "by a hair", not "clearly".
+    hair = [0.0] * 30 + [1.0, 2.0, 1.0]
+    assert sureness(hair) == "slight"
+    assert confidence_words(hair, best=True) == "best by a hair"
+    assert confidence_words(hair, best=False) == "a hair worse"
+    # The player reads one decimal: 0.96 ahead shows as 1.0, a point, so not a hair.
+    assert sureness([0.96] * 10 + [0.95, 0.97]) == "clear"
+    assert sureness([0.94] * 10 + [0.93, 0.95]) == "slight"
 
 
 # --- the call chance against what calling really takes ------------------------------------------

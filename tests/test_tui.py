@@ -988,3 +988,34 @@ def test_a_hand_result_says_who_ended_it_and_who_won_in_one_sentence(
                 assert "; you " in head, head
         assert "; You" not in head, head
     assert seen["same"] and seen["other"], seen
+
+
+def test_a_long_poker_hand_shows_the_five_that_score_and_names_the_rest() -> None:
+    """A 7-card straight that scores a flush inside it (DK3): the line shows the flush's
+    five with the category, and the other two cards apart, as completing the straight,
+    so "flush" never stands over a spade."""
+    from types import SimpleNamespace
+
+    from deadwood_knock.games.deadwood_knock.core import RoundResult
+
+    r = RoundResult(
+        round=1,
+        knocker=0,
+        dry=False,
+        poker_hands=(parse_cards("7h 8h 9h Th Js Qh Ks"), parse_cards("Qs Qh Jd Tc 9s")),
+        deadwood=(parse_cards("JK"), parse_cards("2c 3d 4h")),
+        categories=("flush", "pair"),
+        hand_points=(60, 15),
+        deadwood_points=(-2, 9),
+        calls=(None, "call"),
+        pot=(10, -10),
+        round_scores=(72, -4),
+        suspicion=(0, 0),
+        totals=(72, -4),
+    )
+    obs = SimpleNamespace(last_result=r, seat=0)
+    lines = result_lines("deadwood-knock", obs, ["You", "Doc"], compact=False)
+    assert "Q♥ 10♥ 9♥ 8♥ 7♥ (a flush; J♠ K♠ complete the 7-card straight) 60" in lines[1], lines
+    assert "Q♠ Q♥ J♦ 10♣ 9♠ (a pair) 15" in lines[2], lines
+    assert r.to_json()["best_fives"][0] == ["Qh", "Th", "9h", "8h", "7h"]
+    assert r.to_json()["long_hands"] == ["straight", None]

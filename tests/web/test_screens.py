@@ -889,3 +889,57 @@ def test_deadwood_below_zero_reads_in_the_words_of_the_terminal_and_the_hints(
     )
     assert got == [deadwood_term(9), deadwood_term(0), deadwood_term(-3)], got
     assert console.errors == []
+
+
+def test_a_long_poker_hand_shows_its_scoring_five_and_the_rest_apart(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """A 6-8 card poker hand (one suit or one straight, DK3) scores its best five: the
+    showdown lays those five beside the category and names the others on a line of their
+    own ("Not deadwood: J♠ K♠ complete the 7-card straight"), from the engine's
+    ``best_fives`` and ``long_hands``; a five-card hand has no such line."""
+    from bot_positions import played
+    from deadwood_knock.cards import parse_card
+
+    made: list[Any] = []
+    played("deadwood-knock", {"players": 4}, 0, 20000, until=lambda g, s: g.is_over(s), events=made)
+    results = [e.to_json() for e in made if e.kind == "round_result"]
+    assert any(any(r["long_hands"]) for r in results)
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    rows = page.evaluate(
+        """async (results) => {
+            const { Showdown } = await import('/app/showdown.js');
+            const { html, render } = await import('/app/lib.js');
+            return results.map((result) => {
+                const box = document.createElement('div');
+                render(html`<${Showdown} result=${result} who=${(s) => `Seat ${s}`} />`, box);
+                return [...box.querySelectorAll('.sd-row')].map((row) => ({
+                    five: [...row.querySelector('.sd-cards').querySelectorAll('.mini')]
+                        .map((m) => m.textContent),
+                    long: row.querySelector('.sd-long')
+                        ? [row.querySelector('.sd-long .sd-tag').textContent,
+                           row.querySelector('.sd-long .sd-why').textContent]
+                        : null,
+                    extra: [...row.querySelectorAll('.sd-long .mini')].map((m) => m.textContent),
+                }));
+            });
+        }""",
+        results,
+    )
+    longs = 0
+    for result, seats in zip(results, rows, strict=True):
+        for seat, row in enumerate(seats):
+            poker, five = result["poker_hands"][seat], result["best_fives"][seat]
+            assert row["five"] == [parse_card(c).pretty() for c in five] or not poker, row
+            kind = result["long_hands"][seat]
+            if kind is None:
+                assert row["long"] is None, row
+                continue
+            longs += 1
+            rest = [parse_card(c).pretty() for c in poker if c not in five]
+            assert sorted(row["extra"]) == sorted(rest), (row, poker)
+            verb = "complete" if len(rest) > 1 else "completes"
+            assert row["long"] == ["Not deadwood", f"{verb} the {len(poker)}-card {kind}"], row
+    assert longs >= 3
+    assert console.errors == []

@@ -1127,7 +1127,7 @@ def test_the_log_says_when_a_gin_hand_ended_in_gin_or_an_undercut(
     server_url: str, new_page: Any, console: Console
 ) -> None:
     """A Gin knock logs as "knocked", whatever the count; the hand's result line then says
-    how it ended, from the engine's ``outcome``: "Hand 2 to You (gin): …", "(undercut)", and
+    how it ended, from the engine's ``outcome``: "Hand 2 to you (gin): …", "(undercut)", and
     nothing more for a plain knock. The events are the engine's, from greedy-played hands."""
     from bot_positions import played
 
@@ -1146,7 +1146,7 @@ def test_the_log_says_when_a_gin_hand_ended_in_gin_or_an_undercut(
     lines = page.evaluate(
         """async (events) => {
             const { describeEvents } = await import('/app/tablelog.js');
-            const who = (seat) => (seat === 0 ? 'You' : 'Luke Short');
+            const who = (seat, inside) => (seat === 0 ? (inside ? 'you' : 'You') : 'Luke Short');
             const out = {};
             for (const [outcome, ev] of Object.entries(events)) {
                 out[outcome] = describeEvents([ev], who, 0).map((l) => l.text);
@@ -1157,12 +1157,68 @@ def test_the_log_says_when_a_gin_hand_ended_in_gin_or_an_undercut(
     )
     for outcome, said in lines.items():
         ev = found[outcome]
-        won = " and ".join("You" if w == 0 else "Luke Short" for w in ev["winners"])
+        won = " and ".join("you" if w == 0 else "Luke Short" for w in ev["winners"])
         how = {"gin": " (gin)", "undercut": " (undercut)"}.get(outcome, "")
         scores = ", ".join(
-            f"{'You' if seat == 0 else 'Luke Short'} "
+            f"{'you' if seat == 0 else 'Luke Short'} "
             + (f"+{x}" if x > 0 else f"−{-x}" if x < 0 else "0")
             for seat, x in enumerate(ev["scores"])
         )
         assert said == [f"Hand {ev['hand']} to {won}{how}: {scores}."], said
+    assert console.errors == []
+
+
+def test_you_is_capital_only_where_it_opens_a_sentence(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """The player's own seat is "You" when it opens a sentence ("You knocked.") and "you"
+    inside one: the log ("Round 2: you dealt", "Hand 3 to Luke Short: you −12, …") and the
+    showdown ("Luke Short knocked and you undercut.", "Pot of 20 from you, …: you take it").
+    Every log line, outcome line and pot line of whole greedy-played matches of each game is
+    checked, with the table's own naming of seats (table.js's ``who``)."""
+    from bot_positions import played
+
+    matches: list[dict[str, Any]] = []
+    for name, options, seeds in (
+        ("deadwood-knock", {"players": 4}, range(2)),
+        ("knock-rummy", {"players": 3}, range(2)),
+        ("gin", {}, range(6)),
+    ):
+        for seed in seeds:
+            made: list[Any] = []
+            played(name, options, seed, 20000, until=lambda g, s: g.is_over(s), events=made)
+            results = [e.to_json() for e in made if e.kind in ("round_result", "hand_result")]
+            matches.append({"events": [e.to_json() for e in made], "results": results})
+    page = new_page(DESKTOP)
+    page.goto(server_url + "/")
+    said = page.evaluate(
+        """async (matches) => {
+            const { describeEvents } = await import('/app/tablelog.js');
+            const { Showdown } = await import('/app/showdown.js');
+            const { html, render } = await import('/app/lib.js');
+            const names = ['You', 'Luke Short', 'Lottie Deno', 'Doc Holliday'];
+            const who = (seat, inside = false) => (seat === 0 && inside ? 'you' : names[seat]);
+            const lines = [];
+            for (const m of matches) {
+                lines.push(...describeEvents(m.events, who, 0).map((l) => l.text));
+                for (const result of m.results) {
+                    const box = document.createElement('div');
+                    render(html`<${Showdown} result=${result} who=${who} />`, box);
+                    const shown = box.querySelectorAll('.sd-outcome, .sd-pot');
+                    for (const p of shown) lines.push(p.textContent);
+                }
+            }
+            return lines;
+        }""",
+        matches,
+    )
+    assert len(said) > 500
+    for line in said:
+        assert "You" not in line[1:], line
+    inside = [line for line in said if re.search(r"\byou\b", line)]
+    # Seat 0 is named inside sentences of every kind: the deal, a score list, a pot.
+    assert any(re.match(r"Round \d+: you dealt", line) for line in inside), inside[:20]
+    assert any(re.match(r"Hand \d+ to .*: .*you [+−0]", line) for line in inside), inside[:20]
+    assert any(line.startswith("Pot of ") and " you" in line for line in inside), inside[:20]
+    assert any(line.startswith("You ") for line in said)
     assert console.errors == []

@@ -70,6 +70,10 @@ DEFAULT_HINT_BUDGET = Budget(seconds=0.25, iterations=300)
 POT_DEALS = 400
 #: Paired z-scores where "about as good" becomes "probably" and then "clearly".
 PROBABLY_Z, CLEARLY_Z = 1.0, 2.0
+#: A margin (points) below which a sure lead is only "by a hair": two moves that differ in
+#: a few deals can be surely apart by 0.1 points, and "0.1 ahead (clearly best)" reads as
+#: a contradiction to a player.
+SLIGHT_MARGIN = 1.0
 
 
 # --- values -----------------------------------------------------------------------------------
@@ -228,7 +232,12 @@ def _kind(action: Action) -> str:
 def sureness(diffs: Sequence[float]) -> str:
     """How sure the search is that one move beats another, from their paired per-sample
     differences (first minus second): ``clear``, ``likely`` or ``close`` by the z-score of
-    the mean difference over its standard error."""
+    the mean difference over its standard error; a lead that is at least likely but under
+    :data:`SLIGHT_MARGIN` points is ``slight``.
+
+    >>> sureness([3.0, 2.5, 3.5, 3.0]), sureness([0.2, 0.1, 0.2, 0.1]), sureness([9.0, -9.0])
+    ('clear', 'slight', 'close')
+    """
     n = len(diffs)
     if n < 2:
         return "close"
@@ -236,18 +245,34 @@ def sureness(diffs: Sequence[float]) -> str:
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     se = math.sqrt(var / n)
     z = (math.inf if mean > 0 else 0.0) if se == 0 else mean / se
-    if z >= CLEARLY_Z:
-        return "clear"
-    if z >= PROBABLY_Z:
-        return "likely"
-    return "close"
+    if z < PROBABLY_Z:
+        return "close"
+    # Judged on the figure the player reads (one decimal), so "1.0 ahead" is never a hair.
+    if round(mean, 1) < SLIGHT_MARGIN:
+        return "slight"
+    return "clear" if z >= CLEARLY_Z else "likely"
 
 
 #: Confidence in plain words, for the best move (against the next) and for the others
 #: (against the best).
-BEST_WORDS = {"clear": "clearly best", "likely": "probably best", "close": "best, a close call"}
-OTHER_WORDS = {"clear": "clearly worse", "likely": "probably worse", "close": "about as good"}
-VERDICT_WORDS = {"clear": "clearly", "likely": "probably", "close": "a close call"}
+BEST_WORDS = {
+    "clear": "clearly best",
+    "likely": "probably best",
+    "slight": "best by a hair",
+    "close": "best, a close call",
+}
+OTHER_WORDS = {
+    "clear": "clearly worse",
+    "likely": "probably worse",
+    "slight": "a hair worse",
+    "close": "about as good",
+}
+VERDICT_WORDS = {
+    "clear": "clearly",
+    "likely": "probably",
+    "slight": "by a hair",
+    "close": "a close call",
+}
 
 
 def confidence_words(diffs: Sequence[float], best: bool) -> str:

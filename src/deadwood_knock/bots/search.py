@@ -161,7 +161,8 @@ class InferredSimSearch(SimSearch):
 #: Rummy rival that alone also knocks when 5 ahead of the seat's hand (twelfth pass,
 #: ``KR_RIVAL_AHEAD``: commit 018471d has it). Nor was a Knock Rummy seat that knocks at
 #: 25 or less in its own playouts, the rival at 6 (thirteenth pass, ``KR_SEAT_KNOCK``:
-#: commit eae5d45 has it).
+#: commit eae5d45 has it), nor both seats knocking at 45 (or 25, 35) in Knock Rummy
+#: playouts (fourteenth pass, ``KR_BOTH_KNOCK``: commit d07de54 has it).
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from deadwood_knock.cards import Card, parse_card
 from deadwood_knock.games import facts
 from deadwood_knock.games.base import Event
-from deadwood_knock.games.deadwood_knock.hand import reading_order
+from deadwood_knock.games.deadwood_knock.hand import best_five, long_hand, reading_order
 from deadwood_knock.games.points import deadwood_term, figure_text
 
 __all__ = [
@@ -35,6 +35,22 @@ def cards_text(cards: Sequence[Any] | None) -> str:
     if not cards:
         return "-"
     return " ".join(_card(c).pretty() for c in cards)
+
+
+def _poker_text(poker_hand: Sequence[Card], category: str) -> str:
+    """A showdown's poker hand: the five that score and the category; a 6-8 card hand
+    (DK3) names its other cards apart, which are not deadwood ("Q♥ 10♥ 9♥ 8♥ 7♥ (flush;
+    J♠ K♠ complete the 7-card straight)")."""
+    five = best_five(poker_hand)
+    kind = long_hand(poker_hand)
+    if kind is None:
+        return f"{cards_text(five)} ({category})"
+    rest = [c for c in reading_order(poker_hand) if c not in five]
+    verb = "complete" if len(rest) > 1 else "completes"
+    return (
+        f"{cards_text(five)} ({category}; {cards_text(rest)} {verb} the "
+        f"{len(poker_hand)}-card {kind})"
+    )
 
 
 def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | None:
@@ -193,7 +209,7 @@ def result_lines(
             cat = words.get(r.categories[s], r.categories[s])
             sus = f" {_signed(r.suspicion[s])} suspicion" if r.suspicion[s] else ""
             # Compact: the category without the cards, so each player fits one line.
-            shown = cat if compact else f"{cards_text(reading_order(r.poker_hands[s]))} ({cat})"
+            shown = cat if compact else _poker_text(r.poker_hands[s], cat)
             dead = "" if compact or not r.deadwood[s] else cards_text(r.deadwood[s])
             # Jokers can take deadwood below zero: then it adds, in the showdown's words.
             deadwood = deadwood_term(r.deadwood_points[s], dead)

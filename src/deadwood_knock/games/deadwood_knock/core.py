@@ -43,10 +43,12 @@ from deadwood_knock.games.base import (
 )
 from deadwood_knock.games.deadwood_knock.hand import (
     KNOCK_LIMIT,
+    best_five,
     evaluate,
     evaluate_batch,
     hand_row,
     legal_splits,
+    long_hand,
     reading_order,
     showdown_split,
     split_result,
@@ -305,6 +307,11 @@ class RoundResult:
             "poker_hands": [
                 list(map(_NOTATION.__getitem__, reading_order(row))) for row in self.poker_hands
             ],
+            # Derived, for the showdown: the five that score, and why a longer hand is legal.
+            "best_fives": [
+                list(map(_NOTATION.__getitem__, best_five(row))) for row in self.poker_hands
+            ],
+            "long_hands": [long_hand(row) for row in self.poker_hands],
             "deadwood": [list(map(_NOTATION.__getitem__, row)) for row in self.deadwood],
             "categories": list(self.categories),
             "hand_points": list(self.hand_points),

@@ -48,6 +48,7 @@ __all__ = [
     "KNOCK_LIMIT",
     "HandEvaluation",
     "IllegalSplitError",
+    "best_five",
     "best_five_strength",
     "card_value",
     "evaluate",
@@ -56,6 +57,7 @@ __all__ = [
     "is_legal_poker_hand",
     "knock_count",
     "legal_splits",
+    "long_hand",
     "reading_order",
     "scoring_split",
     "showdown_split",
@@ -685,6 +687,45 @@ def reading_order(poker_hand: Iterable[int]) -> tuple[Card, ...]:
     count = {r: high.count(r) for r in high}
     pairs = sorted(zip(high, cards, strict=True), key=lambda p: (-count[p[0]], -p[0], p[1]))
     return tuple(c for _, c in pairs)
+
+
+def best_five(poker_hand: Sequence[int]) -> tuple[Card, ...]:
+    """The five cards that score inside a poker hand (DK3: hand points come from the best
+    5-card hand inside it), in reading order. A 6-8 card hand keeps the rest out of its
+    deadwood without scoring them, and a player should see which five count; of equal
+    fives, the first in index order.
+
+    >>> from deadwood_knock.cards import parse_cards
+    >>> " ".join(str(c) for c in best_five(parse_cards("7h 8h 9h Th Js Qh Ks")))
+    'Qh Th 9h 8h 7h'
+    >>> " ".join(str(c) for c in best_five(parse_cards("Ks 9h Td Jc Kc")))
+    'Ks Kc Jc Td 9h'
+    """
+    if len(poker_hand) <= 5:
+        return reading_order(poker_hand)
+    best = max(itertools.combinations(sorted(poker_hand), 5), key=_eval_cards)
+    return reading_order(best)
+
+
+def long_hand(poker_hand: Sequence[int]) -> str | None:
+    """What lets a poker hand of 6-8 cards be that long (DK3): ``"straight flush"``,
+    ``"flush"`` (all one suit) or ``"straight"``; ``None`` for five cards or fewer.
+
+    >>> from deadwood_knock.cards import parse_cards
+    >>> long_hand(parse_cards("7h 8h 9h Th Js Qh Ks")), long_hand(parse_cards("2c 5c 9c Jc Qc Kc"))
+    ('straight', 'flush')
+    >>> long_hand(parse_cards("9s Ts Js Qs Ks As")), long_hand(parse_cards("Ks 9h Td Jc Kc"))
+    ('straight flush', None)
+    """
+    if len(poker_hand) <= 5:
+        return None
+    one_suit = len({c // 13 for c in poker_hand}) == 1
+    ranks = sorted(c % 13 + 1 for c in poker_hand)
+    high = sorted(14 if r == 1 else r for r in ranks)
+    run = any(len(set(rs)) == len(rs) and rs[-1] - rs[0] == len(rs) - 1 for rs in (ranks, high))
+    if one_suit:
+        return "straight flush" if run else "flush"
+    return "straight" if run else None
 
 
 def shown(cards: Sequence[int], poker: Sequence[int], code: int) -> tuple[tuple[Card, ...], str]:

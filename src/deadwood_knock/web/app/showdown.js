@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { pretty, parseCard } from "./cards.js";
 import { A2HSHint, Modal } from "./dialogs.js";
 import { categoryPhrase, categoryTitle, jokerPoints } from "./games.js";
+import { listNames } from "./tablelog.js";
 
 // A poker category as a label ("Full house"): the engine's words, from /api/games.
 export const categoryWords = categoryTitle;
@@ -44,11 +45,6 @@ export function MiniCards({ cards }) {
   return cards.map((c) => html`<span class=${`mini ${cardTone(c)}`}>${pretty(c)}</span>`);
 }
 
-function listNames(names) {
-  if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
-}
-
 // One row per seat, from either a Deadwood Knock round result or a Knock Rummy / Gin hand
 // result (an observation's `last_result`, or the result events the playback collected).
 /** @param {any} result a round or hand result @returns {any[]} */
@@ -61,6 +57,8 @@ export function resultRows(result) {
     rows.push({
       seat: i,
       poker_hand: at("poker_hands", i),
+      best_five: at("best_fives", i),
+      long_hand: at("long_hands", i),
       category: at("categories", i),
       deadwood: at("deadwood", i) || arr.deadwood || [],
       hand_points: at("hand_points", i),
@@ -91,13 +89,14 @@ function potLine(result, who) {
   if (result.dry || result.knocker == null) return "No knock, so no pot this round.";
   const ins = result.pot_in || [];
   const winners = result.pot_winners || [];
-  // "You take", "Wild Bill takes".
-  const takes = (seat) => `${who(seat)} ${who(seat) === "You" ? "take" : "takes"}`;
+  // Every name here follows a colon or a word: "you take", "Wild Bill takes".
+  const inside = (seat) => who(seat, true);
+  const takes = (seat) => `${inside(seat)} ${inside(seat) === "you" ? "take" : "takes"}`;
   if (!result.pot_total) return `Nobody called: ${takes(result.knocker)} ${signed((result.pot || [])[result.knocker])}.`;
-  const taker = winners.length > 1 ? `${listNames(winners.map(who))} split it` : `${takes(winners[0])} it`;
+  const taker = winners.length > 1 ? `${listNames(winners.map(inside))} split it` : `${takes(winners[0])} it`;
   const category = winners.length ? (result.categories || [])[winners[0]] : null;
   const withWhat = winners.length > 1 ? "equal hands" : categoryPhrase(category);
-  return `Pot of ${result.pot_total} from ${listNames(ins.map(who))}: ${taker} with ${withWhat}.`;
+  return `Pot of ${result.pot_total} from ${listNames(ins.map(inside))}: ${taker} with ${withWhat}.`;
 }
 
 const BONUS_WORDS = { rummy: "Rummy bonus", gin: "Gin bonus", undercut: "Undercut bonus" };
@@ -115,7 +114,7 @@ function outcomeLine(result, who) {
   // The hand's outcome ("rummy", "gin"): every card of the hand matched.
   if (result.outcome in WENT) return `${who(ender)} went ${WENT[result.outcome]}!`;
   if (result.outcome === "undercut") {
-    return `${who(ender)} knocked and ${who((result.winners || [])[0])} undercut.`;
+    return `${who(ender)} knocked and ${who((result.winners || [])[0], true)} undercut.`;
   }
   return `${who(ender)} knocked.`;
 }
@@ -124,11 +123,21 @@ function DeadwoodRow({ r, result, name }) {
   const knocker = result.knocker === r.seat;
   const badge = knocker ? "Knocked" : r.call === "call" ? "Called" : r.call === "fold" ? "Folded" : null;
   const potWinner = (result.pot_winners || []).includes(r.seat);
+  // A 6-8 card poker hand (one suit or one straight) scores its best five; the rest are
+  // named apart, so a flush does not seem to hold a spade. Older results lack the fields.
+  const five = r.best_five || r.poker_hand || [];
+  const extra = r.long_hand ? (r.poker_hand || []).filter((c) => !five.includes(c)) : [];
   return html`<div class="sd-row" key=${r.seat}>
     <h3>${name}${badge ? html` <span class="badge">${badge}</span>` : null}${potWinner
       ? html` <span class="badge gold">★ pot</span>` : null}</h3>
     <p class="sd-cards"><span class="sd-tag">${categoryWords(r.category)}</span>
-      <${MiniCards} cards=${r.poker_hand} /></p>
+      <${MiniCards} cards=${five} /></p>
+    ${extra.length
+      ? html`<p class="sd-cards sd-long"><span class="sd-tag">Not deadwood</span>
+          <${MiniCards} cards=${extra} />
+          <span class="sd-why">${`${extra.length > 1 ? "complete" : "completes"} the ${
+            (r.poker_hand || []).length}-card ${r.long_hand}`}</span></p>`
+      : null}
     <p class="sd-cards"><span class="sd-tag">Deadwood</span><${MiniCards} cards=${r.deadwood} /></p>
     <p class="sd-math">${r.hand_points ?? 0} hand ${deadwoodTerm(r.deadwood_points)}${" "}
       ${result.knocker != null && (knocker || r.call === "call")
@@ -169,7 +178,7 @@ function RummyRow({ r, result, name, payers }) {
 
 /**
  * A round's result laid out; `remark` is the one line a seat said about it (talk.js).
- * @param {{result: any, who: (seat: number) => string, remark?: {who: string, text: string} | null}} props
+ * @param {{result: any, who: import("./tablelog.js").Who, remark?: {who: string, text: string} | null}} props
  */
 export function Showdown({ result, who, remark = null }) {
   const dk = isDeadwoodResult(result);

@@ -468,7 +468,8 @@ export function TableScreen({ matchId, characters }) {
   const players = v ? v.players : [];
   const { talk, said, characterOf } = useTableTalk({ v, me, players, characters, hooks });
   const names = (seat) => seatName(players[seat], seat, characterOf(seat));
-  const who = (seat) => (seat === me ? "You" : names(seat));
+  /** @type {import("./tablelog.js").Who} */
+  const who = (seat, inside = false) => (seat === me ? (inside ? "you" : "You") : names(seat));
   // A round's result with the one remark it drew (see talk.js roundRemark), for its dialogs.
   const remarkOn = (result) => {
     const said = result ? roundRemark(result, me, players, characterOf) : null;

@@ -22,15 +22,23 @@ function cards(list) {
   return (list || []).map(pretty).join(" ");
 }
 
-function listNames(names) {
+/**
+ * Names a seat: the player's own is "You" at the start of a sentence and "you" inside one
+ * ("Luke Short knocked and you undercut."), so `inside` is true wherever a name does not
+ * open its sentence.
+ * @typedef {(seat: number, inside?: boolean) => string} Who
+ */
+
+/** "A", "A and B", "A, B and C". @param {string[]} names @returns {string} */
+export function listNames(names) {
   if (names.length <= 1) return names.join("");
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
 // One version's events as log lines: [{type, seat, text, tone}].
-// `who(seat)` names a seat ("You" for the player's own).
-/** @param {any[]} events @param {(seat: number) => string} who @param {number} me */
+/** @param {any[]} events @param {Who} who @param {number} me */
 export function describeEvents(events, who, me) {
+  const inside = (seat) => who(seat, true);
   const lines = [];
   const add = (ev, text, tone = "move") => lines.push({ type: ev.type, seat: ev.seat ?? null, text, tone });
   for (let i = 0; i < events.length; i += 1) {
@@ -41,7 +49,7 @@ export function describeEvents(events, who, me) {
         const n = ev.round ?? ev.hand;
         const label = ev.round != null ? "Round" : "Hand";
         const up = ev.flipped ?? ev.upcard;
-        add(ev, `${label} ${n}: ${who(ev.dealer)} dealt${up ? `; ${pretty(up)} turned up` : ""}.`, "deal");
+        add(ev, `${label} ${n}: ${inside(ev.dealer)} dealt${up ? `; ${pretty(up)} turned up` : ""}.`, "deal");
         break;
       }
       case "draw": {
@@ -91,17 +99,17 @@ export function describeEvents(events, who, me) {
         add(ev, `The hand is void (${ev.reason}): nobody scores.`, "result");
         break;
       case "round_result": {
-        const parts = (ev.round_scores || []).map((s, seat) => `${who(seat)} ${signed(s)}`);
+        const parts = (ev.round_scores || []).map((s, seat) => `${inside(seat)} ${signed(s)}`);
         const suspicion = (ev.suspicion || [])
-          .map((s, seat) => (s ? `${who(seat)} ${signed(s)} suspicion` : null))
+          .map((s, seat) => (s ? `${inside(seat)} ${signed(s)} suspicion` : null))
           .filter(Boolean);
         add(ev, `Round ${ev.round} scored: ${[...parts, ...suspicion].join(", ")}.`, "result");
         break;
       }
       case "hand_result": {
         if (ev.outcome === "void") break; // the void event said it
-        const parts = (ev.scores || []).map((s, seat) => `${who(seat)} ${signed(s)}`);
-        const won = (ev.winners || []).map(who);
+        const parts = (ev.scores || []).map((s, seat) => `${inside(seat)} ${signed(s)}`);
+        const won = (ev.winners || []).map(inside);
         // A Gin knock logs as "knocked"; the outcome says when it was gin or an undercut.
         const how = { gin: " (gin)", undercut: " (undercut)" }[ev.outcome] || "";
         add(ev, `Hand ${ev.hand} to ${listNames(won)}${how}: ${parts.join(", ")}.`, "result");
@@ -109,9 +117,9 @@ export function describeEvents(events, who, me) {
       }
       case "match_over":
       case "game_over": {
-        const won = (ev.winners || []).map(who);
+        const won = (ev.winners || []).map(inside);
         const best = (ev.totals || [])[(ev.winners || [])[0]];
-        const verb = won.length === 1 && won[0] !== "You" ? "wins" : "win";
+        const verb = won.length === 1 && (ev.winners || [])[0] !== me ? "wins" : "win";
         add(ev, `Match over: ${listNames(won)} ${verb} with ${best}.`, "result");
         break;
       }
