@@ -65,7 +65,9 @@ KR_BUDGET = Budget(seconds=0.18, iterations=600)
 #: rival knocking by the line and chance read from its own knocks earlier in the match
 #: (thirteenth pass, ``RIVAL_KNOCK_READ``: commit 02472c3 has it), nor, at the decisions
 #: offering the knock, each rival calling by the line read from its earlier answers
-#: (fifteenth pass, ``CALLER_READ``: commit 4468b5c has it; it knocked less and lost).
+#: (fifteenth pass, ``CALLER_READ``: commit 4468b5c has it; it knocked less and lost), nor
+#: the same read only at strong's own call, for the rivals still to answer (sixteenth pass,
+#: ``CALLER_READ_AT_CALL``: commit 80a0269 has it; level, 27 matches in 32 alike).
 DK_STYLE = Style(knock_count=4, knock_score=25, call_points=30)
 
 #: The playout rivals in a position strong has seen before this round (a pile loop,
