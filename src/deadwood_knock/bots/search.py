@@ -160,7 +160,9 @@ class InferredSimSearch(SimSearch):
 #: ``KR_RIVAL_AHEAD``: commit 018471d has it). Nor was a Knock Rummy seat that knocks at
 #: 25 or less in its own playouts, the rival at 6 (thirteenth pass, ``KR_SEAT_KNOCK``:
 #: commit eae5d45 has it), nor both seats knocking at 45 (or 25, 35) in Knock Rummy
-#: playouts (fourteenth pass, ``KR_BOTH_KNOCK``: commit d07de54 has it).
+#: playouts (fourteenth pass, ``KR_BOTH_KNOCK``: commit d07de54 has it), nor both seats
+#: knocking at 6, or at 20 once the stock is below 26 cards (fifteenth pass,
+#: ``KR_STOCK_KNOCK``: commit 6a0b04a has it).
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 
@@ -187,40 +189,6 @@ class MeldKrSearch(KrSimSearch):
         if not kr_playout.apply_action(sim, seat, action):
             return -1000.0
         return kr_playout.playout(sim, self.knock_at, move=self.move)[seat]
-
-
-#: Knock Rummy, Gin and Knock Rummy fifteenth pass (off in play: ``None``; 0 is off too):
-#: in heads-up Knock Rummy playouts both seats, the searching one and its rival, knock at
-#: 6 or less as today (``KR_PLAYOUT_KNOCK``, which strong-v1 keeps) or at this count or
-#: less once the stock holds fewer than ``KR_STOCK_BELOW`` cards. The twelfth to
-#: fourteenth passes moved the playouts' fixed thresholds (the rival's, the seat's, both).
-KR_STOCK_KNOCK: int | None = None
-#: The stock size below which ``KR_STOCK_KNOCK`` applies (a fresh heads-up deal leaves 31).
-KR_STOCK_BELOW: int = 26
-
-
-class StockKnockKrSearch(KrSimSearch):
-    """strong-v1's Knock Rummy search (its sampler, the stock shuffled per playout) with
-    both playout seats knocking at ``knock_at`` (6) or less, or at ``late`` or less once
-    the stock holds fewer than ``below`` cards (``KR_STOCK_KNOCK``, ``KR_STOCK_BELOW``);
-    with ``late`` equal to 6, this is ``KrSimSearch``."""
-
-    def __init__(self, view: TableView, late: int, below: int) -> None:
-        super().__init__(view)
-        self.late = late
-        self.below = below
-
-    def move(self, t: KrTable, knock_at: int) -> None:
-        """``policy_move`` with the threshold for the stock's size."""
-        kr_playout.policy_move(t, self.late if len(t.stock) < self.below else knock_at)
-
-    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
-        sim = sample.copy()
-        seat = self.view.seat
-        if not kr_playout.apply_action(sim, seat, action):
-            return -1000.0
-        rng.shuffle(sim.stock)  # as ``KrSimSearch``: the sampled order is a guess
-        return float(kr_playout.playout(sim, self.knock_at, move=self.move)[seat])
 
 
 class InferredKrSearch(MeldKrSearch):
@@ -385,8 +353,6 @@ class SearchBot(StrongBot):
             if table is not None:
                 if game.name in INFERRED_RUMMY:
                     return InferredKrSearch(view, game.name, table)
-                if KR_STOCK_KNOCK and view.players == 2 and not options_of(view.raw)[2]:
-                    return StockKnockKrSearch(view, KR_STOCK_KNOCK, KR_STOCK_BELOW)
                 if game.name in MELD_PLAYOUTS:
                     return MeldKrSearch(view, game.name)
         return super()._search(game, observation, view)
