@@ -162,7 +162,9 @@ class InferredSimSearch(SimSearch):
 #: ``KR_RIVAL_AHEAD``: commit 018471d has it). Nor was a Knock Rummy seat that knocks at
 #: 25 or less in its own playouts, the rival at 6 (thirteenth pass, ``KR_SEAT_KNOCK``:
 #: commit eae5d45 has it), nor both seats knocking at 45 (or 25, 35) in Knock Rummy
-#: playouts (fourteenth pass, ``KR_BOTH_KNOCK``: commit d07de54 has it).
+#: playouts (fourteenth pass, ``KR_BOTH_KNOCK``: commit d07de54 has it), nor both seats
+#: knocking at 6, or at 20 once the stock is below 26 cards (fifteenth pass,
+#: ``KR_STOCK_KNOCK``: commit 6a0b04a has it).
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 
