@@ -617,20 +617,28 @@ def _layoff_choices(defender: int, melds: Sequence[Sequence[Card]], high: bool) 
             out.append([0] + [1 << c for c in missing if defender >> c & 1])
             continue
         lo, hi = span
-        base = 13 * (meld[0] // 13)
-        downs, acc, pos = [0], 0, lo - 1
-        while pos >= 0 and defender >> (base + pos) & 1:
-            acc |= 1 << (base + pos)
-            downs.append(acc)
-            pos -= 1
-        ups, acc, pos = [0], 0, hi + 1
-        top = 13 if high else 12
-        while pos <= top and defender >> (base + pos % 13) & 1:
-            acc |= 1 << (base + pos % 13)
-            ups.append(acc)
-            pos += 1
+        downs, ups = _run_chains(defender, 13 * (meld[0] // 13), lo, hi, 13 if high else 12)
         out.append([d | u for d in downs for u in ups])
     return out
+
+
+def _run_chains(
+    defender: int, base: int, lo: int, hi: int, top: int
+) -> tuple[list[int], list[int]]:
+    """The chains the defender could lay off on a run of one suit (cards ``base + lo`` to
+    ``base + hi``): downward from ``lo - 1`` and upward from ``hi + 1`` (to ``top``, 13 being
+    the high ace), each as the growing masks, the empty chain first."""
+    downs, acc, pos = [0], 0, lo - 1
+    while pos >= 0 and defender >> (base + pos) & 1:
+        acc |= 1 << (base + pos)
+        downs.append(acc)
+        pos -= 1
+    ups, acc, pos = [0], 0, hi + 1
+    while pos <= top and defender >> (base + pos % 13) & 1:
+        acc |= 1 << (base + pos % 13)
+        ups.append(acc)
+        pos += 1
+    return downs, ups
 
 
 def best_layoff(
@@ -720,20 +728,10 @@ def _gin_counts(knocker: int, defender: int, high: bool) -> tuple[int, int]:
                     choices.append([0, spare])
         for suit, ranks in runs:
             # The chains the defender could add below and above the run (_layoff_choices).
-            base = 13 * suit
             lo, hi = ranks[0], ranks[-1]
             if hi == 0 and lo != 0:
                 hi = 13  # an ace-high run (run_positions)
-            downs, acc, pos = [0], 0, lo - 1
-            while pos >= 0 and defender >> (base + pos) & 1:
-                acc |= 1 << (base + pos)
-                downs.append(acc)
-                pos -= 1
-            ups, acc, pos = [0], 0, hi + 1
-            while pos <= top and defender >> (base + pos % 13) & 1:
-                acc |= 1 << (base + pos % 13)
-                ups.append(acc)
-                pos += 1
+            downs, ups = _run_chains(defender, 13 * suit, lo, hi, top)
             if len(downs) > 1 or len(ups) > 1:
                 choices.append([d | u for d in downs for u in ups])
         best = plain
