@@ -355,15 +355,27 @@ def test_value_on_stream_is_value_with_that_stream() -> None:
         obs, legal = game.observe(state, seat), game.legal_actions(state)
         view = view_of(obs, name)
         search = KrSimSearch(view) if name == "knock-rummy" else MeldKrSearch(view, name)
-        rng = random.Random(seed)
-        for _ in range(6):
-            sample = search.sample(rng)
-            stream = rng.getrandbits(48)
-            for action in legal:
-                want = search.value(sample, action, random.Random(stream))
-                assert search.value_on_stream(sample, action, stream) == want
-                checked += 1
+        checked += _check_value_on_stream(search, legal, random.Random(seed), 6)
     assert checked > 60
+
+
+def _check_value_on_stream(
+    search: Any, legal: list[Any], rng: random.Random, samples: int, after: Any = None
+) -> int:
+    """``search.value_on_stream`` against ``value`` with ``random.Random(stream)`` on every
+    legal action of ``samples`` samples (``after(sample, stream)`` then runs per sample);
+    how many were compared."""
+    checked = 0
+    for _ in range(samples):
+        sample = search.sample(rng)
+        stream = rng.getrandbits(48)
+        for action in legal:
+            want = search.value(sample, action, random.Random(stream))
+            assert search.value_on_stream(sample, action, stream) == want
+            checked += 1
+        if after is not None:
+            after(sample, stream)
+    return checked
 
 
 def test_count_with_two_sets_is_every_set_choice() -> None:
@@ -405,18 +417,13 @@ def test_dk_value_on_stream_is_value_with_that_stream() -> None:
         assert seat is not None
         obs, legal = game.observe(state, seat), game.legal_actions(state)
         search = InferredSimSearch(view_of(obs, "deadwood-knock"))
-        rng = random.Random(seed)
-        for _ in range(5):
-            sample = search.sample(rng)
-            stream = rng.getrandbits(48)
-            for action in legal:
-                want = search.value(sample, action, random.Random(stream))
-                assert search.value_on_stream(sample, action, stream) == want
-                checked += 1
-            before = random.Random(stream)
+
+        def draws_nothing(sample: Any, stream: int, search: Any = search) -> None:
             handed = random.Random(stream)
             dk_playout.playout(sample.copy(), handed, search.style)
-            assert handed.getstate() == before.getstate()
+            assert handed.getstate() == random.Random(stream).getstate()
+
+        checked += _check_value_on_stream(search, legal, random.Random(seed), 5, draws_nothing)
     assert checked > 40
 
 
