@@ -454,8 +454,14 @@ class SimSearch:
         return position
 
     def value(self, sample: Core, action: Action, rng: random.Random) -> float:
+        # A reshuffle's order is a guess: one per stream.
+        return self._played(sample, action, rng.getrandbits(63), rng)
+
+    def _played(self, sample: Core, action: Action, seed: int, rng: random.Random) -> float:
+        """The action's playout from ``sample`` with reshuffle seed ``seed``: the seat's
+        score less the others' mean (-1000 for an action the sample cannot take)."""
         sim = sample.copy()
-        sim.seed = rng.getrandbits(63)  # a reshuffle's order is a guess: one per stream
+        sim.seed = seed
         seat = self.view.seat
         if not apply_action(sim, seat, action):
             return -1000.0
@@ -471,14 +477,7 @@ class SimSearch:
         if stream != self._stream:
             rng = random.Random(stream)
             self._stream, self._seed, self._rng = stream, rng.getrandbits(63), rng
-        sim = sample.copy()
-        sim.seed = self._seed
-        seat = self.view.seat
-        if not apply_action(sim, seat, action):
-            return -1000.0
-        scores = playout(sim, self._rng, self.style, styles=self.styles)
-        others = [v for s, v in enumerate(scores) if s != seat]
-        return scores[seat] - (sum(others) / len(others) if others else 0.0)
+        return self._played(sample, action, self._seed, self._rng)
 
 
 class KrSimSearch:

@@ -728,9 +728,7 @@ def long_hand(poker_hand: Sequence[int]) -> str | None:
     if len(poker_hand) <= 5:
         return None
     one_suit = len({c // 13 for c in poker_hand}) == 1
-    ranks = sorted(c % 13 + 1 for c in poker_hand)
-    high = sorted(14 if r == 1 else r for r in ranks)
-    run = any(len(set(rs)) == len(rs) and rs[-1] - rs[0] == len(rs) - 1 for rs in (ranks, high))
+    run = _one_straight(poker_hand)  # the legality rule's own test (is_legal_poker_hand)
     if one_suit:
         return "straight flush" if run else "flush"
     return "straight" if run else None
@@ -890,9 +888,13 @@ def is_legal_poker_hand(poker_hand: Sequence[int]) -> bool:
     n = len(poker_hand)
     if n < 5 or n > 8 or len(set(poker_hand)) != n or any(c >= 52 for c in poker_hand):
         return False
-    if n == 5 or len({c // 13 for c in poker_hand}) == 1:
-        return True
-    ranks = {c % 13 + 1 for c in poker_hand}
+    return n == 5 or len({c // 13 for c in poker_hand}) == 1 or _one_straight(poker_hand)
+
+
+def _one_straight(cards: Sequence[int]) -> bool:
+    """DK3's long straight: distinct consecutive ranks, the ace low or high (never K-A-2)."""
+    n = len(cards)
+    ranks = {c % 13 + 1 for c in cards}
     if len(ranks) != n:
         return False
     low, high = min(ranks), max(ranks)
