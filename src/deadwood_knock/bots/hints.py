@@ -900,14 +900,18 @@ def _kr_throw_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, 
 
 @_facts("kr_limit")
 def _kr_limit_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
-    from deadwood_knock.games.knock_rummy.rules import GIN_BONUS, KNOCK_PENALTY
+    from deadwood_knock.games.knock_rummy.rules import (
+        GIN_BONUS,
+        KNOCK_PENALTY,
+        gin_layoffs_allowed,
+    )
 
     _high, limit, gin = options_of(view.raw)
     card = inputs.get("card")
     kept = [x for x in view.hand if card is None or x != _card(card)]
-    # A Gin knock at count 0 is gin: no lay-offs and no undercut (KR8), so the knock's
-    # general rule would be false of it.
-    going_gin = bool(gin) and card is not None and _kr_count(kept, view) == 0
+    # A Gin knock that is gin takes no lay-offs and no undercut (KR8: the engine's
+    # gin_layoffs_allowed), so the knock's general rule would be false of it.
+    going_gin = bool(gin) and card is not None and not gin_layoffs_allowed(_kr_count(kept, view))
     return {
         "limit": limit,
         "gin": gin,
