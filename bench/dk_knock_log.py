@@ -5,8 +5,8 @@ a decision, one match a seed of ``--seeds LO:HI``) and, at every turn where a
 knock is allowed and at every call-or-fold, logs the stock size, the hand's score and
 hand points, and what it chose (one JSON line each with ``--log``). At the end it prints
 the knocks over the chances by stock size and hand score (``ODDS_STOCK`` /
-``ODDS_SCORE``: the table the tenth pass's ``FITTED_ODDS`` held, docs/bots.md) and the
-calls by hand points.
+``ODDS_SCORE``: the table the tenth pass's ``FITTED_ODDS`` held, docs/bots-experiments.md,
+"Deadwood Knock, tenth pass") and the calls by hand points.
 
     .venv/bin/python bench/dk_knock_log.py --seeds 10100:10108 --iterations 200
 """

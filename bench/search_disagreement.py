@@ -11,7 +11,8 @@ choice, so the games are the bot's own.
 
 The long search's values come from the bot's own model (sampler and playout policy):
 a disagreement says the search is noisy at its budget, not that the long search's move
-is better at the table; the arena answers that (docs/bots.md, fourth pass).
+is better at the table; the arena answers that (docs/bots-experiments.md, "Fourth pass:
+more samples, fewer culls (Gin)").
 
     .venv/bin/python bench/search_disagreement.py --seeds 9300 9302 --long 2000
 """

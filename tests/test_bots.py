@@ -363,7 +363,8 @@ def test_the_view_tells_a_knock_made_before_everyone_had_moved() -> None:
 #: --iterations 200`` at its 137th action, as strong and strong-v1 started trading the same
 #: low hearts and diamonds through the pile (seat 0 strong's royal flush, seat 1
 #: strong-v1's full house, both free to knock): before the pile-loop rule that round went
-#: on for 3,000 actions and more with the stock at 7 (docs/bots.md, eleventh pass).
+#: on for 3,000 actions and more with the stock at 7 (docs/bots-experiments.md, Deadwood
+#: Knock, eleventh pass).
 LOOP_POSITION: dict[str, Any] = {
     "game": "deadwood-knock",
     "options": {"players": 2, "rounds": 10},

@@ -66,9 +66,10 @@ KNOCK_CHANCE_COUNT = GIN_LIMIT
 MAX_ACTIONS = 200_000
 #: A round longer than this many actions is a pile loop, not a slow round: in heads-up
 #: Deadwood Knock two bots that may both knock can each wait for the other's knock and
-#: trade the same cards through the pile for ever, which the rules allow (docs/bots.md,
-#: tenth pass: 1,700 moves with the stock at 7). Such a match is abandoned and left out of
-#: the figures; the report names it. A real round takes under 200 actions.
+#: trade the same cards through the pile for ever, which the rules allow
+#: (docs/bots-experiments.md, Deadwood Knock, tenth pass: 1,700 moves with the stock at 7).
+#: Such a match is abandoned and left out of the figures; the report names it. A real
+#: round takes under 200 actions.
 MAX_ROUND_ACTIONS = 3_000
 Z95 = 1.959963984540054
 

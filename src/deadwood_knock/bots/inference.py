@@ -82,8 +82,8 @@ REJECT_TRIES: Final = 8
 #: A knocker's hand is the best of this many deals (it chose to knock with it). The
 #: search's: a pessimistic knocker pays against strong-v1 (docs/bots.md). Dealing it
 #: instead above the line its earlier knocks in the match show (closer to strong-v1's
-#: real knocks) made strong call less and was no better (Deadwood Knock, fourteenth
-#: pass, ``KNOCKER_READ``: commit 14632b4 has it).
+#: real knocks) made strong call less and was no better (docs/bots-experiments.md,
+#: Deadwood Knock, fourteenth pass, ``KNOCKER_READ``: commit 14632b4 has it).
 KNOCKER_TRIES: Final = 12
 #: Hand Focus's call-or-fold chance deals the knocker the best of this many, or of the
 #: second figure for a knock made before everyone had moved (the characters knock that

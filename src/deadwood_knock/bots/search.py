@@ -54,8 +54,8 @@ KR_BUDGET = Budget(seconds=0.18, iterations=600)
 #: made hand), callers with two pair. A model of strong-v1's own table (rivals knocking
 #: with a made hand now and then, calling with a flush or better, a knocker dealt a made
 #: hand) chose better knocks and calls on the real deals but was no better in the arena,
-#: and weaker against the legend and sharp, so it was taken out (docs/bots.md, Deadwood
-#: Knock, fourth and fifth passes). Rivals that knock only with a hand scoring 50 (never
+#: and weaker against the legend and sharp, so it was taken out (docs/bots-experiments.md,
+#: Deadwood Knock, fourth and fifth passes). Rivals that knock only with a hand scoring 50 (never
 #: by a low count), each rival's call line read from its answers earlier in the match,
 #: and the searching seat's own later knocks waiting for 60 were no better on the same
 #: deals either (seventh pass); nor were draws chosen with patient rivals (knocking only
@@ -77,16 +77,18 @@ HOLDING_STYLE = dataclasses.replace(DK_STYLE, knock_count=-100, knock_score=1_00
 #: The rummy games whose search deals by the inference model. Knock Rummy is not one:
 #: there the model's hands (best of at most four weighted deals) are weaker than
 #: strong-v1's (best of up to 31 uniform deals), the search expected the rival to knock
-#: later and lost 9.5 points a hand to strong-v1 (docs/bots.md), so it keeps strong-v1's.
-#: The model's weights with a schedule fitted to strong-v1's real hands (best of
-#: 1 + min(2t, 9) deals) did no better than strong-v1's sampler (sixth pass).
+#: later and lost 9.5 points a hand to strong-v1 (docs/bots-experiments.md, the first
+#: measurements), so it keeps strong-v1's. The model's weights with a schedule fitted to
+#: strong-v1's real hands (best of 1 + min(2t, 9) deals) did no better than strong-v1's
+#: sampler (sixth pass: Knock Rummy).
 INFERRED_RUMMY: frozenset[str] = frozenset({"gin"})
 
 #: Gin: six candidates (strong-v1: four) and the anchor left when the paired playouts put
 #: another move one standard error ahead (strong-v1: 1.5). Of the Gin changes tried for
-#: issue #17 this one scored best against strong-v1 (docs/bots.md); the others (later
-#: knocks in the playouts, a rival dealt as the best of many weighted hands, an anchor
-#: knocking at 10 early) did not help and were left out.
+#: issue #17 this one scored best against strong-v1 (docs/bots-experiments.md, Gin and
+#: Knock Rummy, second pass); the others (later knocks in the playouts, a rival dealt as
+#: the best of many weighted hands, an anchor knocking at 10 early) did not help and were
+#: left out.
 GIN_WIDTH = 6
 GIN_Z = 1.0
 
@@ -96,8 +98,8 @@ GIN_Z = 1.0
 #: anchor knocks at up to the rules' limit (10) instead of 8 and the search may knock at
 #: any count. Against strong-v1 (400 iterations): +5.26 and +6.65 a hand on seeds 1701
 #: and 1702 where strong without it scores +4.11 and +4.56; the cap alone (anchor at 8)
-#: +4.99 and +4.55; caps regardless of the rival were behind (docs/bots.md, Gin,
-#: seventh pass). A threshold of 30 and the anchor at 9 while the rival is far were
+#: +4.99 and +4.55; caps regardless of the rival were behind (docs/bots-experiments.md,
+#: seventh pass (Gin)). A threshold of 30 and the anchor at 9 while the rival is far were
 #: behind it over four seeds (+1.59 and +2.30 a hand against +2.67; eighth pass).
 GIN_CLOSE_RIVAL = 25.0
 GIN_CLOSE_KNOCK = 6
@@ -153,7 +155,7 @@ class InferredSimSearch(SimSearch):
 #: playout it beats the plain policy by +0.8 a hand at Gin and +1.3 in Knock Rummy; as
 #: the search's playout policy it was level with the plain one against strong-v1 (Gin,
 #: three seeds), ahead of it against the legend (two seeds), and behind strong-v1 in
-#: Knock Rummy (docs/bots.md, third pass): Gin only. In both games the playout rival
+#: Knock Rummy (docs/bots-experiments.md, third pass): Gin only. In both games the playout rival
 #: knocks as the seat does (``playout_knock_at``): rivals knocking at the mean count they
 #: ended earlier hands of the match at (Gin and Knock Rummy tenth pass, ``RIVAL_KNOCKS``:
 #: commit d8f8bfa has it), or at the count and margin of their knock in the previous hand
@@ -247,7 +249,8 @@ class SearchBot(StrongBot):
     # Deadwood Knock: the pile loop. Two players who may both knock can each wait for the
     # other's knock and take back, turn after turn, the card the other just threw: the
     # position comes round again and again with the stock untouched, and the round never
-    # ends (heads-up against strong-v1: 1,700 moves and more, docs/bots.md, tenth pass).
+    # ends (heads-up against strong-v1: 1,700 moves and more, docs/bots-experiments.md,
+    # Deadwood Knock, tenth pass).
     # Once strong's own events show the position back (the same hand, the same pile, no
     # card from the stock since: ``view.repeated_position``), it weighs only the moves
     # that make progress, the knock and the stock draws (``leave_the_loop``), and its
@@ -279,7 +282,7 @@ class SearchBot(StrongBot):
     # sample against the play-on candidates, picks the play-on move as strong-v1 would
     # among those, and knocks when the knock's settlement on the dealt hands beats that
     # move's playouts, paired sample by sample (+3.5, +3.4 and +1.4 a hand against
-    # strong-v1 on three seeds, docs/bots.md, sixth pass).
+    # strong-v1 on three seeds, docs/bots-experiments.md, sixth pass: Knock Rummy).
 
     def evaluate(
         self,
