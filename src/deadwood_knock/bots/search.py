@@ -166,7 +166,8 @@ class InferredSimSearch(SimSearch):
 #: commit eae5d45 has it), nor both seats knocking at 45 (or 25, 35) in Knock Rummy
 #: playouts (fourteenth pass, ``KR_BOTH_KNOCK``: commit d07de54 has it), nor both seats
 #: knocking at 6, or at 20 once the stock is below 26 cards (fifteenth pass,
-#: ``KR_STOCK_KNOCK``: commit 6a0b04a has it).
+#: ``KR_STOCK_KNOCK``: commit 6a0b04a has it), nor that with the rival knocking late only
+#: below the seat's count (sixteenth pass, ``KR_STOCK_RIVAL_BELOW``: commit 4e65c77 has it).
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 
