@@ -14,7 +14,7 @@ import { MatchStore, rankOf } from "./matchstore.js";
 import { Playback, PACES } from "./playback.js";
 import { TableLog, withTalk } from "./tablelog.js";
 import { ShowdownDialog, MatchComplete, outcomeFor, categoryWords, num } from "./showdown.js";
-import { HandFocus, MeldPanel, Scores, focusSummary } from "./focus.js";
+import { HandFocus, MeldPanel, Scores, focusLines } from "./focus.js";
 import { unlockSound } from "./sound.js";
 import { gameTitle, pokerSplit, unitWord } from "./games.js";
 import { Opponents, characterFor, seatName } from "./seats.js";
@@ -412,7 +412,7 @@ function TableBar({ dk, obs, me, advice, sheet, onToggle }) {
       <button class="bar-btn focus-btn" aria-expanded=${sheet === "focus" ? "true" : "false"}
         aria-controls="sheet-focus" onClick=${() => onToggle("focus")}>
         <span class="bar-label">${dk ? "Hand Focus" : "Your Count"}${advice ? html` <b class="dot" aria-label="hint ready">•</b>` : null}</span>
-        <span class="bar-sub">${focusSummary(obs, dk)}</span>
+        ${focusLines(obs, dk).map((line) => html`<span class="bar-sub">${line}</span>`)}
       </button>
       <button class="bar-btn" aria-expanded=${sheet === "scores" ? "true" : "false"}
         aria-controls="sheet-scores" onClick=${() => onToggle("scores")}>
