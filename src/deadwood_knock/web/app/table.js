@@ -7,7 +7,7 @@ import { html, useState, useEffect, useRef, navigate } from "./lib.js";
 import { getHint, api, ApiError } from "./api.js";
 import { sameCard, parseCard } from "./cards.js";
 import { settings, recordResult, update } from "./store.js";
-import { lineFor, talkKind, roundRemark } from "./talk.js";
+import { lineFor, talkKind, roundRemark, speaks } from "./talk.js";
 import { LeaveDialog } from "./dialogs.js";
 import { Portrait, useLikenesses } from "./portraits.js";
 import { MatchStore, rankOf } from "./matchstore.js";
@@ -168,7 +168,7 @@ function useTableTalk({ v, me, players, characters, hooks }) {
     if (ev.type === "round_result" || ev.type === "hand_result") return roundRemark(ev, me, players, of);
     if (ev.seat == null || ev.seat === me) return null;
     const kind = talkKind(ev);
-    if (!kind) return null;
+    if (!kind || !speaks(kind, ev.seat, version)) return null;
     const text = kind === "say" ? ev.text || ev.line : lineFor(kind, ev.seat, version, of(ev.seat));
     return text ? { seat: ev.seat, text } : null;
   };
