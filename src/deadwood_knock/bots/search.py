@@ -22,7 +22,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from deadwood_knock.bots import draws, kr_playout
+from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk import source_of
 from deadwood_knock.bots.dk_playout import Style, sample_position
@@ -39,8 +39,8 @@ from deadwood_knock.bots.strong import (
 )
 from deadwood_knock.bots.view import TableView, repeated_position, view_of
 from deadwood_knock.games.base import Action, Game
-from deadwood_knock.games.knock_rummy.core import DRAW, KrTable
-from deadwood_knock.games.knock_rummy.melds import count, count_mask, hand_mask
+from deadwood_knock.games.knock_rummy.core import KrTable
+from deadwood_knock.games.knock_rummy.melds import count, hand_mask
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
 
 __all__ = ["DEFAULT_BUDGET", "KR_BUDGET", "SearchBot"]
@@ -167,7 +167,9 @@ class InferredSimSearch(SimSearch):
 #: playouts (fourteenth pass, ``KR_BOTH_KNOCK``: commit d07de54 has it), nor both seats
 #: knocking at 6, or at 20 once the stock is below 26 cards (fifteenth pass,
 #: ``KR_STOCK_KNOCK``: commit 6a0b04a has it), nor that with the rival knocking late only
-#: below the seat's count (sixteenth pass, ``KR_STOCK_RIVAL_BELOW``: commit 4e65c77 has it).
+#: below the seat's count (sixteenth pass, ``KR_STOCK_RIVAL_BELOW``: commit 4e65c77 has it),
+#: nor that at 15 on the fresh seeds 720-731 (seventeenth pass: -0.11 a hand against
+#: strong; commit 84971ab has it, with a test at 15).
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 
@@ -201,68 +203,6 @@ class MeldKrSearch(KrSimSearch):
 
     def value_on_stream(self, sample: KrTable, action: Action, stream: int) -> float:
         # KrSimSearch's shuffles the stock by the stream; this search's playouts do not.
-        return self.value(sample, action, random.Random(stream))
-
-
-#: Knock Rummy, Gin and Knock Rummy seventeenth pass (off in play: ``None``; 0 is off too;
-#: the fifteenth pass's switch, commit 6a0b04a, with the sixteenth's rival, commit
-#: 4e65c77, brought back; the seventeenth runs it at 15 with ``KR_STOCK_RIVAL_BELOW``
-#: on, on the seeds 720-731, docs/bots-experiments.md): in heads-up Knock Rummy
-#: playouts the searching seat knocks at 6 or less as today (``KR_PLAYOUT_KNOCK``, which
-#: strong-v1 keeps) or at this count or less once the stock holds fewer than
-#: ``KR_STOCK_BELOW`` cards; so does its rival, unless ``KR_STOCK_RIVAL_BELOW`` says
-#: otherwise.
-KR_STOCK_KNOCK: int | None = None
-#: The stock size below which ``KR_STOCK_KNOCK`` applies (a fresh heads-up deal leaves 31).
-KR_STOCK_BELOW: int = 26
-#: Sixteenth pass (off: 0; on: 1; acts only with ``KR_STOCK_KNOCK``): the playout rival
-#: knocks at the late count only when the count its discard leaves is below the seat's
-#: (the searching seat's hand in that playout); otherwise it keeps the knock at 6. The
-#: fifteenth pass's rival, at 20 late whatever the seat held, knocked into the seat's low
-#: hands and strong held them.
-KR_STOCK_RIVAL_BELOW: int = 0
-
-
-class StockKnockKrSearch(KrSimSearch):
-    """strong-v1's Knock Rummy search (its sampler, the stock shuffled per playout) with
-    both playout seats knocking at ``knock_at`` (6) or less, or at ``late`` or less once
-    the stock holds fewer than ``below`` cards (``KR_STOCK_KNOCK``, ``KR_STOCK_BELOW``);
-    with ``rival_below`` the rival takes the late count only when its discard leaves it
-    below the seat's count (``KR_STOCK_RIVAL_BELOW``). With ``late`` equal to 6, this is
-    ``KrSimSearch``."""
-
-    def __init__(self, view: TableView, late: int, below: int, rival_below: bool = False) -> None:
-        super().__init__(view)
-        self.late = late
-        self.below = below
-        self.rival_below = rival_below
-
-    def move(self, t: KrTable, knock_at: int) -> None:
-        """``policy_move`` with the threshold for the stock's size (and, with
-        ``rival_below``, for the rival, the two counts)."""
-        if len(t.stock) >= self.below:
-            kr_playout.policy_move(t, knock_at)
-            return
-        seat, who = self.view.seat, t.to_act
-        if self.rival_below and who is not None and who != seat and t.phase != DRAW:
-            ha = t.opts.high_aces
-            hand = t.hands[who]
-            left = kr_playout._best_discard(hand, ha, t.taken)[0]
-            if left >= count_mask(t.hands[seat], ha):
-                kr_playout.policy_move(t, knock_at)
-                return
-        kr_playout.policy_move(t, self.late)
-
-    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
-        sim = sample.copy()
-        seat = self.view.seat
-        if not kr_playout.apply_action(sim, seat, action):
-            return -1000.0
-        draws.shuffle(rng, sim.stock)  # as ``KrSimSearch``: the sampled order is a guess
-        return float(kr_playout.playout(sim, self.knock_at, move=self.move)[seat])
-
-    def value_on_stream(self, sample: KrTable, action: Action, stream: int) -> float:
-        # ``KrSimSearch``'s plays the plain playout; this one plays ``move``.
         return self.value(sample, action, random.Random(stream))
 
 
@@ -429,10 +369,6 @@ class SearchBot(StrongBot):
             if table is not None:
                 if game.name in INFERRED_RUMMY:
                     return InferredKrSearch(view, game.name, table)
-                if KR_STOCK_KNOCK and view.players == 2 and not options_of(view.raw)[2]:
-                    return StockKnockKrSearch(
-                        view, KR_STOCK_KNOCK, KR_STOCK_BELOW, bool(KR_STOCK_RIVAL_BELOW)
-                    )
                 if game.name in MELD_PLAYOUTS:
                     return MeldKrSearch(view, game.name)
         return super()._search(game, observation, view)
