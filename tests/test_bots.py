@@ -269,6 +269,49 @@ def test_palm_rate_decides_who_palms_a_good_buried_card() -> None:
     assert palms["gambler"] >= 20
 
 
+def test_no_personality_folds_a_full_house_or_better_to_a_knock() -> None:
+    """The players who call by feel (no pot odds) fold middling hands at their call rate, but
+    never a full house or better: at a 360 px table Lottie Deno (a greenhorn) folded a
+    straight flush once another seat had called."""
+    from deadwood_knock.games.deadwood_knock import Call, Fold
+    from deadwood_knock.trail.figure_bots import register_figure_bots
+
+    register_figure_bots()
+    game = get_game("deadwood-knock")
+    hands = {
+        "straight flush": "5h 6h 7h 8h 9h Kc 2d 3s",
+        "full house": "Js Jh Jd 6s 6h 8s 3c 4d",
+        "two pair": "Js Jh 6d 6s 9h 8s 3c 4d",
+    }
+    folds: dict[str, dict[str, int]] = {}
+    for label, cards in hands.items():
+        obs = {
+            "game": "deadwood-knock",
+            "seat": 2,
+            "players": 3,
+            "phase": "call",
+            "to_act": 2,
+            "knocker": 0,
+            "options": {"sleight_of_hand": True},
+            "hand": cards.split(),
+            "discard_pile": ["5d", "Ac", "3s"],
+            "stock_size": 20,
+            "hand_sizes": [8, 8, 8],
+            "known_cards": [[], [], []],
+            "calls": [None, "call", None],
+            "events": [{"type": "knock", "seat": 0}, {"type": "call", "seat": 1}],
+        }
+        legal = [Call(), Fold()]
+        for name in ("tenderfoot", "greenhorn", "figure:lottie-deno", "cautious"):
+            bot = get_bot(name)
+            chosen = [bot.act(game, obs, legal, random.Random(i)) for i in range(60)]
+            folds.setdefault(label, {})[name] = sum(isinstance(a, Fold) for a in chosen)
+    assert all(n == 0 for n in folds["straight flush"].values()), folds
+    assert all(n == 0 for n in folds["full house"].values()), folds
+    # Below that, the call rate still decides: a timid player folds two pair at times.
+    assert folds["two pair"]["cautious"] > 0, folds
+
+
 def test_explanation_judges_draws_after_the_take() -> None:
     # Taking 2♦ makes a full house: the old "one card from a straight" note no longer applies.
     from deadwood_knock.games.deadwood_knock import Draw

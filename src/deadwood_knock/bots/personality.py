@@ -16,6 +16,7 @@ from typing import Any
 
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk import (
+    CATEGORY_STRENGTH,
     DrawChoice,
     call_strength,
     draw_values,
@@ -73,6 +74,10 @@ FIRST_LAP_SAMPLES = 24
 TIMID_CALL_POINTS, BOLD_CALL_POINTS = 15, 40
 #: Deals of the unseen cards a pot-pricing player (high roller, legend) weighs.
 POT_SAMPLES = 24
+#: A hand this strong (a full house or better) is called by every player, however timid:
+#: folding one to a knock is no style, only a blunder a player at the table would notice
+#: (a greenhorn folded a straight flush once another seat had called).
+SURE_CALL = CATEGORY_STRENGTH["full_house"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +274,8 @@ class PersonalityBot:
             line = fair * (1.4 - 0.8 * p.call_rate) * (0.8 + 0.4 * p.fold_discipline)
             want = "call" if win >= line else "fold"
             return next((a for a in legal if _kind(a) == want), legal[0])
+        if q >= SURE_CALL:
+            return next((a for a in legal if _kind(a) == "call"), legal[0])
         callers = sum(1 for e in view.raw.get("events") or () if e.get("type") == "call")
         if q >= 0.6:
             chance = max(p.call_rate, 0.9)
