@@ -699,8 +699,10 @@ def test_a_knock_rummy_rummy_is_offered_in_words_with_what_it_pays(
                 const controls = legalControls(legal, false, card);
                 render(html`<${Controls} dk=${false} obs=${obs} busy=${false} selected=${card}
                     ...${controls} onAct=${() => {}} onKnock=${() => {}} />`, box);
+                const names = (sel) =>
+                    [...box.querySelectorAll(sel)].map((b) => b.textContent.trim());
                 out[card] = { line, help: box.querySelector('#action-help')?.textContent ?? '',
-                    buttons: [...box.querySelectorAll('button')].map((b) => b.textContent.trim()) };
+                    buttons: names('button'), gold: names('button.gold') };
             }
             out.none = turnLine({ legal, over: false }, obs, 0, false, null, (s) => `Seat ${s}`,
                 { showdown: null });
@@ -709,7 +711,9 @@ def test_a_knock_rummy_rummy_is_offered_in_words_with_what_it_pays(
         [obs, legal],
     )
     assert said["Qs"]["line"] == "Discard Q♠, knock with it, or go rummy."
-    assert "Rummy!" in said["Qs"]["buttons"]
+    # Rummy! leads, the only gold button: a knock at the same count pays no bonus.
+    assert said["Qs"]["buttons"][0] == "Rummy!", said["Qs"]
+    assert said["Qs"]["gold"] == ["Rummy!"], said["Qs"]
     from deadwood_knock.games.knock_rummy.core import RUMMY_BONUS
 
     assert (
@@ -719,6 +723,7 @@ def test_a_knock_rummy_rummy_is_offered_in_words_with_what_it_pays(
     # Throwing a card from a meld leaves no rummy: neither the line nor the help offers one.
     assert said["Td"]["line"] == "Discard 10♦, or knock with it."
     assert "Rummy" not in said["Td"]["help"] and "Rummy!" not in said["Td"]["buttons"]
+    assert said["Td"]["gold"] == ["Knock"], said["Td"]
     assert said["none"] == "Select a card to discard."
     # Matched whole on the take (KR5, no discard): the line says so before any card is held.
     obs, legal = _rummy_turn("3s 3h 3d 3c 4d 5d 6d Td Jd Qd Kd")

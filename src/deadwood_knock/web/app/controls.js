@@ -92,19 +92,22 @@ export function Controls(p) {
     help.push(`Palm takes the card under the top discard${suspicion != null ? `; ${num(suspicion)} if you don't top the round` : ""}.`);
   }
   const any = knockAction || discardAction || rummyAction || stand;
+  // With a rummy open, Rummy! leads and the knock steps back: a knock at the same count
+  // pays no bonus (KR6), so the gold button first must not be the lesser move.
+  const rummyButton = rummyAction
+    ? html`<button class="btn gold" disabled=${busy} onClick=${() => onAct(rummyAction)}>Rummy!</button>`
+    : null;
   return html`<div class="actions-wrap">
     ${any
       ? html`<div class="actions" role="group" aria-label="Actions">
+          ${rummyButton}
           ${knockAction
-            ? html`<button class="btn knock gold" disabled=${busy} aria-describedby="action-help"
-                onClick=${() => onKnock(knockAction)}>Knock</button>`
+            ? html`<button class=${rummyAction ? "btn knock" : "btn knock gold"} disabled=${busy}
+                aria-describedby="action-help" onClick=${() => onKnock(knockAction)}>Knock</button>`
             : null}
           ${discardAction
             ? html`<button class="btn" disabled=${busy} aria-label=${`Discard ${pretty(selected)}`}
                 onClick=${() => onAct(discardAction)}>Discard ${pretty(selected)}</button>`
-            : null}
-          ${rummyAction
-            ? html`<button class="btn gold" disabled=${busy} onClick=${() => onAct(rummyAction)}>Rummy!</button>`
             : null}
           ${stand
             ? html`<button class="btn" disabled=${busy} aria-describedby="action-help"
