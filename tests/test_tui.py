@@ -14,7 +14,7 @@ from deadwood_knock.games.base import Event
 from deadwood_knock.games.knock_rummy.melds import arrange
 from deadwood_knock.tui import Session
 from deadwood_knock.tui.app import DeadwoodApp
-from deadwood_knock.tui.words import describe_event, result_lines
+from deadwood_knock.tui.words import describe_event, game_over_line, result_lines
 
 SIZE = (120, 60)
 
@@ -1084,4 +1084,7 @@ def test_your_seat_is_capital_only_where_it_opens_a_sentence() -> None:
     assert describe_event(totals, names, 0) == "Totals: you 16, Doc −1."
     over = Event("match_over", None, {"winners": [0]})
     assert describe_event(over, names, 0) == "Game over: you win."
+    assert game_over_line(names, [474, 454], 0) == "The game is over: you won with 474."
+    assert game_over_line(names, [300, 300], 0) == "The game is over: you and Doc won with 300."
+    assert game_over_line(names, [3, 9], 0) == "The game is over: Doc won with 9."
     assert describe_event(Event("call", 0, {}), names, 0) == "You call."

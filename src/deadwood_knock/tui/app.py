@@ -37,6 +37,7 @@ from deadwood_knock.tui.session import HUMAN_SEAT, Session
 from deadwood_knock.tui.words import (
     cards_text,
     evaluation_lines,
+    game_over_line,
     help_lines,
     result_lines,
 )
@@ -406,10 +407,8 @@ class DeadwoodApp(App[None]):
             return "Quit the game? y = yes, any other key = no"
         lead = f"{self.message}\n" if self.message else ""
         if self.session.over():
-            names = self.session.names
-            best = max(obs.totals)
-            won = " and ".join(names[i] for i, t in enumerate(obs.totals) if t == best)
-            return lead + f"The game is over: {won} won with {best}. q quits, ? shows the rules."
+            over = game_over_line(self.session.names, obs.totals, HUMAN_SEAT)
+            return lead + f"{over} q quits, ? shows the rules."
         if obs.to_act != HUMAN_SEAT:
             who = self.session.names[obs.to_act] if obs.to_act is not None else "Nobody"
             return lead + f"{who} is thinking…"

@@ -21,6 +21,7 @@ __all__ = [
     "cards_text",
     "describe_event",
     "evaluation_lines",
+    "game_over_line",
     "help_lines",
     "result_lines",
 ]
@@ -184,6 +185,14 @@ def _points(n: int) -> str:
 
 def _signed(n: int) -> str:
     return f"+ {n}" if n >= 0 else f"− {-n}"
+
+
+def game_over_line(names: Sequence[str], totals: Sequence[int], viewer: int) -> str:
+    """The prompt once the match is over: ``The game is over: you won with 474.`` (your
+    seat lower case inside the sentence, as in the log's ``Game over: you win.``)."""
+    best = max(totals)
+    won = [("you" if i == viewer else names[i]) for i, t in enumerate(totals) if t == best]
+    return f"The game is over: {' and '.join(won)} won with {best}."
 
 
 def result_lines(
