@@ -555,6 +555,38 @@ def test_a_fold_never_speaks_a_line_meant_for_a_winner(
     assert console.errors == []
 
 
+def test_the_scores_behind_an_open_showdown_are_the_showdowns_totals(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """``scoresShown``: while a showdown is open the view behind it is from before the round
+    was scored; the Scores panel and the bar take the showdown's totals (and, in Deadwood
+    Knock, its round column) so they agree with the dialog's "Total" lines."""
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    got = page.evaluate(
+        """async () => {
+            const { scoresShown } = await import('/app/focus.js');
+            const r8 = {round: 8, round_scores: [5, -3], totals: [70, 20]};
+            const r9 = {round: 9, round_scores: [19, 63], totals: [89, 83]};
+            const obs = {seat: 0, totals: [70, 20], results: [r8]};
+            const kr = {seat: 0, totals: [10, -10]};
+            const hand = {hand: 3, scores: [34, -34], totals: [44, -44]};
+            return {
+                open: scoresShown(obs, r9),
+                again: scoresShown({...obs, totals: [89, 83], results: [r8, r9]}, r9),
+                closed: scoresShown(obs, null),
+                kr: scoresShown(kr, hand),
+            };
+        }"""
+    )
+    assert got["open"]["totals"] == [89, 83]
+    assert [r["round"] for r in got["open"]["results"]] == [8, 9]
+    assert [r["round"] for r in got["again"]["results"]] == [8, 9]
+    assert got["closed"]["totals"] == [70, 20] and len(got["closed"]["results"]) == 1
+    assert got["kr"]["totals"] == [44, -44] and "results" not in got["kr"]
+    assert console.errors == []
+
+
 def test_table_talk_keeps_characters_in_their_own_words_and_not_at_every_move(
     server_url: str, new_page: Any, console: Console
 ) -> None:

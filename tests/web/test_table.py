@@ -1079,6 +1079,12 @@ def test_a_scored_round_draws_one_remark_from_the_right_seat(
         assert time.monotonic() < deadline, "no round with a winner was scored in time"
         title = play_until_over(page, "talk-phone", play_dk_turn, one_round=True)
         assert title == "Showdown", title
+        # The bar behind the showdown gives the totals the dialog prints, not the last
+        # round's (scoresShown).
+        view = match_view(page)
+        totals = view["observation"]["last_result"]["totals"]
+        bar = page.locator(".table-bar .bar-btn").nth(1).locator(".bar-sub").inner_text()
+        assert bar.startswith(f"You {totals[view['seat']]}".replace("-", "−")), (bar, totals)
         if check_round_remark(page, lines):
             shot(page, "showdown-remark-phone")
             break

@@ -129,6 +129,24 @@ export function MeldPanel({ obs, advice, open, onClose }) {
   </aside>`;
 }
 
+/**
+ * The scores as the table shows them: while a showdown is open the view behind it is the
+ * one from before the round was scored, so its totals (and, in Deadwood Knock, its round
+ * columns) take the showdown's result, the totals the dialog itself prints.
+ * @param {any} obs the view's observation @param {any} showdown the open showdown's result, or null
+ * @returns {any}
+ */
+export function scoresShown(obs, showdown) {
+  if (!showdown || !Array.isArray(showdown.totals)) return obs;
+  const results = Array.isArray(obs.results) ? obs.results : null;
+  const known = results && showdown.round != null && results.some((r) => r.round === showdown.round);
+  return {
+    ...obs,
+    totals: showdown.totals,
+    ...(results && showdown.round != null && !known ? { results: [...results, showdown] } : {}),
+  };
+}
+
 export function Scores({ obs, who, me, open, onClose, onReview, reviewLabel }) {
   const totals = obs.totals || [];
   const results = Array.isArray(obs.results) ? obs.results : [];

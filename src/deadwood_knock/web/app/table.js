@@ -14,7 +14,7 @@ import { MatchStore, rankOf } from "./matchstore.js";
 import { Playback, PACES } from "./playback.js";
 import { TableLog, withTalk } from "./tablelog.js";
 import { ShowdownDialog, MatchComplete, outcomeFor, categoryWords, num } from "./showdown.js";
-import { HandFocus, MeldPanel, Scores, focusLines } from "./focus.js";
+import { HandFocus, MeldPanel, Scores, focusLines, scoresShown } from "./focus.js";
 import { unlockSound } from "./sound.js";
 import { gameTitle, pokerSplit, unitWord } from "./games.js";
 import { Opponents, characterFor, seatName } from "./seats.js";
@@ -392,14 +392,14 @@ function MyArea({ obs, dk, busy, live, selected, pickSet, chosenReveal, drawn, a
  * Hand Focus (or Your Count), Scores and the log: beside the felt on a desktop, sheets
  * opened from the bar on a phone.
  */
-function SidePanels({ dk, obs, me, who, advice, canKnock, sheet, onClose, lastResult, onReview,
+function SidePanels({ dk, obs, scored, me, who, advice, canKnock, sheet, onClose, lastResult, onReview,
   logLines, logOpen, onToggleLog }) {
   return html`<div class="side">
       ${dk
         ? html`<${HandFocus} obs=${obs} canKnock=${canKnock} advice=${advice}
             open=${sheet === "focus"} onClose=${onClose} />`
         : html`<${MeldPanel} obs=${obs} advice=${advice} open=${sheet === "focus"} onClose=${onClose} />`}
-      <${Scores} obs=${obs} who=${who} me=${me} open=${sheet === "scores"} onClose=${onClose}
+      <${Scores} obs=${scored} who=${who} me=${me} open=${sheet === "scores"} onClose=${onClose}
         reviewLabel=${lastResult ? (dk ? "Last round's showdown" : "Last hand") : null}
         onReview=${onReview} />
       <${TableLog} entries=${logLines} open=${logOpen} onToggle=${onToggleLog} />
@@ -407,7 +407,7 @@ function SidePanels({ dk, obs, me, who, advice, canKnock, sheet, onClose, lastRe
 }
 
 /** The phone's bar: Hand Focus (or Your Count) and Scores, each a line at a glance. */
-function TableBar({ dk, obs, me, advice, sheet, onToggle }) {
+function TableBar({ dk, obs, scored, me, advice, sheet, onToggle }) {
   return html`<nav class="table-bar" aria-label="Table panels">
       <button class="bar-btn focus-btn" aria-expanded=${sheet === "focus" ? "true" : "false"}
         aria-controls="sheet-focus" onClick=${() => onToggle("focus")}>
@@ -417,7 +417,7 @@ function TableBar({ dk, obs, me, advice, sheet, onToggle }) {
       <button class="bar-btn" aria-expanded=${sheet === "scores" ? "true" : "false"}
         aria-controls="sheet-scores" onClick=${() => onToggle("scores")}>
         <span class="bar-label">Scores</span>
-        <span class="bar-sub">${(obs.totals || []).map((t, i) => (i === me ? `You ${num(t)}` : num(t))).join(" · ")}</span>
+        <span class="bar-sub">${(scored.totals || []).map((t, i) => (i === me ? `You ${num(t)}` : num(t))).join(" · ")}</span>
       </button>
     </nav>`;
 }
@@ -496,6 +496,7 @@ export function TableScreen({ matchId, characters }) {
 
   const dk = isDK(obs);
   const live = legalControls(v.legal, dk, selected);
+  const scored = scoresShown(obs, playback.showdown);
 
   async function act(action) {
     if (busy || !action) return;
@@ -599,11 +600,11 @@ export function TableScreen({ matchId, characters }) {
         onAct=${act} onKnock=${knock} />
     </div>
 
-    <${SidePanels} dk=${dk} obs=${obs} me=${me} who=${who} advice=${advice} canKnock=${!!live.knockAction}
+    <${SidePanels} dk=${dk} obs=${obs} scored=${scored} me=${me} who=${who} advice=${advice} canKnock=${!!live.knockAction}
       sheet=${sheet} onClose=${closeSheet} lastResult=${lastResult} onReview=${() => setReview(true)}
       logLines=${withTalk(playback.logLines(who), said, names, playback.logSince())} logOpen=${logOpen} onToggleLog=${() => setLogOpen((o) => !o)} />
 
-    <${TableBar} dk=${dk} obs=${obs} me=${me} advice=${advice} sheet=${sheet} onToggle=${toggleSheet} />
+    <${TableBar} dk=${dk} obs=${obs} scored=${scored} me=${me} advice=${advice} sheet=${sheet} onToggle=${toggleSheet} />
 
     ${sheet === "settings" ? html`<${TableSettings} onClose=${closeSheet} />` : null}
 
