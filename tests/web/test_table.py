@@ -1085,6 +1085,14 @@ def test_a_scored_round_draws_one_remark_from_the_right_seat(
         totals = view["observation"]["last_result"]["totals"]
         bar = page.locator(".table-bar .bar-btn").nth(1).locator(".bar-sub").inner_text()
         assert bar.startswith(f"You {totals[view['seat']]}".replace("-", "−")), (bar, totals)
+        mine = page.get_by_label("Your total").inner_text().split()[0]
+        seats = page.evaluate(
+            """() => Object.fromEntries([...document.querySelectorAll('.opponent')].map(
+                (li) => [li.dataset.seat, li.querySelector('.opp-pts').textContent]))"""
+        )
+        shown = {int(k): int(v.split()[0].replace("−", "-")) for k, v in seats.items()}
+        assert int(mine.replace("−", "-")) == totals[view["seat"]], (mine, totals)
+        assert shown == {s: totals[s] for s in shown}, (shown, totals)
         if check_round_remark(page, lines):
             shot(page, "showdown-remark-phone")
             break

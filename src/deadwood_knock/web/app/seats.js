@@ -44,7 +44,7 @@ function callLabel(c) {
   return String(c);
 }
 
-function Seat({ seat, obs, name, character, over, art }) {
+function Seat({ seat, obs, totals, name, character, over, art }) {
   const count = (obs.hand_sizes || [])[seat];
   const acting = obs.to_act === seat && !over;
   const callWord = obs.calls && obs.calls[seat] != null ? obs.calls[seat] : null;
@@ -56,7 +56,7 @@ function Seat({ seat, obs, name, character, over, art }) {
     </span>
     <div class="opp-info">
       <span class="opp-name">${name}</span>
-      <span class="opp-meta"><span class="opp-pts">${num((obs.totals || [])[seat] ?? 0)} pts</span>
+      <span class="opp-meta"><span class="opp-pts">${num((totals || [])[seat] ?? 0)} pts</span>
         <span class="seat-cards" aria-hidden="true">
           ${Array.from({ length: Math.min(count || 0, 11) }, (_, i) => html`<i key=${i} class="mini-back"
             style=${art ? `background-image: url("${art}")` : undefined}></i>`)}
@@ -73,17 +73,18 @@ function Seat({ seat, obs, name, character, over, art }) {
 }
 
 /**
- * The other seats, in playing order from yours.
- * @param {{others: number[], obs: any, players: any[], names: (seat: number) => string,
- *   characterOf: (seat: number) => any, over: boolean, back: string,
- *   talk: Record<string, {text: string, at: number}>}} props
+ * The other seats, in playing order from yours. ``totals``: the scores as the table shows
+ * them (table.js ``scored``: a showdown's totals while it is open).
+ * @param {{others: number[], obs: any, totals: number[], players?: any[],
+ *   names: (seat: number) => string, characterOf: (seat: number) => any, over: boolean,
+ *   back: string, talk: Record<string, {text: string, at: number}>}} props
  */
-export function Opponents({ others, obs, names, characterOf, over, back, talk }) {
+export function Opponents({ others, obs, totals, names, characterOf, over, back, talk }) {
   // Three or more opponents sit in one row of narrow seats on a phone (styles.css): in
   // rows of two, five of them took 195 px and pushed Stand below a 740-px screen.
   const art = backArt(back); // the player's back: one deck at the table
   return html`<ul class=${`opponents${others.length >= 3 ? " many" : ""}`} aria-label="Opponents">
-      ${others.map((seat) => html`<${Seat} key=${seat} seat=${seat} obs=${obs} name=${names(seat)}
+      ${others.map((seat) => html`<${Seat} key=${seat} seat=${seat} obs=${obs} totals=${totals} name=${names(seat)}
         character=${characterOf(seat)} over=${over} art=${art} />`)}
     </ul>
     <${TalkLine} talk=${talk} names=${names} />`;

@@ -330,7 +330,7 @@ function useRecordedResult(matchId, v, obs, view, version) {
 /**
  * The table's head: Leave, the round line (the screen's h1), Table settings, your total.
  */
-function TableHead({ roundText, subtitle, me, obs, sheet, onLeave, onSettings }) {
+function TableHead({ roundText, subtitle, me, totals, sheet, onLeave, onSettings }) {
   const s = settings();
   const likenesses = useLikenesses();
   return html`<header class="table-head">
@@ -342,7 +342,7 @@ function TableHead({ roundText, subtitle, me, obs, sheet, onLeave, onSettings })
       <div class="my-total">
         <${Portrait} name=${s.name || "You"} size=${32}
           character=${likenesses.find((l) => l.id === s.likeness) || null} />
-        <span aria-label="Your total">${num((obs.totals || [])[me] ?? 0)}<small> pts</small></span>
+        <span aria-label="Your total">${num((totals || [])[me] ?? 0)}<small> pts</small></span>
       </div>
     </header>`;
 }
@@ -574,11 +574,11 @@ export function TableScreen({ matchId, characters }) {
   return html`
   <section class=${`screen table-screen ${dk ? "dk" : "kr"}${playback.frozen ? " frozen" : ""}`}
     aria-label=${`${title} table`} data-version=${version}>
-    <${TableHead} roundText=${roundText} subtitle=${subtitle} me=${me} obs=${obs} sheet=${sheet}
+    <${TableHead} roundText=${roundText} subtitle=${subtitle} me=${me} totals=${scored.totals} sheet=${sheet}
       onLeave=${() => setLeaving(true)} onSettings=${() => toggleSheet("settings")} />
 
     <div class="felt">
-      <${Opponents} others=${others} obs=${obs} names=${names} characterOf=${characterOf}
+      <${Opponents} others=${others} obs=${obs} totals=${scored.totals} names=${names} characterOf=${characterOf}
         over=${v.over} back=${s.cardBack} talk=${talk} />
 
       ${finalTurn ? html`<div class="banner final" role="status">FINAL TURN</div>` : null}
