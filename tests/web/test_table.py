@@ -302,6 +302,35 @@ def test_six_at_the_table_fit_every_turn_of_a_round_on_a_phone(
     assert console.errors == []
 
 
+def test_two_long_names_read_whole_beside_each_other_on_a_phone(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """Two opponents side by side at 360 x 740: a long name breaks at a space onto a second
+    line ("Mysterious Dave / Mather"), where it was cut to "Mysterious Da…", and a round
+    still fits every turn, the call question included."""
+    table = ["figure:dave-mather", "figure:charlie-utter"]
+    page = new_page(PHONE)
+    sign_in(page, server_url)
+    match_id = page.evaluate(
+        """async (table) => {
+            const api = await import('/app/api.js');
+            return (await api.createMatch('deadwood-knock', table, {})).match_id;
+        }""",
+        table,
+    )
+    page.goto(f"{server_url}/#/table/{match_id}")
+    page.get_by_text("Round 1 of 10").wait_for()
+    whole = page.evaluate(
+        """() => [...document.querySelectorAll('.opponents .opp-name')].map((n) =>
+            [n.textContent, n.scrollHeight <= n.clientHeight + 1
+                && n.scrollWidth <= n.clientWidth + 1])"""
+    )
+    assert [name for name, _ in whole] == ["Mysterious Dave Mather", "Colorado Charlie Utter"]
+    assert all(fits for _, fits in whole), whole
+    _a_round_fits(page, "two-long-360x740", "two-long-names")
+    assert console.errors == []
+
+
 def test_whole_deadwood_knock_match_by_clicks(server_url: str, new_page: Any, console: Console):
     """Ten rounds by clicks on a 360 x 740 phone, with Sleight of Hand on (so Palm comes up):
     on every turn, everything the player must press is inside the screen, no scrolling."""
