@@ -278,6 +278,11 @@ def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
         )
         assert claim["kicker"] == kicker
         words = dk_hand.CATEGORY_WORDS[now.category]
+        # A joker is never in a legal poker hand (DK3), asked of the engine.
+        others = [c for c in now.poker_hand if c != mine[0]][:4]
+        joker = not dk_hand.is_legal_poker_hand([mine[0], *others])
+        assert claim["joker"] == joker
+        assert ("can never join the poker hand" in claim["text"]) == (joker and in_deadwood)
         if in_deadwood:
             assert f"counts {_m(dk_hand.card_value(mine[0]))} in your deadwood" in claim["text"]
         elif kicker:

@@ -544,6 +544,8 @@ def _dk_role_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, A
         "worth": card_value(in_hand[0]),
         "category": now.category,
         "kicker": not deadwood and _is_kicker(in_hand[0], now),
+        # DK3: a joker is never in the poker hand, which is why throwing one can pay.
+        "joker": in_hand[0].is_joker,
     }
 
 
@@ -722,6 +724,8 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
     role = _dk_role_facts(view, {"card": str(select)})
     if role["in_deadwood"]:
         role_text = f"{select.pretty()} counts {figure_text(role['worth'])} in your deadwood"
+        if role["joker"]:
+            role_text += " and can never join the poker hand"
     else:
         where = "a kicker in" if role["kicker"] else "in"
         role_text = f"{select.pretty()} is {where} your poker hand ({_category(role['category'])})"
