@@ -777,6 +777,30 @@ def test_characters_say_their_own_lines_at_the_right_moments(
     assert {"call", "fold"} <= situations or game != "deadwood-knock"
 
 
+def test_a_character_voices_one_call_or_fold_in_two_not_every_one() -> None:
+    """``talk.EVERY``: a knock is always voiced, but a call, fold, palm or stand only at one
+    move in two (by the seed, round and seat), so a character's one line for a moment is
+    not heard at every call of a ten-round match."""
+    moves = voiced = knocks = knocks_voiced = 0
+    for seed in range(6):
+        s, lines, _ = _talk_game("deadwood-knock", ["jack-harris", "king-fisher"], seed)
+        for i, line in enumerate(lines[:-1]):
+            who = next((n for n in s.names[1:] if line.startswith(n + " ")), None)
+            if who is None:
+                continue
+            rest = line[len(who) + 1 :]
+            said = _REMARK.match(lines[i + 1]) is not None
+            if rest.startswith(("calls", "folds")):
+                moves += 1
+                voiced += said
+            elif rest.startswith("knocks"):
+                knocks += 1
+                knocks_voiced += said
+    assert knocks and knocks_voiced == knocks, (knocks, knocks_voiced)
+    assert moves >= 12, moves
+    assert 0.25 * moves <= voiced <= 0.75 * moves, (voiced, moves)
+
+
 def test_a_table_of_plain_bots_says_nothing_and_talk_hears_no_secrets() -> None:
     from deadwood_knock.tui.talk import TableTalk
 
@@ -797,14 +821,20 @@ def test_a_call_and_a_fold_speak_the_characters_own_pot_lines() -> None:
     talk = TableTalk.for_bots([None, *(f"figure:{f}" for f in figures[1:])], seed=2, person=0)
     for seat, figure in enumerate(figures):
         for kind in ("call", "fold"):
-            remark = talk.hear(Event(kind, seat))
+            # One such move in two is voiced (talk.EVERY): over ten rounds, some are.
+            heard = []
+            for number in range(1, 11):
+                talk.round = number
+                heard.append(talk.hear(Event(kind, seat)))
+            said = [r for r in heard if r is not None]
             if figure is None:
-                assert remark is None
+                assert said == []
                 continue
-            assert remark is not None, (figure, kind)
-            assert (remark.seat, remark.moment, remark.situation) == (seat, kind, kind)
-            assert remark.text in _talk_of(figure, kind)
-            assert remark.text not in _talk_of(figure, "bluff")
+            assert 0 < len(said) < len(heard), (figure, kind, len(said))
+            for remark in said:
+                assert (remark.seat, remark.moment, remark.situation) == (seat, kind, kind)
+                assert remark.text in _talk_of(figure, kind)
+                assert remark.text not in _talk_of(figure, "bluff")
 
 
 def test_a_caught_palm_is_called_out_by_another_character() -> None:

@@ -67,6 +67,24 @@ def test_hand_focus_shows_the_hint_on_your_turn(
     if viewport is PHONE:
         # Advice fits the phone: no sideways scrolling.
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    if viewport is PHONE and table == "Deadwood Knock":
+        # The bar's lines show whole, even for a long hand name: the knock count is never
+        # the part an ellipsis hides.
+        cut = page.evaluate(
+            """() => { const out = []; const subs = document.querySelectorAll(
+                '.table-bar .focus-btn .bar-sub');
+              const keep = [...subs].map((el) => el.textContent);
+              subs[0].textContent = 'Four of a kind · score +61';
+              for (const el of subs) if (el.scrollWidth > el.clientWidth) out.push(el.textContent);
+              subs[0].textContent = keep[0]; return out; }"""
+        )
+        assert cut == [], cut
+        assert (
+            page.locator(".table-bar .focus-btn .bar-sub")
+            .nth(1)
+            .inner_text()
+            .startswith("knock count ")
+        )
     assert console.errors == []
 
 

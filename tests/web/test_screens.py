@@ -555,6 +555,39 @@ def test_a_fold_never_speaks_a_line_meant_for_a_winner(
     assert console.errors == []
 
 
+def test_table_talk_keeps_characters_in_their_own_words_and_not_at_every_move(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """``talk.js``: a character says only its own lines (no stock "I'll take that off your
+    hands." in Luke Short's mouth), a bot that is no character keeps the stock lines, and
+    ``speaks`` voices every knock but about one call in two and one take from the pile in
+    four."""
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    got = page.evaluate(
+        """async () => {
+            const talk = await import('/app/talk.js');
+            const ch = await (await fetch('/api/characters/luke-short')).json();
+            const versions = Array.from({ length: 400 }, (_, v) => v);
+            const share = (kind, seat) =>
+                versions.filter((v) => talk.speaks(kind, seat, v)).length / versions.length;
+            return {
+                take: versions.map((v) => talk.lineFor('draw_discard', 1, v, ch)),
+                stock: talk.lineFor('draw_discard', 1, 0, null),
+                knock: [1, 2, 3].map((seat) => share('knock', seat)),
+                call: [1, 2, 3].map((seat) => share('call', seat)),
+                pile: [1, 2, 3].map((seat) => share('draw_discard', seat)),
+            };
+        }"""
+    )
+    assert set(got["take"]) == {None}, set(got["take"])
+    assert got["stock"], got
+    assert got["knock"] == [1, 1, 1], got["knock"]
+    assert all(0.4 <= x <= 0.6 for x in got["call"]), got["call"]
+    assert all(0.17 <= x <= 0.33 for x in got["pile"]), got["pile"]
+    assert console.errors == []
+
+
 def test_only_a_round_with_a_winner_draws_a_remark(
     server_url: str, new_page: Any, console: Console
 ) -> None:
@@ -648,31 +681,32 @@ def test_a_gunfight_table_says_the_score_to_beat(
 def test_the_phone_bar_sums_up_the_hand_from_the_engine_figures(
     server_url: str, new_page: Any, console: Console
 ) -> None:
-    """``focusSummary`` (the phone's bar): a knock count below zero (two jokers) with a true
-    minus sign; in Knock Rummy / Gin, holding a card to throw, the lowest count a discard
-    leaves (``discard_counts``), else the count and melds."""
+    """``focusLines`` (the phone's bar): each figure named, the knock count on its own line
+    (below zero with two jokers, a true minus sign); in Knock Rummy / Gin, holding a card to
+    throw, the lowest count a discard leaves (``discard_counts``), else the count and melds."""
     page = new_page(PHONE)
     page.goto(server_url + "/")
     got = page.evaluate(
         """async () => {
-            const { focusSummary } = await import('/app/focus.js');
+            const { focusLines } = await import('/app/focus.js');
             const { lowestAfter, countAfter } = await import('/app/cards.js');
             const kr = {arrangement: {count: 30, melds: [['2s', '3s', '4s']]},
                 discard_counts: {Kh: 7, Qs: 7, '2c': 9}};
             return {
-                dk: focusSummary({evaluation: {category: 'pair', score: 16, knock_count: -1}},
+                dk: focusLines({evaluation: {category: 'pair', score: 16, knock_count: -1}},
                     true),
-                kr: focusSummary(kr, false),
-                held: focusSummary({arrangement: kr.arrangement, discard_counts: {}}, false),
+                kr: focusLines(kr, false),
+                held: focusLines({arrangement: kr.arrangement, discard_counts: {}}, false),
                 low: lowestAfter(kr),
                 after: countAfter(kr, 'Qs'),
                 none: countAfter({}, 'Qs'),
             };
         }"""
     )
-    assert got["dk"].endswith("· +16 · knock count −1"), got["dk"]
-    assert got["kr"] == "Count 7 after a discard"
-    assert got["held"] == "Count 30 · 1 meld"
+    assert got["dk"][0].endswith("· score +16"), got["dk"]
+    assert got["dk"][1:] == ["knock count −1"], got["dk"]
+    assert got["kr"] == ["Count 7 after a discard"]
+    assert got["held"] == ["Count 30 · 1 meld"]
     assert got["low"] == {"count": 7, "cards": ["Kh", "Qs"]}
     assert (got["after"], got["none"]) == (7, None)
     assert console.errors == []

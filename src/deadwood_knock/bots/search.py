@@ -167,7 +167,9 @@ class InferredSimSearch(SimSearch):
 #: playouts (fourteenth pass, ``KR_BOTH_KNOCK``: commit d07de54 has it), nor both seats
 #: knocking at 6, or at 20 once the stock is below 26 cards (fifteenth pass,
 #: ``KR_STOCK_KNOCK``: commit 6a0b04a has it), nor that with the rival knocking late only
-#: below the seat's count (sixteenth pass, ``KR_STOCK_RIVAL_BELOW``: commit 4e65c77 has it).
+#: below the seat's count (sixteenth pass, ``KR_STOCK_RIVAL_BELOW``: commit 4e65c77 has it),
+#: nor that at 15 on the fresh seeds 720-731 (seventeenth pass: -0.11 a hand against
+#: strong; commit 84971ab has it, with a test at 15).
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 

@@ -1,13 +1,14 @@
 """Table talk for the terminal: the characters' own lines, at the moments the web table
 voices them (``web/app/talk.js``).
 
-A character seat says one line when it knocks, calls, folds, palms or stands, and one
-character greets the table at the first deal. When a round (Deadwood Knock) or hand
-(Knock Rummy, Gin) is scored, its winner says a "win" line if it is a character; if the
-person won, one character who lost says a "lose" line. A round in which the table caught
-a palm (a seat got Suspicion) draws a "palm_caught" line from another character instead.
-Lines come only from the content (``figures.json`` ``table_talk``): a bot that is not a
-character says nothing.
+A character seat says one line at each knock, and at one call, fold, palm or stand in two
+(``EVERY``, as ``talk.js`` gates them, so a character's one line for a moment is not heard
+at every such move), and one character greets the table at the first deal. When a round
+(Deadwood Knock) or hand (Knock Rummy, Gin) is scored, its winner says a "win" line if it
+is a character; if the person won, one character who lost says a "lose" line. A round in
+which the table caught a palm (a seat got Suspicion) draws a "palm_caught" line from
+another character instead. Lines come only from the content (``figures.json``
+``table_talk``): a bot that is not a character says nothing.
 
 Talk hears only public events, so it never tells what a seat holds. The line is picked
 from the seed, the round and the seat, so the same match always says the same. Who won is
@@ -26,7 +27,7 @@ from deadwood_knock.content.schema import Figure
 from deadwood_knock.games.base import Event
 from deadwood_knock.trail.figure_bots import figure_id
 
-__all__ = ["SITUATIONS", "Remark", "TableTalk"]
+__all__ = ["EVERY", "SITUATIONS", "Remark", "TableTalk"]
 
 #: Each moment, and the content's situations that can voice it (the first with lines wins),
 #: as ``talk.js`` maps them: a call or a palm may say a bluff line.
@@ -41,6 +42,10 @@ SITUATIONS: Mapping[str, tuple[str, ...]] = {
     "lose": ("lose",),
     "caught": ("palm_caught",),
 }
+
+#: How often a seat voices a moment (one in N; a moment not named: every time), as
+#: ``talk.js``'s ``EVERY`` (the web's take from the pile, 4, says nothing here).
+EVERY: Mapping[str, int] = {"call": 2, "fold": 2, "stand": 2, "palm": 2}
 
 #: Event kinds a seat's remark answers (a palm is a ``draw`` from the ``palm`` source).
 _SEAT_MOMENTS: Mapping[str, str] = {
@@ -126,6 +131,9 @@ class TableTalk:
         if event.kind == "draw" and data.get("source") == "palm":
             moment = "palm"
         if moment is None:
+            return None
+        every = EVERY.get(moment, 1)
+        if every > 1 and _pick(every, self.seed, self.round, event.seat, moment, "voice"):
             return None
         return self._say(event.seat, moment, self.round)
 

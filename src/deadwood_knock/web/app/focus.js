@@ -34,22 +34,25 @@ function SheetHead({ title, onClose }) {
   </div>`;
 }
 
-// One line for the phone's bar: the hand at a glance.
-/** @param {any} obs the seat's observation @param {boolean} dk a poker-split game @returns {string} */
-export function focusSummary(obs, dk) {
+// The phone's bar: the hand at a glance, each figure named (a bare "+37" meant nothing
+// to a newcomer). Deadwood Knock gives two lines so the knock count, the figure that
+// says whether a knock is open, is never the part cut off.
+/** @param {any} obs the seat's observation @param {boolean} dk a poker-split game @returns {string[]} */
+export function focusLines(obs, dk) {
   if (dk) {
     const ev = obs.evaluation;
-    if (!ev) return "Hand Focus";
-    return `${categoryWords(ev.category)} · ${signed(ev.score)} · knock count ${num(ev.knock_count)}`;
+    if (!ev) return ["Hand Focus"];
+    return [`${categoryWords(ev.category)} · score ${signed(ev.score)}`, `knock count ${num(ev.knock_count)}`];
   }
   const arr = obs.arrangement;
-  if (!arr) return "Your count";
+  if (!arr) return ["Your count"];
   // Holding a card to throw, the count that matters is the one a discard leaves.
   const low = lowestAfter(obs);
-  if (low) return `Count ${low.count} after a discard`;
+  if (low) return [`Count ${low.count} after a discard`];
   const melds = (arr.melds || []).length;
-  return `Count ${arr.count} · ${melds} meld${melds === 1 ? "" : "s"}`;
+  return [`Count ${arr.count} · ${melds} meld${melds === 1 ? "" : "s"}`];
 }
+
 
 // After a knock, only what the engine's phase and seats say: the knocker has no final
 // turn, and a final turn is the seat's own only while the engine says so.

@@ -7,14 +7,14 @@ import { html, useState, useEffect, useRef, navigate } from "./lib.js";
 import { getHint, api, ApiError } from "./api.js";
 import { sameCard, parseCard } from "./cards.js";
 import { settings, recordResult, update } from "./store.js";
-import { lineFor, talkKind, roundRemark } from "./talk.js";
+import { lineFor, talkKind, roundRemark, speaks } from "./talk.js";
 import { LeaveDialog } from "./dialogs.js";
 import { Portrait, useLikenesses } from "./portraits.js";
 import { MatchStore, rankOf } from "./matchstore.js";
 import { Playback, PACES } from "./playback.js";
 import { TableLog, withTalk } from "./tablelog.js";
 import { ShowdownDialog, MatchComplete, outcomeFor, categoryWords, num } from "./showdown.js";
-import { HandFocus, MeldPanel, Scores, focusSummary } from "./focus.js";
+import { HandFocus, MeldPanel, Scores, focusLines } from "./focus.js";
 import { unlockSound } from "./sound.js";
 import { gameTitle, pokerSplit, unitWord } from "./games.js";
 import { Opponents, characterFor, seatName } from "./seats.js";
@@ -168,7 +168,7 @@ function useTableTalk({ v, me, players, characters, hooks }) {
     if (ev.type === "round_result" || ev.type === "hand_result") return roundRemark(ev, me, players, of);
     if (ev.seat == null || ev.seat === me) return null;
     const kind = talkKind(ev);
-    if (!kind) return null;
+    if (!kind || !speaks(kind, ev.seat, version)) return null;
     const text = kind === "say" ? ev.text || ev.line : lineFor(kind, ev.seat, version, of(ev.seat));
     return text ? { seat: ev.seat, text } : null;
   };
@@ -412,7 +412,7 @@ function TableBar({ dk, obs, me, advice, sheet, onToggle }) {
       <button class="bar-btn focus-btn" aria-expanded=${sheet === "focus" ? "true" : "false"}
         aria-controls="sheet-focus" onClick=${() => onToggle("focus")}>
         <span class="bar-label">${dk ? "Hand Focus" : "Your Count"}${advice ? html` <b class="dot" aria-label="hint ready">•</b>` : null}</span>
-        <span class="bar-sub">${focusSummary(obs, dk)}</span>
+        ${focusLines(obs, dk).map((line) => html`<span class="bar-sub">${line}</span>`)}
       </button>
       <button class="bar-btn" aria-expanded=${sheet === "scores" ? "true" : "false"}
         aria-controls="sheet-scores" onClick=${() => onToggle("scores")}>

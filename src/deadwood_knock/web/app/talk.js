@@ -52,12 +52,33 @@ function ownLines(character, kind) {
   return null;
 }
 
+// A character speaks in its own words only: a moment it has no line for passes in silence
+// (the stock lines are for bots that are not characters). Each line a character has for a
+// moment would otherwise be heard at every such move of a match.
 /** @param {string} kind @param {number} seat @param {number} salt @param {any} character @returns {string | null} */
 export function lineFor(kind, seat, salt, character) {
   const own = ownLines(character, kind);
-  const pool = own && own.length ? own : FALLBACK[kind];
+  const isCharacter = Boolean(character && Array.isArray(character.table_talk));
+  const pool = own && own.length ? own : isCharacter ? null : FALLBACK[kind];
   if (!pool) return null;
   return pool[Math.abs(seat * 7 + salt) % pool.length];
+}
+
+// How often a seat voices a moment: every knock and every rummy, but one call, fold, stand
+// or palm in two, and one take from the pile in four, so a ten-round match does not hear the
+// same line at every turn (one played at 360 px heard "I'll take that off your hands."
+// fifteen times). Picked from the event's version and the seat: the same moves say the same
+// after a reload. The terminal gates the same moments the same way (tui/talk.py ``EVERY``).
+export const EVERY = Object.freeze({ call: 2, fold: 2, stand: 2, palm: 2, draw_discard: 4 });
+
+/** @param {string} kind @param {number} seat @param {number} version @returns {boolean} */
+export function speaks(kind, seat, version) {
+  const every = /** @type {Record<string, number>} */ (EVERY)[kind] || 1;
+  if (every === 1) return true;
+  // A multiplicative hash, so a seat's turns (versions a table's width apart) do not fall
+  // into step with the gate.
+  const h = Math.imul((version + 1) * 31 + seat, 0x9e3779b1) >>> 0;
+  return (h >>> 16) % every === 0;
 }
 
 // Map an engine event to a talk kind, or null when the event is not worth a remark.
