@@ -2,9 +2,9 @@
 heads-up Knock Rummy playouts the rival knocks at 6 or less as today and, above that, by
 a chance fitted to strong-v1's knocks (``KR_CHANCE_BASE``, ``KR_CHANCE_COUNT``,
 ``KR_CHANCE_STOCK``), drawn from the playout's own stream; the searching seat keeps the
-knock at 6. Off (0, the play) and on with a chance that never fires: today's search
-sample for sample; on: what the playouts do, a seed repeating, nothing hidden read, Gin
-untouched."""
+knock at 6. Kept by the pass (on in play: 1). Off (0) and on with a chance that never
+fires: strong-v1's Knock Rummy search sample for sample; on: what the playouts do, a seed
+repeating, nothing hidden read, Gin untouched."""
 
 from __future__ import annotations
 
@@ -65,14 +65,22 @@ def _chance(count: int, stock: int) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def test_off_in_play_and_never_firing_is_today(monkeypatch: Any) -> None:
-    """Off (0): Knock Rummy's search is strong-v1's ``KrSimSearch``. On with a chance that
-    never fires, the switch's search is built and the values are today's sample for
-    sample (Knock Rummy and Gin); Gin's search is not the switch's, and its values are
-    the same with the switch on as fitted."""
-    assert search.KR_RIVAL_CHANCE == 0
+def test_on_in_play_off_and_never_firing_are_strong_v1s(monkeypatch: Any) -> None:
+    """On in play (1, the fitted values): heads-up Knock Rummy's search is the switch's.
+    Off (0): it is strong-v1's ``KrSimSearch``; on with a chance that never fires, the
+    switch's search is built and the values are the switch-off ones sample for sample
+    (Knock Rummy and Gin); Gin's search is not the switch's, and its values are the same
+    with the switch on as fitted."""
+    assert search.KR_RIVAL_CHANCE == 1
+    assert (search.KR_CHANCE_BASE, search.KR_CHANCE_COUNT, search.KR_CHANCE_STOCK) == (
+        -7.18,
+        0.18,
+        0.48,
+    )
     assert KR_PLAYOUT_KNOCK == 6
     game, state = _position("knock-rummy", HAND, "5h")
+    assert isinstance(_built(game, game.observe(state, 0)), search.ChanceKnockKrSearch)
+    monkeypatch.setattr(search, "KR_RIVAL_CHANCE", 0)
     assert type(_built(game, game.observe(state, 0))) is KrSimSearch
     off = {}
     for game_name in ("knock-rummy", "gin"):
@@ -206,6 +214,7 @@ def test_on_the_rival_knocks_high_the_seat_at_6(monkeypatch: Any) -> None:
 def test_on_the_values_change(monkeypatch: Any) -> None:
     game, state = _position("knock-rummy", FAR, "5h")
     obs, legal = game.observe(state, 0), game.legal_actions(state)
+    monkeypatch.setattr(search, "KR_RIVAL_CHANCE", 0)
     off = _values(game, obs, legal)
     monkeypatch.setattr(search, "KR_RIVAL_CHANCE", 1)
     assert _values(game, obs, legal) != off

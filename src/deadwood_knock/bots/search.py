@@ -7,7 +7,9 @@ model (``bots/inference.py``: what each opponent threw, let go past and took, an
 Deadwood Knock the knock and the calls) instead of uniformly with a best-of-a-few
 stand-in for "players keep their better cards". Its Gin playouts throw with the
 meld-aware policy (``kr_playout.meld_move``, ``MELD_PLAYOUTS``). In Knock Rummy it decides
-the knock by its value (``SearchBot._rummy_choice``). Everything else is the
+the knock by its value (``SearchBot._rummy_choice``), and heads-up its playout rival
+knocks by a chance fitted to strong-v1's knocks (``KR_RIVAL_CHANCE``,
+``ChanceKnockKrSearch``) as well as at 6 or less. Everything else is the
 same search: paired playouts of every kept action on each sampled position, successive
 halving, the Gin anchor. Deadwood Knock's pot decisions are part of that search: at a call, the
 playouts settle the pot on the inferred hands, so the call's value is the chance of
@@ -207,8 +209,10 @@ class MeldKrSearch(KrSimSearch):
         return self.value(sample, action, random.Random(stream))
 
 
-#: Knock Rummy, Gin and Knock Rummy eighteenth pass (off in play: 0; on: 1;
-#: docs/bots-experiments.md): in heads-up Knock Rummy playouts the rival (not the
+#: Knock Rummy, Gin and Knock Rummy eighteenth pass (on in play: 1, kept by the pass's
+#: rule; 0 is off, strong-v1's playouts; docs/bots-experiments.md: +3.48 a hand against
+#: strong without it, 2,751 hands on the fresh seeds 740-747, every seed ahead): in
+#: heads-up Knock Rummy playouts the rival (not the
 #: searching seat, which keeps the knock at 6) knocks at 6 or less as today, and above
 #: that by a chance fitted to strong-v1's knocks: with ``c`` the count its discard leaves
 #: and ``s`` the stock's size, p = 1 / (1 + exp(-(KR_CHANCE_BASE + KR_CHANCE_STOCK * s -
@@ -216,7 +220,7 @@ class MeldKrSearch(KrSimSearch):
 #: decisions against strong on seed 700 (158 knocks): about even at a count of 40 with a
 #: full stock (30), 27 at 25, 13 at 20; the chance falls by half every 4 points of count
 #: above that. The chance's draws come from the playout's own stream.
-KR_RIVAL_CHANCE: int = 0
+KR_RIVAL_CHANCE: int = 1
 KR_CHANCE_BASE: float = -7.18
 KR_CHANCE_COUNT: float = 0.18
 KR_CHANCE_STOCK: float = 0.48
