@@ -7,7 +7,9 @@ model (``bots/inference.py``: what each opponent threw, let go past and took, an
 Deadwood Knock the knock and the calls) instead of uniformly with a best-of-a-few
 stand-in for "players keep their better cards". Its Gin playouts throw with the
 meld-aware policy (``kr_playout.meld_move``, ``MELD_PLAYOUTS``). In Knock Rummy it decides
-the knock by its value (``SearchBot._rummy_choice``). Everything else is the
+the knock by its value (``SearchBot._rummy_choice``), and heads-up its playout rival
+knocks by a chance fitted to strong-v1's knocks (``KR_RIVAL_CHANCE``,
+``ChanceKnockKrSearch``) as well as at 6 or less. Everything else is the
 same search: paired playouts of every kept action on each sampled position, successive
 halving, the Gin anchor. Deadwood Knock's pot decisions are part of that search: at a call, the
 playouts settle the pot on the inferred hands, so the call's value is the chance of
@@ -18,11 +20,12 @@ round score against every way of playing on. Hand Focus ranks moves with this bo
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
 
-from deadwood_knock.bots import kr_playout
+from deadwood_knock.bots import draws, kr_playout
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk import source_of
 from deadwood_knock.bots.dk_playout import Style, sample_position
@@ -39,7 +42,7 @@ from deadwood_knock.bots.strong import (
 )
 from deadwood_knock.bots.view import TableView, repeated_position, view_of
 from deadwood_knock.games.base import Action, Game
-from deadwood_knock.games.knock_rummy.core import KrTable
+from deadwood_knock.games.knock_rummy.core import DRAW, KrTable
 from deadwood_knock.games.knock_rummy.melds import count, hand_mask
 from deadwood_knock.games.knock_rummy.rules import GIN_LIMIT
 
@@ -206,6 +209,104 @@ class MeldKrSearch(KrSimSearch):
         return self.value(sample, action, random.Random(stream))
 
 
+#: Knock Rummy, Gin and Knock Rummy eighteenth pass (on in play: 1, kept by the pass's
+#: rule; 0 is off, strong-v1's playouts; docs/bots-experiments.md: +3.48 a hand against
+#: strong without it, 2,751 hands on the fresh seeds 740-747, every seed ahead): in
+#: heads-up Knock Rummy playouts the rival (not the
+#: searching seat, which keeps the knock at 6) knocks at 6 or less as today, and above
+#: that by a chance fitted to strong-v1's knocks: with ``c`` the count its discard leaves
+#: and ``s`` the stock's size, p = 1 / (1 + exp(-(KR_CHANCE_BASE + KR_CHANCE_STOCK * s -
+#: KR_CHANCE_COUNT * c))). Fitted (logistic regression) to strong-v1's 510 discard
+#: decisions against strong on seed 700 (158 knocks): about even at a count of 40 with a
+#: full stock (30), 27 at 25, 13 at 20; the chance falls by half every 4 points of count
+#: above that. The chance's draws come from the playout's own stream.
+KR_RIVAL_CHANCE: int = 1
+KR_CHANCE_BASE: float = -7.18
+KR_CHANCE_COUNT: float = 0.18
+KR_CHANCE_STOCK: float = 0.48
+#: A playout has at most 16 rival discards (``PLAYOUT_CAP`` 32 moves); the chance's draws
+#: for a stream come from ``random.Random(stream ^ _CHANCE_SALT)``, apart from the
+#: stock's shuffle.
+_CHANCE_DRAWS = 16
+_CHANCE_SALT = 0x6B6E6F63
+
+
+class ChanceKnockKrSearch(KrSimSearch):
+    """strong-v1's Knock Rummy search (its sampler, the stock shuffled per playout) with
+    the playout rival knocking by a chance as well as at 6 or less (``KR_RIVAL_CHANCE``).
+
+    Knocking when a uniform draw ``u`` is below ``p(c, s)`` is knocking when ``c`` is
+    below ``(base + per_stock * s - logit(u)) / per_count``: each playout draws the
+    rival's noise ``logit(u) / per_count`` once per rival discard (the i-th discard the
+    i-th draw, so every candidate of a sample meets the same draws), and the move is
+    ``policy_move`` with that threshold, no exp in the playout."""
+
+    def __init__(self, view: TableView, base: float, per_count: float, per_stock: float) -> None:
+        super().__init__(view)
+        self.rival = 1 - view.seat
+        self.mid = base / per_count
+        self.per = per_stock / per_count
+        self.scale = 1.0 / per_count
+        self._noise: tuple[float, ...] = ()
+        self._stream: int | None = None
+        self._k = 0
+
+    def noise(self, rng: random.Random) -> tuple[float, ...]:
+        """``_CHANCE_DRAWS`` draws of ``logit(u) / per_count``, ``u`` uniform on (0, 1)."""
+        out = []
+        for _ in range(_CHANCE_DRAWS):
+            u = min(max(rng.random(), 1e-12), 1.0 - 1e-12)
+            out.append(self.scale * math.log(u / (1.0 - u)))
+        return tuple(out)
+
+    def limit(self, stock: int, k: int) -> float:
+        """The count at or below which the rival's k-th playout discard knocks by chance."""
+        z = self._noise[k] if k < len(self._noise) else math.inf
+        return self.mid + self.per * stock - z
+
+    def move(self, t: KrTable, knock_at: int) -> None:
+        """``policy_move``; at the rival's discard, with the knock threshold raised to
+        its chance's draw when that is above ``knock_at``."""
+        if t.to_act == self.rival and t.phase != DRAW:
+            k = self._k
+            self._k = k + 1
+            limit = self.limit(len(t.stock), k)
+            if limit > knock_at:
+                kr_playout.policy_move(t, int(limit))
+                return
+        kr_playout.policy_move(t, knock_at)
+
+    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
+        sim = sample.copy()
+        seat = self.view.seat
+        if not kr_playout.apply_action(sim, seat, action):
+            return -1000.0
+        draws.shuffle(rng, sim.stock)  # as ``KrSimSearch``: the sampled order is a guess
+        self._noise, self._stream, self._k = self.noise(rng), None, 0
+        return float(kr_playout.playout(sim, self.knock_at, move=self.move)[seat])
+
+    def value_on_stream(self, sample: KrTable, action: Action, stream: int) -> float:
+        # ``KrSimSearch``'s (the stock's order by stream and length), with ``move``.
+        sim = sample.copy()
+        seat = self.view.seat
+        if not kr_playout.apply_action(sim, seat, action):
+            return -1000.0
+        stock = sim.stock
+        key = (stream, len(stock))
+        order = self._orders.get(key)
+        if order is None:
+            if len(self._orders) >= 16:
+                self._orders.clear()
+            order = self._orders[key] = list(range(len(stock)))
+            draws.shuffle(random.Random(stream), order)
+        sim.stock = [stock[i] for i in order]
+        if stream != self._stream:
+            self._noise = self.noise(random.Random(stream ^ _CHANCE_SALT))
+            self._stream = stream
+        self._k = 0
+        return float(kr_playout.playout(sim, self.knock_at, move=self.move)[seat])
+
+
 class InferredKrSearch(MeldKrSearch):
     """Knock Rummy / Gin playouts on positions whose hidden hands come from the model.
     ``table`` is the position with its public parts (any sample of the view); each sample
@@ -369,6 +470,10 @@ class SearchBot(StrongBot):
             if table is not None:
                 if game.name in INFERRED_RUMMY:
                     return InferredKrSearch(view, game.name, table)
+                if KR_RIVAL_CHANCE and view.players == 2 and not options_of(view.raw)[2]:
+                    return ChanceKnockKrSearch(
+                        view, KR_CHANCE_BASE, KR_CHANCE_COUNT, KR_CHANCE_STOCK
+                    )
                 if game.name in MELD_PLAYOUTS:
                     return MeldKrSearch(view, game.name)
         return super()._search(game, observation, view)
