@@ -264,3 +264,226 @@ def test_on_a_seeded_match_repeats(monkeypatch: Any, seat: int) -> None:
 
     assert play() == play()
     assert built and all(b == (seat, -7.18, 0.18, 0.48) for b in built)
+
+
+# Gin (``search.GIN_RIVAL_CHANCE``, Gin and Knock Rummy nineteenth pass): the same rule
+# (``search.RivalChance``) for the Gin playout rival, capped at the limit (10), gin always.
+
+GIN_AT = {  # a rival's Gin hand and the count its best discard leaves
+    "Ah 2h 3h 4s 5s 6s 7d 8d 9d Td Kc": 0,
+    "Ah 2h 3h 4s 5s 6s 7d 8d 9d 5c Kc": 5,
+    RIVAL: 10,
+    "Ah 2h 3h 4s 5s 6s 7d 8d 9c Kc Qs": 34,
+}
+
+
+def _gin_search(seat: int, base: float, per_count: float, per_stock: float) -> Any:
+    game, state = _position("gin", HAND, "5h")
+    obs = game.observe(dataclasses.replace(state, to_act=seat), seat)
+    view = view_of(obs, game.name)
+    table = kr_playout.sample_position(view, random.Random(0))
+    return search.ChanceKnockGinSearch(view, game.name, table, base, per_count, per_stock)
+
+
+def _gin_rival_to_discard(rival: str, stock: int) -> KrTable:
+    """A Gin table, seat 1 to discard with ``rival``, seat 0 holding ``SEAT``."""
+    t = KrTable.new(KnockRummyOptions(players=2, gin=True), 3, single_hand=True)
+    hand, mine = list(parse_cards(rival)), list(parse_cards(SEAT))
+    rest = [c for c in CARDS[:52] if c not in hand and c not in mine]
+    t.hands = [hand_mask(mine), hand_mask(hand)]
+    t.pile, t.stock = rest[:1], rest[1 : 1 + stock]
+    t.phase, t.to_act, t.taken = DISCARD, 1, None
+    return t
+
+
+def test_gin_off_in_play_and_always_firing_are_todays(monkeypatch: Any) -> None:
+    """Off in play (0): Gin's search is today's ``InferredKrSearch``. On with a chance that
+    always fires (the rival knocks as soon as the limit allows, today's rule): the switch's
+    search is built and the values are today's sample for sample; Knock Rummy's values do
+    not move with the Gin switch on."""
+    assert search.GIN_RIVAL_CHANCE == 0
+    off = {}
+    for game_name in ("gin", "knock-rummy"):
+        for hand in (HAND, FAR):
+            game, state = _position(game_name, hand, "5h")
+            obs = game.observe(state, 0)
+            if game_name == "gin":
+                assert type(_built(game, obs)) is search.InferredKrSearch
+            off[game_name, hand] = _values(game, obs, game.legal_actions(state))
+    monkeypatch.setattr(search, "GIN_RIVAL_CHANCE", 1)
+    monkeypatch.setattr(search, "GIN_CHANCE_BASE", 1e9)
+    for game_name in ("gin", "knock-rummy"):
+        for hand in (HAND, FAR):
+            game, state = _position(game_name, hand, "5h")
+            obs = game.observe(state, 0)
+            built = _built(game, obs)
+            assert isinstance(built, search.ChanceKnockGinSearch) is (game_name == "gin")
+            assert _values(game, obs, game.legal_actions(state)) == off[game_name, hand]
+
+
+def test_gin_the_rival_knocks_by_its_draw_gin_always_the_seat_at_10() -> None:
+    """With p = 1 / (1 + exp(c)) (base 0, per count 1, per stock 0) a draw's noise ``z``
+    makes the rival knock at ``-z`` or less, never above the limit, and at gin whatever
+    the draw; past its draws it knocks at gin only. The searching seat with the same hands
+    knocks at 10 or less whatever the draw."""
+    for rival, left in GIN_AT.items():
+        assert best_discard_mask(hand_mask(list(parse_cards(rival))), False)[0] == left
+    found = _gin_search(0, 0.0, 1.0, 0.0)
+    assert found.rival == 1 and found.knock_at == 10 and found.step is kr_playout.meld_move
+    cases = [
+        (10, -5.0, False),
+        (5, -5.0, True),
+        (10, -100.0, True),
+        (34, -100.0, False),
+        (0, 100.0, True),
+        (5, 100.0, False),
+    ]
+    for left, noise, knocks in cases:
+        rival = next(h for h, c in GIN_AT.items() if c == left)
+        found._noise, found._k = (noise,), 0
+        t = _gin_rival_to_discard(rival, 20)
+        found.move(t, found.knock_at)
+        assert (t.phase == OVER) is knocks, (left, noise)
+        if not knocks:
+            assert t.phase == DRAW and t.to_act == 0
+        assert found._k == 1
+    found._noise, found._k = (), 0  # past the draws: the playouts' rule
+    assert found.rival_knocks(10, 30) and found.rival_knocks(1, 30)
+    rises = _gin_search(0, 0.0, -1.0, 0.0)  # p = 1 / (1 + exp(-c)): knocks at -z or more
+    for left, noise, knocks in ((10, -5.0, True), (5, -5.0, True), (4, -5.0, False)):
+        rises._noise, rises._k = (noise,), 0
+        assert rises.rival_knocks(left, 20) is knocks, (left, noise)
+    mine = _gin_search(1, 0.0, 1.0, 0.0)
+    assert mine.view.seat == 1 and mine.rival == 0
+    for left in (10, 5, 0):
+        rival = next(h for h, c in GIN_AT.items() if c == left)
+        mine._noise, mine._k = (100.0,), 0
+        t = _gin_rival_to_discard(rival, 20)
+        mine.move(t, mine.knock_at)
+        assert t.phase == OVER and mine._k == 0
+
+
+def test_gin_the_draws_give_the_fitted_chance() -> None:
+    """Over 4,000 streams the rival knocks at a count of 1-10 at the fitted chance
+    (within 0.03), and a stream's draws repeat."""
+    base, per_count, per_stock = (
+        search.GIN_CHANCE_BASE,
+        search.GIN_CHANCE_COUNT,
+        search.GIN_CHANCE_STOCK,
+    )
+    found = _gin_search(0, base, per_count, per_stock)
+    for count, stock in ((1, 25), (4, 20), (7, 15), (10, 10), (10, 25)):
+        x = base + per_stock * stock - per_count * count
+        p = 1.0 / (1.0 + math.exp(-x))
+        hits = 0
+        for s in range(4000):
+            found._stream = None
+            found.stream_noise(s)
+            found._k = 2
+            hits += found.rival_knocks(count, stock)
+        assert abs(hits / 4000 - p) < 0.03, (count, stock, hits / 4000, p)
+    found.stream_noise(7)
+    first = found._noise
+    found._stream = None
+    found.stream_noise(7)
+    assert found._noise == first and found._k == 0
+
+
+def _gin_on(monkeypatch: Any) -> None:
+    monkeypatch.setattr(search, "GIN_RIVAL_CHANCE", 1)
+
+
+def test_gin_on_the_rival_plays_on_under_the_limit_the_seat_does_not(monkeypatch: Any) -> None:
+    """The search's own Gin playouts: the searching seat never plays on with a discard
+    that leaves 10 or less; the rival does (more than 10 times), and also knocks."""
+    _gin_on(monkeypatch)
+    played: list[tuple[int, str, int, int]] = []  # seat, kind, after, before
+    real_play, real_playout = KrTable.play, kr_playout.playout
+    inside = [False]
+
+    def spy_playout(t: KrTable, knock_at: int, *args: Any, **kwargs: Any) -> list[float]:
+        inside[0] = True
+        try:
+            return real_playout(t, knock_at, *args, **kwargs)
+        finally:
+            inside[0] = False
+
+    def spy(self: KrTable, action: Any, events: Any = None) -> None:
+        seat, before = self.to_act, None
+        if inside[0] and self.phase != DRAW and seat is not None:
+            before = kr_playout._best_discard(self.hands[seat], False, self.taken)[0]
+        real_play(self, action, events)
+        if before is not None and seat is not None:
+            played.append((seat, action.kind, count_mask(self.hands[seat], False), before))
+
+    monkeypatch.setattr(KrTable, "play", spy)
+    monkeypatch.setattr(kr_playout, "playout", spy_playout)
+    for hand in (HAND, FAR):
+        game, state = _position("gin", hand, "5h")
+        obs = game.observe(state, 0)
+        assert isinstance(_built(game, obs), search.ChanceKnockGinSearch)
+        _values(game, obs, game.legal_actions(state))
+    rival_knocks = rival_on = 0
+    for seat, kind, after, before in played:
+        if kind == "knock":
+            assert after <= 10
+            rival_knocks += seat == 1
+        elif kind == "discard":
+            assert seat == 1 or before > 10
+            rival_on += seat == 1 and before <= 10
+    assert rival_on > 10 and rival_knocks > 0
+
+
+def test_gin_on_the_values_change(monkeypatch: Any) -> None:
+    game, state = _position("gin", FAR, "5h")
+    obs, legal = game.observe(state, 0), game.legal_actions(state)
+    off = _values(game, obs, legal)
+    _gin_on(monkeypatch)
+    assert _values(game, obs, legal) != off
+
+
+def test_gin_on_reads_nothing_hidden(monkeypatch: Any) -> None:
+    """Doctored states: other hidden cards behind the same Gin observation give the same
+    values, sample for sample."""
+    _gin_on(monkeypatch)
+    runs, rivals = [], []
+    for shift in (0, 7, 19):
+        game, state = _position("gin", HAND, "5h", shift=shift)
+        runs.append(_values(game, game.observe(state, 0), game.legal_actions(state)))
+        rivals.append(state.hands[1])
+    assert len(set(rivals)) == 3
+    assert runs[0] == runs[1] == runs[2]
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_gin_on_a_seeded_match_repeats(monkeypatch: Any, seat: int) -> None:
+    """A whole seeded Gin match, strong (switch on) against strong-v1, twice: the same
+    moves; the switch's search, with the fitted chance, is the one used."""
+    _gin_on(monkeypatch)
+    built = []
+    real = search.ChanceKnockGinSearch.__init__
+
+    def spy(self: Any, view: Any, game: str, table: Any, *fit: float) -> None:
+        built.append((view.seat, *fit))
+        real(self, view, game, table, *fit)
+
+    monkeypatch.setattr(search.ChanceKnockGinSearch, "__init__", spy)
+
+    def play() -> list[str]:
+        game = get_game("gin")
+        state = game.new_game(game.options_from_json({"players": 2}), 4)
+        bots = [get_bot("strong-v1"), get_bot("strong-v1")]
+        bots[seat] = get_bot("strong")
+        rngs = [random.Random(1), random.Random(2)]
+        moves: list[str] = []
+        while not game.is_over(state) and len(moves) < 3000:
+            who = game.to_act(state)
+            obs, legal = game.observe(state, who), game.legal_actions(state)
+            action = bots[who].act(game, obs, legal, rngs[who], Budget(iterations=6))
+            moves.append(str(action))
+            state, _ = game.apply(state, action)
+        return moves
+
+    assert play() == play()
+    fit = (search.GIN_CHANCE_BASE, search.GIN_CHANCE_COUNT, search.GIN_CHANCE_STOCK)
+    assert built and all(b == (seat, *fit) for b in built)
