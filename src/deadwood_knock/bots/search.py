@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.bots import draws, kr_playout
@@ -172,7 +172,11 @@ class InferredSimSearch(SimSearch):
 #: ``KR_STOCK_KNOCK``: commit 6a0b04a has it), nor that with the rival knocking late only
 #: below the seat's count (sixteenth pass, ``KR_STOCK_RIVAL_BELOW``: commit 4e65c77 has it),
 #: nor that at 15 on the fresh seeds 720-731 (seventeenth pass: -0.11 a hand against
-#: strong; commit 84971ab has it, with a test at 15).
+#: strong; commit 84971ab has it, with a test at 15). Nor, at Gin, a playout rival
+#: knocking at gin always and at 1-10 by a chance fitted to strong-v1's Gin knocks
+#: (nineteenth pass, ``GIN_RIVAL_CHANCE``, the Knock Rummy chance's rule shared in a
+#: ``RivalChance`` mixin: -0.36 a hand against strong on the fresh seeds 4300-4303;
+#: commit c7c62c9 has it, with its tests).
 MELD_PLAYOUTS: frozenset[str] = frozenset({"gin"})
 
 
@@ -230,55 +234,25 @@ KR_CHANCE_STOCK: float = 0.48
 _CHANCE_DRAWS = 16
 _CHANCE_SALT = 0x6B6E6F63
 
-#: Gin, Gin and Knock Rummy nineteenth pass (off in play: 0; on: 1): in heads-up Gin
-#: playouts the rival (not the searching seat, which knocks as soon as the limit allows)
-#: knocks at gin always and at a count of 1-10 by a chance fitted to strong-v1's Gin
-#: knocks, p = 1 / (1 + exp(-(GIN_CHANCE_BASE + GIN_CHANCE_STOCK * s - GIN_CHANCE_COUNT
-#: * c))) (``c`` the count its discard leaves, ``s`` the stock's size); the rule is
-#: Knock Rummy's (:class:`RivalChance`), under the limit. Fitted (logistic regression) to
-#: strong-v1's 83 Gin knock decisions at counts 1-10 against strong on seed 4310 (42
-#: knocks; its 10 at gin all knocked): the chance *rises* with the count (strong-v1 held
-#: low counts for gin) and with the stock: 0.76 at 8 with 25 left, 0.17 at 2 with 15.
-GIN_RIVAL_CHANCE: int = 0
-GIN_CHANCE_BASE: float = -4.31
-GIN_CHANCE_COUNT: float = -0.18
-GIN_CHANCE_STOCK: float = 0.16
 
-
-class RivalChance:
-    """The playout rival's knock by a fitted chance (``KR_RIVAL_CHANCE``,
-    ``GIN_RIVAL_CHANCE``), for a heads-up Knock Rummy or Gin search to mix in: the rule is
-    written once here, the searches differ only in their sampler and playout policy.
+class ChanceKnockKrSearch(KrSimSearch):
+    """strong-v1's Knock Rummy search (its sampler, the stock shuffled per playout) with
+    the playout rival knocking by a chance as well as at 6 or less (``KR_RIVAL_CHANCE``).
 
     Knocking when a uniform draw ``u`` is below ``p(c, s)`` is knocking when ``c`` is
     below ``(base + per_stock * s - logit(u)) / per_count``: each playout draws the
     rival's noise ``logit(u) / per_count`` once per rival discard (the i-th discard the
-    i-th draw, so every candidate of a sample meets the same draws), and the move is the
-    playout policy's with that threshold, no exp in the playout. In Knock Rummy the
-    chance only raises the rival's knock above the playouts' 6 (``capped`` False); at Gin,
-    where the playouts knock as soon as the limit (10) allows, it replaces that rule under
-    the limit (``capped`` True): the rival knocks at 1-10 by its draw, and always at gin."""
+    i-th draw, so every candidate of a sample meets the same draws), and the move is
+    ``policy_move`` with that threshold, no exp in the playout."""
 
-    rival: int
-    mid: float
-    per: float
-    scale: float
-    capped: bool
-    step: Callable[[KrTable, int], None]
-    _noise: tuple[float, ...]
-    _stream: int | None
-    _k: int
-
-    def chance_init(
-        self, view: TableView, base: float, per_count: float, per_stock: float, capped: bool
-    ) -> None:
+    def __init__(self, view: TableView, base: float, per_count: float, per_stock: float) -> None:
+        super().__init__(view)
         self.rival = 1 - view.seat
         self.mid = base / per_count
         self.per = per_stock / per_count
         self.scale = 1.0 / per_count
-        self.capped = capped
-        self._noise = ()
-        self._stream = None
+        self._noise: tuple[float, ...] = ()
+        self._stream: int | None = None
         self._k = 0
 
     def noise(self, rng: random.Random) -> tuple[float, ...]:
@@ -289,65 +263,22 @@ class RivalChance:
             out.append(self.scale * math.log(u / (1.0 - u)))
         return tuple(out)
 
-    def stream_noise(self, stream: int) -> None:
-        """The draws for ``stream`` (made once a stream), from the first rival discard."""
-        if stream != self._stream:
-            self._noise = self.noise(random.Random(stream ^ _CHANCE_SALT))
-            self._stream = stream
-        self._k = 0
-
     def limit(self, stock: int, k: int) -> float:
         """The count at or below which the rival's k-th playout discard knocks by chance."""
         z = self._noise[k] if k < len(self._noise) else math.inf
         return self.mid + self.per * stock - z
 
-    def rival_knock_at(self, stock: int, knock_at: int) -> int:
-        """Knock Rummy: the knock threshold of the rival's next playout discard, its
-        draw's limit when that is above ``knock_at`` (``per_count`` > 0: the chance
-        falls with the count, so the draw is a threshold)."""
-        k = self._k
-        self._k = k + 1
-        limit = self.limit(stock, k)
-        return int(limit) if limit > knock_at else knock_at
-
-    def rival_knocks(self, left: int, stock: int) -> bool:
-        """Gin: whether the rival's next playout discard, leaving ``left``, knocks by its
-        draw: ``left`` at or below the draw's limit when the chance falls with the count
-        (``per_count`` > 0), at or above it when it rises (``per_count`` < 0)."""
-        k = self._k
-        self._k = k + 1
-        if k >= len(self._noise):  # past the draws: the playouts' own rule
-            return True
-        limit = self.limit(stock, k)
-        return left <= limit if self.scale > 0 else left >= limit
-
-    def chance_move(self, t: KrTable, knock_at: int) -> None:
-        """The playout policy's move (``step``); at the rival's discard, with the knock
-        its chance's draw gives: Knock Rummy at the draw's threshold; Gin (``capped``)
-        at the limit (``knock_at``) when the draw says knock, else at gin only."""
+    def move(self, t: KrTable, knock_at: int) -> None:
+        """``policy_move``; at the rival's discard, with the knock threshold raised to
+        its chance's draw when that is above ``knock_at``."""
         if t.to_act == self.rival and t.phase != DRAW:
-            if not self.capped:
-                self.step(t, self.rival_knock_at(len(t.stock), knock_at))
+            k = self._k
+            self._k = k + 1
+            limit = self.limit(len(t.stock), k)
+            if limit > knock_at:
+                kr_playout.policy_move(t, int(limit))
                 return
-            left = kr_playout._best_discard(t.hands[self.rival], t.opts.high_aces, t.taken)[0]
-            if not self.rival_knocks(left, len(t.stock)) and left > 0:
-                knock_at = 0  # plays on (gin still ends the hand)
-            self.step(t, knock_at)
-            return
-        self.step(t, knock_at)
-
-
-class ChanceKnockKrSearch(RivalChance, KrSimSearch):
-    """strong-v1's Knock Rummy search (its sampler, the stock shuffled per playout) with
-    the playout rival knocking by a chance as well as at 6 or less (``KR_RIVAL_CHANCE``,
-    :class:`RivalChance`)."""
-
-    def __init__(self, view: TableView, base: float, per_count: float, per_stock: float) -> None:
-        super().__init__(view)
-        self.chance_init(view, base, per_count, per_stock, capped=False)
-        self.step = kr_playout.policy_move
-
-    move = RivalChance.chance_move
+        kr_playout.policy_move(t, knock_at)
 
     def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
         sim = sample.copy()
@@ -373,7 +304,10 @@ class ChanceKnockKrSearch(RivalChance, KrSimSearch):
             order = self._orders[key] = list(range(len(stock)))
             draws.shuffle(random.Random(stream), order)
         sim.stock = [stock[i] for i in order]
-        self.stream_noise(stream)
+        if stream != self._stream:
+            self._noise = self.noise(random.Random(stream ^ _CHANCE_SALT))
+            self._stream = stream
+        self._k = 0
         return float(kr_playout.playout(sim, self.knock_at, move=self.move)[seat])
 
 
@@ -396,45 +330,6 @@ class InferredKrSearch(MeldKrSearch):
         else:
             position.stock = rest[: self.view.stock_size]
         return position
-
-
-class ChanceKnockGinSearch(RivalChance, InferredKrSearch):
-    """strong's Gin search (the model's deals, the meld-aware playouts) with the playout
-    rival knocking by a chance under the limit, gin always (``GIN_RIVAL_CHANCE``,
-    :class:`RivalChance`); the searching seat knocks as soon as the limit allows, as
-    today. Its playouts read the stream (the draws), so every candidate is handed it."""
-
-    draws_from_stream = True
-
-    def __init__(
-        self,
-        view: TableView,
-        game: str,
-        table: KrTable,
-        base: float,
-        per_count: float,
-        per_stock: float,
-    ) -> None:
-        super().__init__(view, game, table)
-        self.step = self.move or kr_playout.policy_move  # MeldKrSearch's policy
-        self.move = self.chance_move
-        self.chance_init(view, base, per_count, per_stock, capped=True)
-
-    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
-        sim = sample.copy()
-        seat = self.view.seat
-        if not kr_playout.apply_action(sim, seat, action):
-            return -1000.0
-        self._noise, self._stream, self._k = self.noise(rng), None, 0
-        return float(kr_playout.playout(sim, self.knock_at, move=self.move)[seat])
-
-    def value_on_stream(self, sample: KrTable, action: Action, stream: int) -> float:
-        sim = sample.copy()
-        seat = self.view.seat
-        if not kr_playout.apply_action(sim, seat, action):
-            return -1000.0
-        self.stream_noise(stream)
-        return float(kr_playout.playout(sim, self.knock_at, move=self.move)[seat])
 
 
 def leave_the_loop(legal: Sequence[A]) -> list[A]:
@@ -578,15 +473,6 @@ class SearchBot(StrongBot):
             table = kr_playout.sample_position(view, random.Random(0))
             if table is not None:
                 if game.name in INFERRED_RUMMY:
-                    if GIN_RIVAL_CHANCE and view.players == 2:
-                        return ChanceKnockGinSearch(
-                            view,
-                            game.name,
-                            table,
-                            GIN_CHANCE_BASE,
-                            GIN_CHANCE_COUNT,
-                            GIN_CHANCE_STOCK,
-                        )
                     return InferredKrSearch(view, game.name, table)
                 if KR_RIVAL_CHANCE and view.players == 2 and not options_of(view.raw)[2]:
                     return ChanceKnockKrSearch(
