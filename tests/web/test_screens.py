@@ -714,8 +714,9 @@ def test_the_phone_bar_sums_up_the_hand_from_the_engine_figures(
     server_url: str, new_page: Any, console: Console
 ) -> None:
     """``focusLines`` (the phone's bar): each figure named, the knock count on its own line
-    (below zero with two jokers, a true minus sign); in Knock Rummy / Gin, holding a card to
-    throw, the lowest count a discard leaves (``discard_counts``), else the count and melds."""
+    until someone knocks (below zero with two jokers, a true minus sign); in Knock Rummy /
+    Gin, holding a card to throw, the lowest count a discard leaves (``discard_counts``),
+    else the count and melds."""
     page = new_page(PHONE)
     page.goto(server_url + "/")
     got = page.evaluate(
@@ -727,6 +728,8 @@ def test_the_phone_bar_sums_up_the_hand_from_the_engine_figures(
             return {
                 dk: focusLines({evaluation: {category: 'pair', score: 16, knock_count: -1}},
                     true),
+                knocked: focusLines({knocker: 2,
+                    evaluation: {category: 'pair', score: 16, knock_count: -1}}, true),
                 kr: focusLines(kr, false),
                 held: focusLines({arrangement: kr.arrangement, discard_counts: {}}, false),
                 low: lowestAfter(kr),
@@ -737,6 +740,8 @@ def test_the_phone_bar_sums_up_the_hand_from_the_engine_figures(
     )
     assert got["dk"][0].endswith("· score +16"), got["dk"]
     assert got["dk"][1:] == ["knock count −1"], got["dk"]
+    # After a knock there is no knock to count toward: one line, room for the call question.
+    assert got["knocked"] == got["dk"][:1], got["knocked"]
     assert got["kr"] == ["Count 7 after a discard"]
     assert got["held"] == ["Count 30 · 1 meld"]
     assert got["low"] == {"count": 7, "cards": ["Kh", "Qs"]}

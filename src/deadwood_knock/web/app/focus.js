@@ -35,14 +35,18 @@ function SheetHead({ title, onClose }) {
 }
 
 // The phone's bar: the hand at a glance, each figure named (a bare "+37" meant nothing
-// to a newcomer). Deadwood Knock gives two lines so the knock count, the figure that
-// says whether a knock is open, is never the part cut off.
+// to a newcomer). Deadwood Knock gives the knock count its own line until someone knocks,
+// so the figure that says whether a knock is open is never the part cut off.
 /** @param {any} obs the seat's observation @param {boolean} dk a poker-split game @returns {string[]} */
 export function focusLines(obs, dk) {
   if (dk) {
     const ev = obs.evaluation;
     if (!ev) return ["Hand Focus"];
-    return [`${categoryWords(ev.category)} · score ${signed(ev.score)}`, `knock count ${num(ev.knock_count)}`];
+    const hand = `${categoryWords(ev.category)} · score ${signed(ev.score)}`;
+    // Once someone has knocked, no knock is left to count toward, and the call question
+    // needs the line (it scrolled a 740-px phone by 5 px).
+    if (obs.knocker != null) return [hand];
+    return [hand, `knock count ${num(ev.knock_count)}`];
   }
   const arr = obs.arrangement;
   if (!arr) return ["Your count"];
