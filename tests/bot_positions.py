@@ -54,3 +54,26 @@ def swapped(state: Any, other: int, pick: Callable[[list[Any]], Any] | None = No
     hands = list(state.hands)
     hands[other] = tuple(sorted((*[c for c in hands[other] if c != card], state.stock[-1])))
     return dataclasses.replace(state, hands=tuple(hands), stock=(*state.stock[:-1], card))
+
+
+def discard_position(game_name: str, hand: str, top: str, shift: int = 0) -> tuple[Any, Any]:
+    """A fresh heads-up Knock Rummy or Gin deal, seat 0 to discard with ``hand`` (11 cards)
+    over the pile ``top``; ``shift`` rotates the hidden cards (another rival hand and stock,
+    the same view for seat 0)."""
+    from deadwood_knock.cards import CARDS, parse_cards
+
+    game = get_game(game_name)
+    state = game.new_game(game.options_from_json({"players": 2}), 1)
+    mine, pile = list(parse_cards(hand)), list(parse_cards(top))
+    rest = [c for c in CARDS[:52] if c not in mine and c not in pile]
+    rest = rest[shift:] + rest[:shift]
+    state = dataclasses.replace(
+        state,
+        hands=(tuple(sorted(mine)), tuple(sorted(rest[:10]))),
+        stock=tuple(rest[10:]),
+        discard_pile=tuple(pile),
+        phase="discard",
+        to_act=0,
+        taken_discard=None,
+    )
+    return game, state

@@ -6,6 +6,7 @@ import dataclasses
 import random
 from typing import Any
 
+from bot_positions import discard_position
 from deadwood_knock.bots import Budget, get_bot, kr_playout
 from deadwood_knock.bots.strong import gin_choice
 from deadwood_knock.bots.view import view_of
@@ -138,24 +139,6 @@ def test_strong_weighs_six_gin_candidates_and_strong_v1_four() -> None:
     assert [av.samples for av in old] == [4] * 4
 
 
-def _kr_position(hand: str, top: str) -> tuple[Any, Any]:
-    """A fresh heads-up Knock Rummy deal, seat 0 to discard with ``hand`` (11 cards)."""
-    game = get_game("knock-rummy")
-    state = game.new_game(game.options_from_json({"players": 2}), 1)
-    mine, pile = list(parse_cards(hand)), list(parse_cards(top))
-    rest = [c for c in CARDS[:52] if c not in mine and c not in pile]
-    state = dataclasses.replace(
-        state,
-        hands=(tuple(sorted(mine)), tuple(sorted(rest[:10]))),
-        stock=tuple(rest[10:]),
-        discard_pile=tuple(pile),
-        phase="discard",
-        to_act=0,
-        taken_discard=None,
-    )
-    return game, state
-
-
 def test_strong_decides_a_knock_rummy_knock_by_its_value_against_playing_on() -> None:
     """strong weighs its best knock on every sample (never culled) against the play-on
     moves, and knocks exactly when the knock's paired mean beats the move it would
@@ -166,7 +149,7 @@ def test_strong_decides_a_knock_rummy_knock_by_its_value_against_playing_on() ->
         "7h 8h 9h 4s 4d Js Qs Kd 2c 3d 9s",  # 42 at the first turn: knocks too
         "Ks Qd Jc Th 9s 8d 7c 6h Kd Qc 5s",  # 83: plays on
     ):
-        game, state = _kr_position(hand, "5h")
+        game, state = discard_position("knock-rummy", hand, "5h")
         legal = game.legal_actions(state)
         obs = game.observe(state, 0)
         ranked = get_bot("strong").evaluate(
@@ -182,7 +165,7 @@ def test_strong_decides_a_knock_rummy_knock_by_its_value_against_playing_on() ->
         knocked.append(ranked[0] is best)
         assert len(knocks) == 1 and len(ranked) == 5  # four play-on moves and the knock
     assert knocked == [True, True, False]
-    game, state = _kr_position("7h 8h 9h 4s 4d 4c Js Qs 2c 3d 5s", "5h")
+    game, state = discard_position("knock-rummy", "7h 8h 9h 4s 4d 4c Js Qs 2c 3d 5s", "5h")
     old = get_bot("strong-v1").evaluate(
         game,
         game.observe(state, 0),
@@ -281,7 +264,7 @@ def test_strong_gin_anchor_is_offered_only_the_knocks_the_cap_left(monkeypatch: 
 def test_a_knock_rummy_draw_spends_the_whole_budget_on_pile_and_stock() -> None:
     """At a Knock Rummy draw the two moves (pile, stock) share every sample of the budget,
     paired, never culled."""
-    game, state = _kr_position("7h 8h 9h 4s 4d Js Qs Kd 2c 3d 9s", "5h")
+    game, state = discard_position("knock-rummy", "7h 8h 9h 4s 4d Js Qs Kd 2c 3d 9s", "5h")
     state = dataclasses.replace(state, hands=(state.hands[0][:10], state.hands[1]), phase="draw")
     obs, legal = game.observe(state, 0), game.legal_actions(state)
     assert len(legal) == 2 and {a.kind for a in legal} == {"draw"}

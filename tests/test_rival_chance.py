@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot_positions import discard_position
 from deadwood_knock.bots import Budget, get_bot, kr_playout, search
 from deadwood_knock.bots.strong import KR_PLAYOUT_KNOCK, KrSimSearch
 from deadwood_knock.bots.view import view_of
@@ -27,26 +28,6 @@ HAND = "7h 8h 9h 4s 4d Js Qs Kd 2c 3d 9s"
 FAR = "Ks Qd Jc Th 9s 8d 7c 6h Kd Qc 5s"
 RIVAL = "Ah 2h 3h 4s 5s 6s 7d 8d 9d Kc Qc"  # three runs, Kc Qc: a discard leaves 10
 SEAT = "Kh Qd Js Th 9c 8h 7s 6c 5d 3d"  # no meld, count 78
-
-
-def _position(game_name: str, hand: str, top: str, shift: int = 0) -> tuple[Any, Any]:
-    """A heads-up deal, seat 0 to discard with ``hand`` (11 cards); ``shift`` rotates
-    the hidden cards (another rival hand and stock, the same view for seat 0)."""
-    game = get_game(game_name)
-    state = game.new_game(game.options_from_json({"players": 2}), 1)
-    mine, pile = list(parse_cards(hand)), list(parse_cards(top))
-    rest = [c for c in CARDS[:52] if c not in mine and c not in pile]
-    rest = rest[shift:] + rest[:shift]
-    state = dataclasses.replace(
-        state,
-        hands=(tuple(sorted(mine)), tuple(sorted(rest[:10]))),
-        stock=tuple(rest[10:]),
-        discard_pile=tuple(pile),
-        phase="discard",
-        to_act=0,
-        taken_discard=None,
-    )
-    return game, state
 
 
 def _values(game: Any, obs: Any, legal: Any, seed: int = 11) -> list[tuple[str, Any]]:
@@ -78,27 +59,27 @@ def test_on_in_play_off_and_never_firing_are_strong_v1s(monkeypatch: Any) -> Non
         0.48,
     )
     assert KR_PLAYOUT_KNOCK == 6
-    game, state = _position("knock-rummy", HAND, "5h")
+    game, state = discard_position("knock-rummy", HAND, "5h")
     assert isinstance(_built(game, game.observe(state, 0)), search.ChanceKnockKrSearch)
     monkeypatch.setattr(search, "KR_RIVAL_CHANCE", 0)
     assert type(_built(game, game.observe(state, 0))) is KrSimSearch
     off = {}
     for game_name in ("knock-rummy", "gin"):
         for hand in (HAND, FAR):
-            game, state = _position(game_name, hand, "5h")
+            game, state = discard_position(game_name, hand, "5h")
             off[game_name, hand] = _values(game, game.observe(state, 0), game.legal_actions(state))
     monkeypatch.setattr(search, "KR_RIVAL_CHANCE", 1)
     monkeypatch.setattr(search, "KR_CHANCE_BASE", -1e9)
-    game, state = _position("knock-rummy", HAND, "5h")
+    game, state = discard_position("knock-rummy", HAND, "5h")
     assert isinstance(_built(game, game.observe(state, 0)), search.ChanceKnockKrSearch)
     for game_name in ("knock-rummy", "gin"):
         for hand in (HAND, FAR):
-            game, state = _position(game_name, hand, "5h")
+            game, state = discard_position(game_name, hand, "5h")
             values = _values(game, game.observe(state, 0), game.legal_actions(state))
             assert values == off[game_name, hand]
     monkeypatch.setattr(search, "KR_CHANCE_BASE", -7.18)
     for hand in (HAND, FAR):
-        game, state = _position("gin", hand, "5h")
+        game, state = discard_position("gin", hand, "5h")
         obs = game.observe(state, 0)
         assert not isinstance(_built(game, obs), search.ChanceKnockKrSearch)
         assert _values(game, obs, game.legal_actions(state)) == off["gin", hand]
@@ -122,7 +103,7 @@ def test_the_rival_knocks_by_its_draw_the_seat_at_6() -> None:
     draw makes it knock at 16 too. The searching seat (seat 1 here) with the same hand
     never knocks at 10, whatever the draw."""
     assert best_discard_mask(hand_mask(list(parse_cards(RIVAL))), False)[0] == 10
-    game, state = _position("knock-rummy", HAND, "5h")
+    game, state = discard_position("knock-rummy", HAND, "5h")
     found = search.ChanceKnockKrSearch(
         view_of(game.observe(state, 0), game.name),
         search.KR_CHANCE_BASE,
@@ -150,7 +131,7 @@ def test_the_rival_knocks_by_its_draw_the_seat_at_6() -> None:
 def test_the_draws_give_the_fitted_chance() -> None:
     """Over 4,000 streams, the share of draws whose threshold reaches a count is the
     fitted chance of a knock at that count (within 0.03), and a stream's draws repeat."""
-    game, state = _position("knock-rummy", HAND, "5h")
+    game, state = discard_position("knock-rummy", HAND, "5h")
     found = search.ChanceKnockKrSearch(
         view_of(game.observe(state, 0), game.name), -7.18, 0.18, 0.48
     )
@@ -192,7 +173,7 @@ def test_on_the_rival_knocks_high_the_seat_at_6(monkeypatch: Any) -> None:
     monkeypatch.setattr(KrTable, "play", spy)
     monkeypatch.setattr(kr_playout, "playout", spy_playout)
     for hand in (HAND, FAR):
-        game, state = _position("knock-rummy", hand, "5h")
+        game, state = discard_position("knock-rummy", hand, "5h")
         _values(game, game.observe(state, 0), game.legal_actions(state))
     rival_high = rival_early = rival_on = 0
     for seat, kind, after, before, stock in played:
@@ -212,7 +193,7 @@ def test_on_the_rival_knocks_high_the_seat_at_6(monkeypatch: Any) -> None:
 
 
 def test_on_the_values_change(monkeypatch: Any) -> None:
-    game, state = _position("knock-rummy", FAR, "5h")
+    game, state = discard_position("knock-rummy", FAR, "5h")
     obs, legal = game.observe(state, 0), game.legal_actions(state)
     monkeypatch.setattr(search, "KR_RIVAL_CHANCE", 0)
     off = _values(game, obs, legal)
@@ -226,7 +207,7 @@ def test_on_reads_nothing_hidden(monkeypatch: Any) -> None:
     monkeypatch.setattr(search, "KR_RIVAL_CHANCE", 1)
     runs, rivals = [], []
     for shift in (0, 7, 19):
-        game, state = _position("knock-rummy", HAND, "5h", shift=shift)
+        game, state = discard_position("knock-rummy", HAND, "5h", shift=shift)
         runs.append(_values(game, game.observe(state, 0), game.legal_actions(state)))
         rivals.append(state.hands[1])
     assert len(set(rivals)) == 3

@@ -291,19 +291,10 @@ class ChanceKnockKrSearch(KrSimSearch):
 
     def value_on_stream(self, sample: KrTable, action: Action, stream: int) -> float:
         # ``KrSimSearch``'s (the stock's order by stream and length), with ``move``.
-        sim = sample.copy()
-        seat = self.view.seat
-        if not kr_playout.apply_action(sim, seat, action):
+        sim = self.played_on_stream(sample, action, stream)
+        if sim is None:
             return -1000.0
-        stock = sim.stock
-        key = (stream, len(stock))
-        order = self._orders.get(key)
-        if order is None:
-            if len(self._orders) >= 16:
-                self._orders.clear()
-            order = self._orders[key] = list(range(len(stock)))
-            draws.shuffle(random.Random(stream), order)
-        sim.stock = [stock[i] for i in order]
+        seat = self.view.seat
         if stream != self._stream:
             self._noise = self.noise(random.Random(stream ^ _CHANCE_SALT))
             self._stream = stream

@@ -506,14 +506,21 @@ class KrSimSearch:
         return float(kr_playout.playout(sim, self.knock_at)[seat])
 
     def value_on_stream(self, sample: KrTable, action: Action, stream: int) -> float:
-        """``value(sample, action, random.Random(stream))``, the search loop's call: the
-        stream only shuffles the stock, and a shuffle's swaps depend on the list's length
-        alone, so the order for a stream and a stock length is made once (on the
-        positions 0..n-1) and read for every candidate that leaves that many cards."""
-        sim = sample.copy()
-        seat = self.view.seat
-        if not kr_playout.apply_action(sim, seat, action):
+        """``value(sample, action, random.Random(stream))``, the search loop's call."""
+        sim = self.played_on_stream(sample, action, stream)
+        if sim is None:
             return -1000.0
+        return float(kr_playout.playout(sim, self.knock_at)[self.view.seat])
+
+    def played_on_stream(self, sample: KrTable, action: Action, stream: int) -> KrTable | None:
+        """A copy of ``sample`` with ``action`` played and the stock in ``stream``'s order
+        (``None``: the action does not apply). The stream only shuffles the stock, and a
+        shuffle's swaps depend on the list's length alone, so the order for a stream and a
+        stock length is made once (on the positions 0..n-1) and read for every candidate
+        that leaves that many cards."""
+        sim = sample.copy()
+        if not kr_playout.apply_action(sim, self.view.seat, action):
+            return None
         stock = sim.stock
         key = (stream, len(stock))
         order = self._orders.get(key)
@@ -523,7 +530,7 @@ class KrSimSearch:
             order = self._orders[key] = list(range(len(stock)))
             draws.shuffle(random.Random(stream), order)
         sim.stock = [stock[i] for i in order]
-        return float(kr_playout.playout(sim, self.knock_at)[seat])
+        return sim
 
 
 class EngineSearch:
