@@ -57,7 +57,6 @@ export function focusLines(obs, dk) {
   return [`Count ${arr.count} · ${melds} meld${melds === 1 ? "" : "s"}`];
 }
 
-
 // After a knock, only what the engine's phase and seats say: the knocker has no final
 // turn, and a final turn is the seat's own only while the engine says so.
 /** @param {any} obs the seat's observation @returns {string} */
