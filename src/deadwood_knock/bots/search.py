@@ -25,7 +25,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from deadwood_knock.bots import draws, kr_playout
+from deadwood_knock.bots import kr_playout
 from deadwood_knock.bots.base import A, Budget, O
 from deadwood_knock.bots.dk import source_of
 from deadwood_knock.bots.dk_playout import Style, sample_position
@@ -281,13 +281,11 @@ class ChanceKnockKrSearch(KrSimSearch):
         kr_playout.policy_move(t, knock_at)
 
     def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
-        sim = sample.copy()
-        seat = self.view.seat
-        if not kr_playout.apply_action(sim, seat, action):
+        sim = self.played(sample, action, rng)  # the stock shuffled first, then the noise
+        if sim is None:
             return -1000.0
-        draws.shuffle(rng, sim.stock)  # as ``KrSimSearch``: the sampled order is a guess
         self._noise, self._stream, self._k = self.noise(rng), None, 0
-        return float(kr_playout.playout(sim, self.knock_at, move=self.move)[seat])
+        return float(kr_playout.playout(sim, self.knock_at, move=self.move)[self.view.seat])
 
     def value_on_stream(self, sample: KrTable, action: Action, stream: int) -> float:
         # ``KrSimSearch``'s (the stock's order by stream and length), with ``move``.

@@ -497,13 +497,20 @@ class KrSimSearch:
         return position
 
     def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
-        sim = sample.copy()
-        seat = self.view.seat
-        if not kr_playout.apply_action(sim, seat, action):
+        sim = self.played(sample, action, rng)
+        if sim is None:
             return -1000.0
+        return float(kr_playout.playout(sim, self.knock_at)[self.view.seat])
+
+    def played(self, sample: KrTable, action: Action, rng: random.Random) -> KrTable | None:
+        """A copy of ``sample`` with ``action`` played and the stock shuffled by ``rng``
+        (``None``: the action does not apply)."""
+        sim = sample.copy()
+        if not kr_playout.apply_action(sim, self.view.seat, action):
+            return None
         # The sampled stock order is a guess: vary it per playout (rng.shuffle's draws).
         draws.shuffle(rng, sim.stock)
-        return float(kr_playout.playout(sim, self.knock_at)[seat])
+        return sim
 
     def value_on_stream(self, sample: KrTable, action: Action, stream: int) -> float:
         """``value(sample, action, random.Random(stream))``, the search loop's call."""
