@@ -53,21 +53,6 @@ __all__ = ["DEFAULT_BUDGET", "KR_BUDGET", "SearchBot"]
 DEFAULT_BUDGET = Budget(seconds=0.15, iterations=600)
 KR_BUDGET = Budget(seconds=0.18, iterations=600)
 
-#: Knock Rummy (not the Gin option): ``strong``'s search iterations per decision, in
-#: place of the iteration cap of the budget it is handed (the arena's ``--iterations``,
-#: or ``KR_BUDGET``'s 600 when none is; its time limit kept). ``None``: the budget's own
-#: cap. A switch for issue 17's twentieth Knock Rummy pass (more playouts within the time
-#: budget, ``strong-v1`` left at its own); ``kr_budget`` applies it.
-KR_ITERATIONS: int | None = None
-
-
-def kr_budget(budget: Budget) -> Budget:
-    """``budget`` with ``KR_ITERATIONS`` as its iteration cap when the switch is set."""
-    if KR_ITERATIONS is None:
-        return budget
-    return Budget(seconds=budget.seconds, iterations=KR_ITERATIONS)
-
-
 #: Rivals in the Deadwood Knock playouts: patient knockers (the characters wait for a
 #: made hand), callers with two pair. A model of strong-v1's own table (rivals knocking
 #: with a made hand now and then, calling with a flush or better, a knocker dealt a made
@@ -412,9 +397,6 @@ class SearchBot(StrongBot):
             view = view_of(observation, game.name)
             if options_of(view.raw)[2]:
                 legal = gin_weighed(view, legal)
-            elif KR_ITERATIONS is not None:
-                budget = budget or self.default_budget or self.budgets[1]
-                budget = kr_budget(budget)
         return super().evaluate(game, observation, legal, rng, budget, cull)
 
     def _gin_anchor(self, view: TableView, legal: Sequence[A]) -> A:
