@@ -222,11 +222,9 @@ def test_on_a_seeded_match_repeats(monkeypatch: Any, seat: int) -> None:
     built = []
     real = search.ChanceKnockKrSearch.__init__
 
-    def spy(
-        self: Any, view: Any, base: float, per_count: float, per_stock: float, first: float
-    ) -> None:
-        built.append((view.seat, base, per_count, per_stock, first))
-        real(self, view, base, per_count, per_stock, first)
+    def spy(self: Any, view: Any, base: float, per_count: float, per_stock: float) -> None:
+        built.append((view.seat, base, per_count, per_stock))
+        real(self, view, base, per_count, per_stock)
 
     monkeypatch.setattr(search.ChanceKnockKrSearch, "__init__", spy)
 
@@ -246,4 +244,4 @@ def test_on_a_seeded_match_repeats(monkeypatch: Any, seat: int) -> None:
         return moves
 
     assert play() == play()
-    assert built and all(b == (seat, -7.18, 0.18, 0.48, 0.0) for b in built)
+    assert built and all(b == (seat, -7.18, 0.18, 0.48) for b in built)

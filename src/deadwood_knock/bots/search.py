@@ -228,11 +228,6 @@ KR_RIVAL_CHANCE: int = 1
 KR_CHANCE_BASE: float = -7.18
 KR_CHANCE_COUNT: float = 0.18
 KR_CHANCE_STOCK: float = 0.48
-#: Gin and Knock Rummy, twentieth pass (off: 0.0, today's chance exactly): added to the
-#: chance's logit at the rival's first discard of the hand (its own first turn, read from
-#: the view's public turns), where strong-v1 knocks more often than the count and the
-#: stock alone say.
-KR_CHANCE_FIRST: float = 0.0
 #: A playout has at most 16 rival discards (``PLAYOUT_CAP`` 32 moves); the chance's draws
 #: for a stream come from ``random.Random(stream ^ _CHANCE_SALT)``, apart from the
 #: stock's shuffle.
@@ -250,23 +245,12 @@ class ChanceKnockKrSearch(KrSimSearch):
     i-th draw, so every candidate of a sample meets the same draws), and the move is
     ``policy_move`` with that threshold, no exp in the playout."""
 
-    def __init__(
-        self,
-        view: TableView,
-        base: float,
-        per_count: float,
-        per_stock: float,
-        first: float = 0.0,
-    ) -> None:
+    def __init__(self, view: TableView, base: float, per_count: float, per_stock: float) -> None:
         super().__init__(view)
         self.rival = 1 - view.seat
         self.mid = base / per_count
         self.per = per_stock / per_count
         self.scale = 1.0 / per_count
-        #: The rival's first playout discard is its first of the hand (no turn taken yet):
-        #: its threshold is raised by ``first / per_count`` there (``KR_CHANCE_FIRST``).
-        rival_turns = view.turns[self.rival] if self.rival < len(view.turns) else 1
-        self.first = first / per_count if first and rival_turns == 0 else 0.0
         self._noise: tuple[float, ...] = ()
         self._stream: int | None = None
         self._k = 0
@@ -282,8 +266,6 @@ class ChanceKnockKrSearch(KrSimSearch):
     def limit(self, stock: int, k: int) -> float:
         """The count at or below which the rival's k-th playout discard knocks by chance."""
         z = self._noise[k] if k < len(self._noise) else math.inf
-        if k == 0 and self.first:
-            return self.mid + self.first + self.per * stock - z
         return self.mid + self.per * stock - z
 
     def move(self, t: KrTable, knock_at: int) -> None:
@@ -483,7 +465,7 @@ class SearchBot(StrongBot):
                     return InferredKrSearch(view, game.name, table)
                 if KR_RIVAL_CHANCE and view.players == 2 and not options_of(view.raw)[2]:
                     return ChanceKnockKrSearch(
-                        view, KR_CHANCE_BASE, KR_CHANCE_COUNT, KR_CHANCE_STOCK, KR_CHANCE_FIRST
+                        view, KR_CHANCE_BASE, KR_CHANCE_COUNT, KR_CHANCE_STOCK
                     )
                 if game.name in MELD_PLAYOUTS:
                     return MeldKrSearch(view, game.name)
