@@ -288,7 +288,14 @@ def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
         elif kicker:
             assert f"is a kicker in your poker hand ({words})" in claim["text"]
         else:
-            assert f" is in your poker hand ({words})" in claim["text"]
+            # What the hand is without the card: the engine's own reading of the seven.
+            rest = dk_hand.evaluate(_without(hand, mine[0])).category
+            assert claim["category_without"] == rest
+            kept = "still" if rest == now.category else "only"
+            assert (
+                f" is in your poker hand ({words}), which is {kept} "
+                f"{dk_hand.CATEGORY_WORDS[rest]} without it" in claim["text"]
+            )
     elif kind == "dk_blind_draw":
         unseen = unseen_of("deadwood-knock", position, seat)
         rest = _without(hand, parse_card(claim["select"]))
@@ -610,7 +617,8 @@ def test_a_kicker_is_named_as_one_and_a_kept_category_stays() -> None:
     text = explain("deadwood-knock", two_pair, Draw(parse_card("10s"), "stock"))
     assert "10♠ is a kicker in your poker hand (two pair)" in text
     paired = explain("deadwood-knock", two_pair, Draw(parse_card("Qd"), "stock"))
-    assert "Q♦ is in your poker hand (two pair)" in paired and "kicker" not in paired
+    assert "Q♦ is in your poker hand (two pair), which is only a pair without it" in paired
+    assert "kicker" not in paired
     # A joker is never in the poker hand (RULINGS DK3): never a kicker, whatever the hand.
     wild = view_of(_dk_obs("Ks Kh JK 9s 2h 7c 5d 4c", "2c"))
     assert "kicker" not in explain("deadwood-knock", wild, Draw(parse_card("JK"), "stock"))
@@ -639,6 +647,22 @@ def _kr_draw_obs(game: str, hand: str, top: str) -> dict[str, Any]:
         "known_cards": [[], []],
         "events": [],
     }
+
+
+def test_a_card_of_the_poker_hand_thrown_away_says_what_the_hand_keeps_without_it() -> None:
+    """Read in play at 360 px: "Discard 6♦ and draw from the stock: 6♦ is in your poker hand
+    (high card)." stood alone as the reason to throw a card of the poker hand away. The
+    hint now says what the seven cards left still make."""
+    from deadwood_knock.bots.hints import explain
+    from deadwood_knock.bots.view import view_of
+    from deadwood_knock.games.deadwood_knock import Draw
+
+    high = view_of(_dk_obs("Qs Js 10c 9d 6d Ah 2h 3d", "Jc"))
+    text = explain("deadwood-knock", high, Draw(parse_card("6d"), "stock"))
+    assert "6♦ is in your poker hand (high card), which is still high card without it" in text
+    flush = view_of(_dk_obs("2h 5h 9h Jh Kh Ac 3d 7s", "Jc"))
+    text = explain("deadwood-knock", flush, Draw(parse_card("9h"), "stock"))
+    assert "9♥ is in your poker hand (a flush), which is only high card without it" in text
 
 
 def test_a_take_that_makes_no_meld_does_not_say_so() -> None:

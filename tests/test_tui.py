@@ -837,6 +837,26 @@ def test_a_call_and_a_fold_speak_the_characters_own_pot_lines() -> None:
                 assert remark.text not in _talk_of(figure, "bluff")
 
 
+def test_a_character_says_its_lines_for_a_moment_in_turn() -> None:
+    """A seat's lines for a moment (here its knocks; a win or lose line is picked the same
+    way) come round in turn from round to round, so a ten-round match does not hear one of
+    them at most knocks (King Fisher once said "Knocking, and I like it." at six of ten)."""
+    from deadwood_knock.tui.talk import TableTalk
+
+    lines = sorted(_talk_of("king-fisher", "knock"))
+    assert len(lines) >= 3
+    for seed in range(4):
+        talk = TableTalk.for_bots([None, "figure:king-fisher"], seed=seed, person=0)
+        said = []
+        for number in range(1, 1 + 2 * len(lines)):
+            talk.round = number
+            remark = talk.hear(Event("knock", 1))
+            assert remark is not None
+            said.append(remark.text)
+        assert sorted(said[: len(lines)]) == lines, (seed, said)
+        assert said[len(lines) :] == said[: len(lines)], (seed, said)
+
+
 def test_a_caught_palm_is_called_out_by_another_character() -> None:
     """Suspicion on a seat (a palm the table caught) draws a "palm_caught" line, from the
     round's winner when it has one, never from the palmer; no line, the usual remark."""

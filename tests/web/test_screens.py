@@ -592,8 +592,8 @@ def test_table_talk_keeps_characters_in_their_own_words_and_not_at_every_move(
 ) -> None:
     """``talk.js``: a character says only its own lines (no stock "I'll take that off your
     hands." in Luke Short's mouth), a bot that is no character keeps the stock lines, and
-    ``speaks`` voices every knock but about one call in two and one take from the pile in
-    four."""
+    ``speaks`` voices every knock (and each of the character's knock lines is heard) but
+    about one call in two and one take from the pile in four."""
     page = new_page(PHONE)
     page.goto(server_url + "/")
     got = page.evaluate(
@@ -605,6 +605,8 @@ def test_table_talk_keeps_characters_in_their_own_words_and_not_at_every_move(
                 versions.filter((v) => talk.speaks(kind, seat, v)).length / versions.length;
             return {
                 take: versions.map((v) => talk.lineFor('draw_discard', 1, v, ch)),
+                knocks: versions.map((v) => talk.lineFor('knock', 1, v, ch)),
+                own: ch.table_talk.filter((t) => t.situation === 'knock').map((t) => t.line),
                 stock: talk.lineFor('draw_discard', 1, 0, null),
                 knock: [1, 2, 3].map((seat) => share('knock', seat)),
                 call: [1, 2, 3].map((seat) => share('call', seat)),
@@ -613,6 +615,8 @@ def test_table_talk_keeps_characters_in_their_own_words_and_not_at_every_move(
         }"""
     )
     assert set(got["take"]) == {None}, set(got["take"])
+    # Every one of the character's knock lines is heard, not one at every knock.
+    assert len(got["own"]) >= 3 and set(got["knocks"]) == set(got["own"]), got["own"]
     assert got["stock"], got
     assert got["knock"] == [1, 1, 1], got["knock"]
     assert all(0.4 <= x <= 0.6 for x in got["call"]), got["call"]

@@ -579,6 +579,25 @@ def draw_from_stock_on_our_turn(page: Any) -> None:
     stock.click()
 
 
+def hand_reads_on_a_phone(page: Any, cards: int) -> None:
+    """Ten or eleven cards on a 360-px phone: two rows of cards at least 64 px wide (54 px
+    before the hand was fanned), all on screen, each one's corner index (its top left) not
+    covered by its neighbour."""
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('.hand .card')].map((c) => {
+            const r = c.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.left + 6, r.top + 14);
+            return {left: r.left, right: r.right, top: Math.round(r.top), width: r.width,
+                    corner: Boolean(hit && hit.closest('.card') === c)};
+        })"""
+    )
+    assert len(boxes) == cards
+    assert min(b["width"] for b in boxes) >= 64, boxes
+    assert len({b["top"] for b in boxes}) <= 2, boxes
+    assert all(b["left"] >= 0 and b["right"] <= PHONE["width"] for b in boxes), boxes
+    assert all(b["corner"] for b in boxes), boxes
+
+
 def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Console):
     page = new_page(PHONE)
     start_quick_table(page, server_url, "Gin")
@@ -586,6 +605,7 @@ def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Conso
     page.locator('aside[aria-label="Your count"]').wait_for(state="attached")
     draw_from_stock_on_our_turn(page)
     wait_until(page, "document.querySelectorAll('.hand button.card:not([disabled])').length >= 11")
+    hand_reads_on_a_phone(page, 11)
     # Holding a card to throw, the bar and Your Count give the lowest count a discard
     # leaves, the engine's ``discard_counts``.
     after = match_view(page)["observation"]["discard_counts"]
@@ -608,6 +628,7 @@ def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Conso
         assert page.locator(".turn-line").inner_text() == f"Discard {label}."
     page.get_by_role("button", name=f"Discard {label}").click()
     wait_until(page, "document.querySelectorAll('.hand button.card').length === 10")
+    hand_reads_on_a_phone(page, 10)
     shot(page, "table-gin-phone")
     # The phone's bar sums the hand up in words that agree with the arrangement.
     melds = len(match_view(page)["observation"]["arrangement"]["melds"])

@@ -543,6 +543,9 @@ def _dk_role_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, A
         "in_deadwood": deadwood,
         "worth": card_value(in_hand[0]),
         "category": now.category,
+        # What the hand is without the card, before the draw: the reason a card of the
+        # poker hand can go (a high card's five, say, leave it high card).
+        "category_without": _evaluate(without(view.hand, in_hand[0])).category,
         "kicker": not deadwood and _is_kicker(in_hand[0], now),
         # DK3: a joker is never in the poker hand, which is why throwing one can pay.
         "joker": in_hand[0].is_joker,
@@ -726,9 +729,22 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
         role_text = f"{select.pretty()} counts {figure_text(role['worth'])} in your deadwood"
         if role["joker"]:
             role_text += " and can never join the poker hand"
+    elif role["kicker"]:
+        role_text = (
+            f"{select.pretty()} is a kicker in your poker hand ({_category(role['category'])})"
+        )
     else:
-        where = "a kicker in" if role["kicker"] else "in"
-        role_text = f"{select.pretty()} is {where} your poker hand ({_category(role['category'])})"
+        # Said of a card the move throws away: what the hand keeps without it, read on its
+        # seven cards, so "is in your poker hand" does not stand alone as a reason to keep it.
+        without_it = (
+            f"still {_category(role['category_without'])}"
+            if role["category_without"] == role["category"]
+            else f"only {_category(role['category_without'])}"
+        )
+        role_text = (
+            f"{select.pretty()} is in your poker hand ({_category(role['category'])}), "
+            f"which is {without_it} without it"
+        )
     claims.append(
         Claim(
             "dk_role",

@@ -343,7 +343,9 @@ class Figure(_Model):
     chase: Chase
     palm_rate: Unit
     discard_reading: Unit
-    table_talk: Annotated[list[TalkLine], Field(min_length=4, max_length=8)]
+    # Several lines a situation, so a ten-round match does not hear one knock line at every
+    # knock (the clients pick among them).
+    table_talk: Annotated[list[TalkLine], Field(min_length=4, max_length=24)]
     sources: Citations
     # Regions the figure lived or worked in beyond those of the trail towns in ``towns``.
     regions: Annotated[list[Region], Field(max_length=6)] = Field(default_factory=list)
