@@ -596,6 +596,22 @@ def hand_reads_on_a_phone(page: Any, cards: int) -> None:
     assert len({b["top"] for b in boxes}) <= 2, boxes
     assert all(b["left"] >= 0 and b["right"] <= PHONE["width"] for b in boxes), boxes
     assert all(b["corner"] for b in boxes), boxes
+    # A drawn card's NEW tag reads whole wherever the card sits: tagged here on the second
+    # card (its neighbour covers its right edge), the tag's middle is still that card's.
+    tag = page.evaluate(
+        """() => {
+            const card = document.querySelectorAll('.hand .card')[1];
+            const had = card.classList.contains('drawn');
+            card.classList.add('drawn');
+            const after = getComputedStyle(card, '::after');
+            const r = card.getBoundingClientRect();
+            const x = r.right - parseFloat(after.right) - parseFloat(after.width) / 2;
+            const hit = document.elementFromPoint(x, r.top - 7 + parseFloat(after.height) / 2);
+            if (!had) card.classList.remove('drawn');
+            return Boolean(hit && hit.closest('.card') === card);
+        }"""
+    )
+    assert tag
 
 
 def test_gin_table_turn_by_clicks(server_url: str, new_page: Any, console: Console):
