@@ -300,85 +300,6 @@ class ChanceKnockKrSearch(KrSimSearch):
         return float(kr_playout.playout(sim, self.knock_at, move=self.move)[seat])
 
 
-#: Knock Rummy, Gin and Knock Rummy twenty-second pass (off in play: 0; on: 1): in the
-#: heads-up playouts of ``ChanceKnockKrSearch`` the searching seat too knocks above 6 by
-#: a chance, fitted to strong's own knocks after its first turn: with ``c`` the count
-#: its discard leaves and ``s`` the stock's size, p = 1 / (1 + exp(-(KR_SEAT_BASE +
-#: KR_SEAT_STOCK * s - KR_SEAT_COUNT * c))). Its draws come from
-#: ``random.Random(stream ^ _SEAT_SALT)``, apart from the rival's.
-KR_SEAT_CHANCE: int = 0
-KR_SEAT_BASE: float = 0.0
-KR_SEAT_COUNT: float = 1.0
-KR_SEAT_STOCK: float = 0.0
-_SEAT_SALT = 0x73656174
-
-
-class SeatChanceKrSearch(ChanceKnockKrSearch):
-    """``ChanceKnockKrSearch`` with the searching seat's playout discards knocking by a
-    chance of their own as well as at 6 or less (``KR_SEAT_CHANCE``): the seat's k-th
-    playout discard knocks at a count up to ``(seat_base + seat_stock * s -
-    logit(u)) / seat_count``, ``u`` its k-th draw. The rival's draws are the parent's,
-    unchanged."""
-
-    def __init__(
-        self,
-        view: TableView,
-        base: float,
-        per_count: float,
-        per_stock: float,
-        seat_base: float,
-        seat_count: float,
-        seat_stock: float,
-    ) -> None:
-        super().__init__(view, base, per_count, per_stock)
-        self.seat_mid = seat_base / seat_count
-        self.seat_per = seat_stock / seat_count
-        self.seat_scale = 1.0 / seat_count
-        self._seat_noise: tuple[float, ...] = ()
-        self._seat_stream: int | None = None
-        self._j = 0
-
-    def seat_noise(self, rng: random.Random) -> tuple[float, ...]:
-        """``_CHANCE_DRAWS`` draws of ``logit(u) / seat_count``, ``u`` uniform on (0, 1)."""
-        out = []
-        for _ in range(_CHANCE_DRAWS):
-            u = min(max(rng.random(), 1e-12), 1.0 - 1e-12)
-            out.append(self.seat_scale * math.log(u / (1.0 - u)))
-        return tuple(out)
-
-    def seat_limit(self, stock: int, j: int) -> float:
-        """The count at or below which the seat's j-th playout discard knocks by chance."""
-        z = self._seat_noise[j] if j < len(self._seat_noise) else math.inf
-        return self.seat_mid + self.seat_per * stock - z
-
-    def move(self, t: KrTable, knock_at: int) -> None:
-        if t.to_act == self.view.seat and t.phase != DRAW:
-            j = self._j
-            self._j = j + 1
-            limit = self.seat_limit(len(t.stock), j)
-            if limit > knock_at:
-                kr_playout.policy_move(t, int(limit))
-                return
-            kr_playout.policy_move(t, knock_at)
-            return
-        super().move(t, knock_at)
-
-    def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
-        sim = self.played(sample, action, rng)  # the stock, the rival's noise, the seat's
-        if sim is None:
-            return -1000.0
-        self._noise, self._stream, self._k = self.noise(rng), None, 0
-        self._seat_noise, self._seat_stream, self._j = self.seat_noise(rng), None, 0
-        return float(kr_playout.playout(sim, self.knock_at, move=self.move)[self.view.seat])
-
-    def value_on_stream(self, sample: KrTable, action: Action, stream: int) -> float:
-        if stream != self._seat_stream:
-            self._seat_noise = self.seat_noise(random.Random(stream ^ _SEAT_SALT))
-            self._seat_stream = stream
-        self._j = 0
-        return super().value_on_stream(sample, action, stream)
-
-
 class InferredKrSearch(MeldKrSearch):
     """Knock Rummy / Gin playouts on positions whose hidden hands come from the model.
     ``table`` is the position with its public parts (any sample of the view); each sample
@@ -543,16 +464,6 @@ class SearchBot(StrongBot):
                 if game.name in INFERRED_RUMMY:
                     return InferredKrSearch(view, game.name, table)
                 if KR_RIVAL_CHANCE and view.players == 2 and not options_of(view.raw)[2]:
-                    if KR_SEAT_CHANCE:
-                        return SeatChanceKrSearch(
-                            view,
-                            KR_CHANCE_BASE,
-                            KR_CHANCE_COUNT,
-                            KR_CHANCE_STOCK,
-                            KR_SEAT_BASE,
-                            KR_SEAT_COUNT,
-                            KR_SEAT_STOCK,
-                        )
                     return ChanceKnockKrSearch(
                         view, KR_CHANCE_BASE, KR_CHANCE_COUNT, KR_CHANCE_STOCK
                     )
