@@ -308,6 +308,17 @@ def test_locked_backs_say_how_to_earn_them_and_posters_hang_from_the_start(
         assert f"{unlock['count']} of {unlock['threshold']}" in text, text
         assert note.locator("progress").get_attribute("max") == str(unlock["threshold"])
     assert "Win a table on the trail: 0 of 1" in page.locator(".backs").inner_text()
+    # Each back shows its own art, a locked one too (it showed the first back's art, so
+    # every locked back looked the same): what the player is earning.
+    wait_until(page, f"document.querySelectorAll('.backs img.card-svg').length === {len(backs)}")
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('.backs .back-choice')].map((b) =>
+            [b.getAttribute('aria-label'), b.querySelector('img.card-svg').getAttribute('src')])"""
+    )
+    for back in backs:
+        label = f"Card back {back['name']}" + ("" if back["unlocked"] else " (locked)")
+        assert [label, back["svg_url"]] in shown, (back, shown)
+    assert len({src for _, src in shown}) == len(backs)
     shot(page, "card-backs-phone")
     # Every wanted poster is up on the trail from the first day, with its terms.
     trail = _api(page, "/api/trail")

@@ -526,7 +526,7 @@ export function Profile() {
             aria-describedby=${earn ? `earn-${b.id}` : undefined}
             class=${`back-choice${chosen === b.id ? " chosen" : ""}`}
             onClick=${() => set({ cardBack: b.id })}>
-            <${CardBack} back=${b.id} /><span>${b.name}${locked ? " (locked)" : ""}</span></button>
+            <${CardBack} back=${b.id} preview=${true} /><span>${b.name}${locked ? " (locked)" : ""}</span></button>
             ${earn
               ? html`<p class="earn" id=${`earn-${b.id}`}>${earn}: ${b.unlock.count} of ${b.unlock.threshold}
                   <progress max=${b.unlock.threshold} value=${b.unlock.count}
