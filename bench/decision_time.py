@@ -10,6 +10,13 @@ the constants set:
 
     .venv/bin/python bench/decision_time.py --bot strong --game gin --games 4 --seed 2 \\
         --cap 120 --set NAME=1
+
+``--hints`` times Hand Focus instead, as the server asks it for a person (the observation's
+JSON, ``DEFAULT_HINT_BUDGET``: 0.25 s, 300 iterations) at each of seat 0's decisions, the
+bot still playing the seat; a Deadwood Knock call or fold is reported apart as ``pot_*``
+(it prices the pot on dealt hands, not by the search):
+
+    .venv/bin/python bench/decision_time.py --hints --games 3 --seed 1 --cap 120
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from typing import Any
 from kr_switch_arena import set_switches  # a sibling script: bench/ is on sys.path
 
 from deadwood_knock.bots import get_bot, search
+from deadwood_knock.bots.hints import DEFAULT_HINT_BUDGET, hand_focus
 from deadwood_knock.games import get_game
 
 TABLES: dict[str, dict[str, Any]] = {
@@ -40,15 +48,23 @@ def percentile(xs: list[float], q: float) -> float:
 
 
 def measure(
-    game_name: str, bot_name: str, games: int, seed: int, cap: int, switches: Sequence[str] = ()
+    game_name: str,
+    bot_name: str,
+    games: int,
+    seed: int,
+    cap: int,
+    switches: Sequence[str] = (),
+    hints: bool = False,
 ) -> dict[str, Any]:
     """The decision times; ``switches``: the ``bots/search.py`` constants to report (their
-    values when it was measured)."""
+    values when it was measured); ``hints``: Hand Focus's times at seat 0's decisions."""
     game = get_game(game_name)
     opts = TABLES[game_name]
     rng = random.Random(seed)
     wall: list[float] = []
     cpu: list[float] = []
+    pot_wall: list[float] = []
+    pot_cpu: list[float] = []
     for g in range(games):
         state = game.new_game(game.options_from_json(opts), seed * 1000 + g)
         bots = [get_bot(bot_name)] + [get_bot("legend") for _ in range(opts["players"] - 1)]
@@ -59,24 +75,40 @@ def measure(
                 break
             legal = game.legal_actions(state)
             obs = game.observe(state, seat)
+            if hints and seat == 0 and len(legal) > 1:
+                seen = obs.to_json()
+                t0, c0 = time.perf_counter(), time.process_time()
+                hand_focus(game, seen, DEFAULT_HINT_BUDGET, seed=steps)
+                pot = any(a.kind == "call" for a in legal)
+                (pot_wall if pot else wall).append(time.perf_counter() - t0)
+                (pot_cpu if pot else cpu).append(time.process_time() - c0)
             t0, c0 = time.perf_counter(), time.process_time()
             action = bots[seat].act(game, obs, legal, rng)
-            if seat == 0 and len(legal) > 1:
+            if not hints and seat == 0 and len(legal) > 1:
                 wall.append(time.perf_counter() - t0)
                 cpu.append(time.process_time() - c0)
             state, _ = game.apply(state, action)
             steps += 1
-    return {
+    figure: dict[str, Any] = {
         "game": game_name,
         "set": {name: getattr(search, name) for name in switches},
         "bot": bot_name,
+        "timed": "hand_focus" if hints else "bot",
         "decisions": len(wall),
         "wall_ms_p50": round(1000 * percentile(wall, 0.5), 1),
         "wall_ms_p95": round(1000 * percentile(wall, 0.95), 1),
         "cpu_ms_p50": round(1000 * percentile(cpu, 0.5), 1),
         "cpu_ms_p95": round(1000 * percentile(cpu, 0.95), 1),
-        "load_average": [round(x, 2) for x in os.getloadavg()],
     }
+    if pot_wall:
+        figure.update(
+            pot_decisions=len(pot_wall),
+            pot_wall_ms_p50=round(1000 * percentile(pot_wall, 0.5), 1),
+            pot_wall_ms_p95=round(1000 * percentile(pot_wall, 0.95), 1),
+            pot_cpu_ms_p95=round(1000 * percentile(pot_cpu, 0.95), 1),
+        )
+    figure["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    return figure
 
 
 def main() -> None:
@@ -87,10 +119,11 @@ def main() -> None:
     ap.add_argument("--cap", type=int, default=160, help="moves per game at most")
     ap.add_argument("--game", action="append", help="default: all three")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--hints", action="store_true", help="time Hand Focus, not the bot")
     args = ap.parse_args()
     switches = set_switches(ap, args.set)
     for name in args.game or list(TABLES):
-        figure = measure(name, args.bot, args.games, args.seed, args.cap, switches)
+        figure = measure(name, args.bot, args.games, args.seed, args.cap, switches, args.hints)
         print(json.dumps(figure), flush=True)
 
 

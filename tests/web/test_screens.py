@@ -308,6 +308,17 @@ def test_locked_backs_say_how_to_earn_them_and_posters_hang_from_the_start(
         assert f"{unlock['count']} of {unlock['threshold']}" in text, text
         assert note.locator("progress").get_attribute("max") == str(unlock["threshold"])
     assert "Win a table on the trail: 0 of 1" in page.locator(".backs").inner_text()
+    # Each back shows its own art, a locked one too (it showed the first back's art, so
+    # every locked back looked the same): what the player is earning.
+    wait_until(page, f"document.querySelectorAll('.backs img.card-svg').length === {len(backs)}")
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('.backs .back-choice')].map((b) =>
+            [b.getAttribute('aria-label'), b.querySelector('img.card-svg').getAttribute('src')])"""
+    )
+    for back in backs:
+        label = f"Card back {back['name']}" + ("" if back["unlocked"] else " (locked)")
+        assert [label, back["svg_url"]] in shown, (back, shown)
+    assert len({src for _, src in shown}) == len(backs)
     shot(page, "card-backs-phone")
     # Every wanted poster is up on the trail from the first day, with its terms.
     trail = _api(page, "/api/trail")
@@ -606,6 +617,13 @@ def test_table_talk_keeps_characters_in_their_own_words_and_not_at_every_move(
             return {
                 take: versions.map((v) => talk.lineFor('draw_discard', 1, v, ch)),
                 knocks: versions.map((v) => talk.lineFor('knock', 1, v, ch)),
+                // A seat's turns at a three-seat table, a draw and a discard each: versions
+                // six apart (and three, and a table's four seats apart).
+                spaced: [3, 6, 8].map((step) => Array.from({ length: 30 },
+                    (_, k) => talk.lineFor('knock', 1, 5 + step * k, ch))),
+                rounds: Array.from({ length: 10 },
+                    (_, r) => talk.lineFor('win_round', 1, r + 1, ch)),
+                wins: ch.table_talk.filter((t) => t.situation === 'win').map((t) => t.line),
                 own: ch.table_talk.filter((t) => t.situation === 'knock').map((t) => t.line),
                 stock: talk.lineFor('draw_discard', 1, 0, null),
                 knock: [1, 2, 3].map((seat) => share('knock', seat)),
@@ -617,6 +635,13 @@ def test_table_talk_keeps_characters_in_their_own_words_and_not_at_every_move(
     assert set(got["take"]) == {None}, set(got["take"])
     # Every one of the character's knock lines is heard, not one at every knock.
     assert len(got["own"]) >= 3 and set(got["knocks"]) == set(got["own"]), got["own"]
+    # ... also when the knocks come a table's width of versions apart (the pick was
+    # (seat * 7 + version) % lines: one line at every knock of a seat at such a table), and
+    # the win lines across a match's rounds.
+    for spaced in got["spaced"]:
+        counts = [spaced.count(line) for line in got["own"]]
+        assert min(counts) >= 3 and max(counts) <= 18, counts
+    assert len(set(got["rounds"])) == len(got["wins"]) >= 3, got["rounds"]
     assert got["stock"], got
     assert got["knock"] == [1, 1, 1], got["knock"]
     assert all(0.4 <= x <= 0.6 for x in got["call"]), got["call"]

@@ -562,10 +562,14 @@ def test_leave_table_flow(server_url: str, new_page: Any, console: Console):
     page.get_by_role("dialog", name="Match Complete").wait_for()
     page.goto(server_url + "/#/records")
     page.get_by_role("heading", name="Trail Record").wait_for()
+    # The server's record of every match, not just this browser's, in its own panel: under
+    # "Trail Record" its "Tables 1 · Wins 1" (a custom table won) read against the trail's
+    # "Tables won 0 / 99".
+    every = page.locator(".card-panel", has_text="Every Match")
+    every.get_by_text("Matches", exact=True).wait_for()
+    assert every.locator(".stats div", has_text="Lost").inner_text().endswith("1")
     trail = page.locator(".card-panel", has_text="Trail Record")
-    # The server's record, not just this browser's.
-    trail.get_by_text("Tables", exact=True).wait_for()
-    assert trail.locator(".stats div", has_text="Losses").inner_text().endswith("1")
+    assert trail.get_by_text("Matches", exact=True).count() == 0
     assert console.errors == []
 
 

@@ -115,7 +115,7 @@ class TableTalk:
         situation, said = found
         # A steady start for the seed, seat and moment, stepped on by the round: a seat's
         # lines for a moment come round in turn, none again before the others. (A hash of
-        # the round itself gave King Fisher one of his three win lines in 7 rounds of 10.)
+        # the round gave King Fisher one win line of his three at 5 of his 7 wins, seed 11.)
         text = said[(_pick(len(said), self.seed, seat, moment) + round_number) % len(said)]
         return Remark(seat, moment, situation, text)
 

@@ -268,9 +268,14 @@ export function backArt(chosen) {
   return (shown && shown.svg_url) || null;
 }
 
-/** @param {{back?: string | null}} props */
-export function CardBack({ back = null }) {
-  const art = backArt(back);
+/**
+ * ``preview``: the back's own art even while it is locked (the profile shows what a player
+ * is earning; a table only ever shows a back the player may use).
+ * @param {{back?: string | null, preview?: boolean}} props
+ */
+export function CardBack({ back = null, preview = false }) {
+  const own = preview ? knownBacks.find((b) => b.id === back) : null;
+  const art = (own && own.svg_url) || backArt(back);
   if (art) return html`<img class="card-svg" src=${art} alt="" width="60" height="84" />`;
   const a = "#7a1f1f";
   const b = "#d9b36c";

@@ -526,7 +526,7 @@ export function Profile() {
             aria-describedby=${earn ? `earn-${b.id}` : undefined}
             class=${`back-choice${chosen === b.id ? " chosen" : ""}`}
             onClick=${() => set({ cardBack: b.id })}>
-            <${CardBack} back=${b.id} /><span>${b.name}${locked ? " (locked)" : ""}</span></button>
+            <${CardBack} back=${b.id} preview=${true} /><span>${b.name}${locked ? " (locked)" : ""}</span></button>
             ${earn
               ? html`<p class="earn" id=${`earn-${b.id}`}>${earn}: ${b.unlock.count} of ${b.unlock.threshold}
                   <progress max=${b.unlock.threshold} value=${b.unlock.count}
@@ -688,13 +688,7 @@ export function Records() {
           </dl>`
         : null}
       ${me && me.matches
-        ? html`<dl class="stats">
-            <${Stat} label="Tables" value=${me.matches} />
-            <${Stat} label="Wins" value=${me.wins || 0} />
-            <${Stat} label="Shared" value=${me.shared_wins || 0} />
-            <${Stat} label="Losses" value=${me.losses || 0} />
-            <${Stat} label="Points" value=${me.points || 0} />
-          </dl>`
+        ? null
         : !trail
           ? html`<dl class="stats"><${Stat} label="Wins" value=${local.trail.wins} />
               <${Stat} label="Losses" value=${local.trail.losses} />
@@ -709,6 +703,19 @@ export function Records() {
           </dl>`
         : null}
     </div>
+    ${me && me.matches
+      ? html`<div class="card-panel">
+          <h2>Every Match</h2>
+          <p>Trail, quick and custom tables alike.</p>
+          <dl class="stats">
+            <${Stat} label="Matches" value=${me.matches} />
+            <${Stat} label="Won" value=${me.wins || 0} />
+            <${Stat} label="Shared" value=${me.shared_wins || 0} />
+            <${Stat} label="Lost" value=${me.losses || 0} />
+            <${Stat} label="Points" value=${me.points || 0} />
+          </dl>
+        </div>`
+      : null}
     ${isOffline() ? null : html`<${ReplayList} />`}
     <div class="card-panel">
       <h2>Gunfighter Record</h2>

@@ -61,7 +61,17 @@ export function lineFor(kind, seat, salt, character) {
   const isCharacter = Boolean(character && Array.isArray(character.table_talk));
   const pool = own && own.length ? own : isCharacter ? null : FALLBACK[kind];
   if (!pool) return null;
-  return pool[Math.abs(seat * 7 + salt) % pool.length];
+  return pool[pick(pool.length, seat, salt)];
+}
+
+// An index below ``n`` mixed from the seat and the salt (an event's version, a round's
+// number). Not ``(seat * 7 + salt) % n``: a seat's turns come a table's width of versions
+// apart, so at a three-seat table a character with three knock lines said one of them at
+// five of its eight knocks and another never.
+/** @param {number} n @param {number} seat @param {number} salt @returns {number} */
+export function pick(n, seat, salt) {
+  const h = Math.imul((salt + 1) * 31 + seat, 0x9e3779b1) >>> 0;
+  return (h >>> 13) % n;
 }
 
 // How often a seat voices a moment: every knock and every rummy, but one call, fold, stand
@@ -125,7 +135,7 @@ export function roundRemark(result, me, players, characterOf) {
     if (winner != null) order.sort((a, b) => Number(b === winner) - Number(a === winner));
     for (const seat of order) {
       const own = marks[seat] < 0 || !isBot(seat) ? null : ownLines(characterOf(seat), "caught");
-      if (own && own.length) return { seat, kind: "caught", text: own[Math.abs(seat * 7 + round) % own.length] };
+      if (own && own.length) return { seat, kind: "caught", text: own[pick(own.length, seat, round)] };
     }
   }
   if (winner == null) return null;
