@@ -11,9 +11,10 @@ the constants set:
     .venv/bin/python bench/decision_time.py --bot strong --game gin --games 4 --seed 2 \\
         --cap 120 --set NAME=1
 
-``--hints`` times Hand Focus instead, as the server asks it for a person (the observation's
-JSON, ``DEFAULT_HINT_BUDGET``: 0.25 s, 300 iterations) at each of seat 0's decisions, the
-bot still playing the seat; a Deadwood Knock call or fold is reported apart as ``pot_*``
+``--hints`` times Hand Focus instead, as the server asks it for a person (the server's own
+call, ``server.botpool.hint``: the observation's JSON, the server's ``hint_seconds`` with
+``DEFAULT_HINT_BUDGET``'s iteration cap) at each of seat 0's decisions, the bot still
+playing the seat; a Deadwood Knock call or fold is reported apart as ``pot_*``
 (it prices the pot on dealt hands, not by the search):
 
     .venv/bin/python bench/decision_time.py --hints --games 3 --seed 1 --cap 120
@@ -32,8 +33,9 @@ from typing import Any
 from kr_switch_arena import set_switches  # a sibling script: bench/ is on sys.path
 
 from deadwood_knock.bots import get_bot, search
-from deadwood_knock.bots.hints import DEFAULT_HINT_BUDGET, hand_focus
 from deadwood_knock.games import get_game
+from deadwood_knock.server import botpool
+from deadwood_knock.server.settings import Settings
 
 TABLES: dict[str, dict[str, Any]] = {
     "deadwood-knock": {"players": 4, "rounds": 2},
@@ -65,6 +67,7 @@ def measure(
     cpu: list[float] = []
     pot_wall: list[float] = []
     pot_cpu: list[float] = []
+    hint_seconds = Settings().hint_seconds
     for g in range(games):
         state = game.new_game(game.options_from_json(opts), seed * 1000 + g)
         bots = [get_bot(bot_name)] + [get_bot("legend") for _ in range(opts["players"] - 1)]
@@ -78,7 +81,7 @@ def measure(
             if hints and seat == 0 and len(legal) > 1:
                 seen = obs.to_json()
                 t0, c0 = time.perf_counter(), time.process_time()
-                hand_focus(game, seen, DEFAULT_HINT_BUDGET, seed=steps)
+                botpool.hint(game_name, seen, hint_seconds, steps)
                 pot = any(a.kind == "call" for a in legal)
                 (pot_wall if pot else wall).append(time.perf_counter() - t0)
                 (pot_cpu if pot else cpu).append(time.process_time() - c0)
@@ -94,6 +97,7 @@ def measure(
         "set": {name: getattr(search, name) for name in switches},
         "bot": bot_name,
         "timed": "hand_focus" if hints else "bot",
+        **({"hint_seconds": hint_seconds} if hints else {}),
         "decisions": len(wall),
         "wall_ms_p50": round(1000 * percentile(wall, 0.5), 1),
         "wall_ms_p95": round(1000 * percentile(wall, 0.95), 1),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -695,6 +696,9 @@ def test_only_a_round_with_a_winner_draws_a_remark(
                 // Luke Short palmed: nobody else has the line, so the winner's usual remark.
                 palmer: say(dk([10, 40, 5], 1, {suspicion: [0, 0, -5]})),
                 palmCaught: lines(2, 'palm_caught'),
+                // Luke Short wins ten rounds running: his win lines in turn.
+                run: Array.from({ length: 10 }, (_, r) =>
+                    talk.roundRemark({...dk([5, 5, 31], 2), round: r + 1}, 0, bots, of).text),
                 win: {1: lines(1, 'win'), 2: lines(2, 'win')},
                 lose: {1: lines(1, 'lose'), 2: lines(2, 'lose')},
             };
@@ -711,6 +715,10 @@ def test_only_a_round_with_a_winner_draws_a_remark(
     assert got["caught"]["seat"] == 2 and got["caught"]["kind"] == "caught", got["caught"]
     assert got["caught"]["text"] in got["palmCaught"]
     assert got["palmer"]["seat"] == 1 and got["palmer"]["text"] in got["win"]["1"]
+    # Never the same line two rounds running, and every win line heard.
+    run = got["run"]
+    assert all(a != b for a, b in itertools.pairwise(run)), run
+    assert set(run) == set(got["win"]["2"]), run
     assert console.errors == []
 
 

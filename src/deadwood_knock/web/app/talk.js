@@ -55,13 +55,20 @@ function ownLines(character, kind) {
 // A character speaks in its own words only: a moment it has no line for passes in silence
 // (the stock lines are for bots that are not characters). Each line a character has for a
 // moment would otherwise be heard at every such move of a match.
-/** @param {string} kind @param {number} seat @param {number} salt @param {any} character @returns {string | null} */
-export function lineFor(kind, seat, salt, character) {
+// ``byRound``: the salt is a round's number and the seat's lines are said in turn, so a
+// seat that wins (or loses) two rounds running never says the same line twice in a row.
+/**
+ * @param {string} kind @param {number} seat @param {number} salt @param {any} character
+ * @param {boolean} [byRound]
+ * @returns {string | null}
+ */
+export function lineFor(kind, seat, salt, character, byRound = false) {
   const own = ownLines(character, kind);
   const isCharacter = Boolean(character && Array.isArray(character.table_talk));
   const pool = own && own.length ? own : isCharacter ? null : FALLBACK[kind];
   if (!pool) return null;
-  return pool[pick(pool.length, seat, salt)];
+  const n = pool.length;
+  return pool[byRound ? (salt + mix(seat) % n) % n : pick(n, seat, salt)];
 }
 
 // An index below ``n`` mixed from the seat and the salt (an event's version, a round's
@@ -70,8 +77,14 @@ export function lineFor(kind, seat, salt, character) {
 // five of its eight knocks and another never.
 /** @param {number} n @param {number} seat @param {number} salt @returns {number} */
 export function pick(n, seat, salt) {
-  const h = Math.imul((salt + 1) * 31 + seat, 0x9e3779b1) >>> 0;
-  return (h >>> 13) % n;
+  return (mix(seat, salt) >>> 13) % n;
+}
+
+// A multiplicative hash of a seat and a salt (pick and speaks): a seat's turns, versions a
+// table's width apart, do not fall into step with it.
+/** @param {number} seat @param {number} [salt] @returns {number} */
+function mix(seat, salt = 0) {
+  return Math.imul((salt + 1) * 31 + seat, 0x9e3779b1) >>> 0;
 }
 
 // How often a seat voices a moment: every knock and every rummy, but one call, fold, stand
@@ -85,10 +98,7 @@ export const EVERY = Object.freeze({ call: 2, fold: 2, stand: 2, palm: 2, draw_d
 export function speaks(kind, seat, version) {
   const every = /** @type {Record<string, number>} */ (EVERY)[kind] || 1;
   if (every === 1) return true;
-  // A multiplicative hash, so a seat's turns (versions a table's width apart) do not fall
-  // into step with the gate.
-  const h = Math.imul((version + 1) * 31 + seat, 0x9e3779b1) >>> 0;
-  return (h >>> 16) % every === 0;
+  return (mix(seat, version) >>> 16) % every === 0;
 }
 
 // Map an engine event to a talk kind, or null when the event is not worth a remark.
@@ -156,6 +166,6 @@ export function roundRemark(result, me, players, characterOf) {
   } else if (!isBot(winner)) {
     return null;
   }
-  const text = lineFor(kind, seat, round, characterOf(seat));
+  const text = lineFor(kind, seat, round, characterOf(seat), true);
   return text ? { seat, kind, text } : null;
 }
