@@ -19,7 +19,6 @@ round score against every way of playing on. Hand Focus ranks moves with this bo
 
 from __future__ import annotations
 
-import contextvars
 import dataclasses
 import math
 import random
@@ -42,7 +41,6 @@ from deadwood_knock.bots.strong import (
     keep_anchor_unless_beaten,
 )
 from deadwood_knock.bots.view import TableView, repeated_position, view_of
-from deadwood_knock.cards import Card
 from deadwood_knock.games.base import Action, Game
 from deadwood_knock.games.knock_rummy.core import DRAW, KrTable
 from deadwood_knock.games.knock_rummy.melds import count, hand_mask
@@ -323,89 +321,6 @@ class InferredKrSearch(MeldKrSearch):
         return position
 
 
-#: Gin and Knock Rummy twenty-third pass (issue 17): the discard that feeds the opponent
-#: least. At a discard decision the search keeps only the best few candidates by the
-#: count they leave (``_candidates``), so a discard the inference model says the next
-#: seat cannot use may never reach the playouts. On (1), the discard with the lowest
-#: ``feed`` (below) among those leaving at most ``SAFE_SLACK`` more than the best count
-#: is added to the kept candidates when it is not among them; the playouts decide.
-#: 0 is off: today's play, sample for sample. One switch a game.
-KR_SAFE_DISCARD: int = 0
-GIN_SAFE_DISCARD: int = 0
-SAFE_SLACK: int = 10
-
-#: The safe discard of the decision under way (``SearchBot.evaluate`` sets it for its
-#: ``_candidates``), ``None`` when the switch is off or there is none.
-_SAFE: contextvars.ContextVar[Action | None] = contextvars.ContextVar("_SAFE", default=None)
-
-
-def feed(view: TableView, cards: Sequence[Card]) -> dict[Card, float]:
-    """How much each card of ``cards`` would feed the next seat (the one that may take it
-    from the pile): the sum, over the cards it melds with (the same rank, one rank away in
-    its suit; two ranks away at half), of the chance that seat holds that card. A card
-    the seat is known to hold (taken from the pile) counts 1; an unseen card its share of
-    the seat's hidden cards by the inference model's weights (``HiddenDealer.weights``),
-    at most 1; a card in the seat's own hand or out of play, 0. Only the observation."""
-    dealer = HiddenDealer(view)
-    opp = view.next_seat()
-    weights = dealer.weights.get(opp, {})
-    total = sum(weights.values())
-    need = dealer.need(opp)
-    held: dict[Card, float] = {
-        c: min(1.0, need * w / total) for c, w in weights.items() if total > 0
-    }
-    if opp < len(view.known_cards):
-        for c in view.known_cards[opp]:
-            held[c] = 1.0
-    high_aces = options_of(view.raw)[0]
-    out: dict[Card, float] = {}
-    for c in cards:
-        if c >= 52:
-            out[c] = 0.0
-            continue
-        rank, suit = c % 13, c // 13
-        f = 0.0
-        for x, p in held.items():
-            if x >= 52 or x == c:
-                continue
-            if x % 13 == rank:
-                f += p
-            elif x // 13 == suit:
-                gap = abs(x % 13 - rank)
-                if high_aces:
-                    gap = min(gap, 13 - gap)
-                if gap == 1:
-                    f += p
-                elif gap == 2:
-                    f += 0.5 * p
-        out[c] = f
-    return out
-
-
-def safe_discard(view: TableView, legal: Sequence[A]) -> A | None:
-    """The plain discard (not a knock) that feeds the next seat least (``feed``) among
-    those leaving at most ``SAFE_SLACK`` more than the lowest count a discard leaves; of
-    equals, the first in ``legal``. ``None`` without two discards."""
-    discards = [a for a in legal if getattr(a, "kind", "") == "discard"]
-    cards = [discard_card(a) for a in discards]
-    if len(discards) < 2 or any(c is None for c in cards):
-        return None
-    high_aces = options_of(view.raw)[0]
-    left = [count([x for x in view.hand if x != c], high_aces) for c in cards]
-    floor = min(left) + SAFE_SLACK
-    fed = feed(view, [c for c in cards if c is not None])
-    best: A | None = None
-    best_feed = math.inf
-    for a, c, n in zip(discards, cards, left, strict=True):
-        if n <= floor and c is not None and fed[c] < best_feed:
-            best, best_feed = a, fed[c]
-    return best
-
-
-def _safe_switch(game: str) -> int:
-    return GIN_SAFE_DISCARD if game == "gin" else KR_SAFE_DISCARD
-
-
 def leave_the_loop(legal: Sequence[A]) -> list[A]:
     """Deadwood Knock, in a position the seat has played before this round
     (``view.repeated_position``): the moves that make progress, the knock and the stock
@@ -482,12 +397,6 @@ class SearchBot(StrongBot):
             view = view_of(observation, game.name)
             if options_of(view.raw)[2]:
                 legal = gin_weighed(view, legal)
-            if _safe_switch(game.name):
-                token = _SAFE.set(safe_discard(view, legal))
-                try:
-                    return super().evaluate(game, observation, legal, rng, budget, cull)
-                finally:
-                    _SAFE.reset(token)
         return super().evaluate(game, observation, legal, rng, budget, cull)
 
     def _gin_anchor(self, view: TableView, legal: Sequence[A]) -> A:
@@ -501,18 +410,11 @@ class SearchBot(StrongBot):
     def _candidates(
         self, game: Game[Any, Any, O], ranked: Sequence[tuple[A, float]], width: int, gin: bool
     ) -> list[tuple[A, float]]:
-        if game.facts.poker_split:
+        if gin or game.facts.poker_split:
             return super()._candidates(game, ranked, width, gin)
-        if gin:
-            keep = super()._candidates(game, ranked, width, gin)
-        else:
-            play_on = [(a, pr) for a, pr in ranked if a.kind != "knock"][:width]
-            knock = next(((a, pr) for a, pr in ranked if a.kind == "knock"), None)
-            keep = play_on if knock is None else [*play_on, knock]
-        safe = _SAFE.get()
-        if safe is not None and all(a is not safe for a, _ in keep):
-            keep.extend((a, pr) for a, pr in ranked if a is safe)
-        return keep
+        play_on = [(a, pr) for a, pr in ranked if a.kind != "knock"][:width]
+        knock = next(((a, pr) for a, pr in ranked if a.kind == "knock"), None)
+        return play_on if knock is None else [*play_on, knock]
 
     def _protected(
         self, game: Game[Any, Any, O], keep: Sequence[tuple[A, float]], gin: bool
