@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from deadwood_knock.bots.base import A, Budget, O
+from deadwood_knock.bots.base import A, Budget, Deadline, O
 from deadwood_knock.bots.dk import PotOutlook, pot_outlook, source_of
 from deadwood_knock.bots.inference import (
     POT_FIRST_LAP_KNOCKER_TRIES,
@@ -52,12 +53,17 @@ if TYPE_CHECKING:
     from deadwood_knock.games.deadwood_knock.hand import HandEvaluation
 
 __all__ = [
+    "AFTER_POT_CPU",
+    "AFTER_RUMMY_CPU",
+    "AFTER_SEARCH_CPU",
+    "AFTER_STAND_CPU",
     "DEFAULT_HINT_BUDGET",
     "POT_DEALS",
     "Claim",
     "Hint",
     "RankedAction",
     "action_words",
+    "after_search_cpu",
     "confidence_words",
     "explain",
     "hand_focus",
@@ -289,8 +295,19 @@ def hand_focus(
     budget: Budget | None = None,
     seed: int = 0,
     pot_deals: int = POT_DEALS,
+    *,
+    wall: Callable[[], float] = time.perf_counter,
+    cpu: Callable[[], float] = time.process_time,
 ) -> Hint:
-    """Rank the seat's legal actions by value and explain the best; see the module docstring."""
+    """Rank the seat's legal actions by value and explain the best; see the module docstring.
+
+    The budget's seconds are the whole hint's, from this call (``wall``, ``cpu``: the
+    clocks, a test's own): the search, or the pot's dealing, stops before a sample (a
+    chunk of deals) that would not fit in them with :func:`after_search_cpu`'s reserve
+    for the sentences that follow. Its iterations cap the search as before; a budget
+    without seconds gives the same hint as it always did."""
+    started = wall()
+    budget = budget or DEFAULT_HINT_BUDGET
     view = view_of(observation, game.name)
     legal = [game.action_from_json(a) for a in view.raw.get("legal_actions") or ()]
     unit = _unit(game.name)
@@ -298,12 +315,14 @@ def hand_focus(
         return Hint(game.name, (), None, "Hints come on your turn.", False, None, "", unit=unit)
     rng = random.Random(seed)
     kinds = {_kind(a) for a in legal}
-    if "call" in kinds and game.facts.poker_split:
-        seconds = (budget or DEFAULT_HINT_BUDGET).seconds
-        return _pot_hint(game.name, view, legal, rng, unit, pot_deals, seconds)
-    values = SearchBot().evaluate(
-        game, observation, legal, rng, budget or DEFAULT_HINT_BUDGET, cull=False
-    )
+    pot = "call" in kinds and game.facts.poker_split
+    stop = None
+    if budget.seconds is not None:
+        reserve = after_search_cpu(game.name, kinds)
+        stop = Deadline(started + budget.seconds, reserve, wall, cpu)
+    if pot:
+        return _pot_hint(game.name, view, legal, rng, unit, pot_deals, stop)
+    values = SearchBot().evaluate(game, observation, legal, rng, budget, cull=False, stop=stop)
     ranked, best = _rank(values, legal)
     claims = _checked(view, explain_claims(game.name, view, best))
     search = _search_claim(ranked, unit)
@@ -329,6 +348,29 @@ def hand_focus(
         None,
         tuple(knock_claims),
     )
+
+
+#: CPU seconds Hand Focus keeps at the end of its time for the work after the search (or
+#: the pot's deals), scaled by the share of a core the process had (``Deadline``): the
+#: ranking, the sentences and their checks, the knock's verdict. Measured 2026-12-07 at
+#: seat 0's decisions of ``bench/decision_time.py --hints``' tables (6 games a table,
+#: load 2): Deadwood Knock p95 3.2 ms, worst 3.2 (a stock draw's mean over the unseen
+#: cards), a stand's 6.7 (its best blind draw over every discard); Knock Rummy and Gin
+#: p95 1.0, worst 1.5; a call or fold's p95 0.3, worst 0.4 after the deals (40 call
+#: positions of seed 31).
+AFTER_SEARCH_CPU: Final = 0.004
+AFTER_STAND_CPU: Final = 0.007
+AFTER_RUMMY_CPU: Final = 0.0015
+AFTER_POT_CPU: Final = 0.001
+
+
+def after_search_cpu(game_name: str, kinds: set[str] | frozenset[str]) -> float:
+    """The reserve (CPU seconds) for a hint at a position whose legal moves are ``kinds``."""
+    if not rule_facts(game_name).poker_split:
+        return AFTER_RUMMY_CPU
+    if "call" in kinds:
+        return AFTER_POT_CPU
+    return AFTER_STAND_CPU if "stand" in kinds else AFTER_SEARCH_CPU
 
 
 def _unit(game_name: str) -> str:
@@ -790,13 +832,14 @@ def _pot_hint(
     rng: random.Random,
     unit: str,
     deals: int,
-    seconds: float | None,
+    stop: Deadline | None,
 ) -> Hint:
     """Call or fold from the chance of winning the pot (see ``bots.dk.pot_outlook``): up
-    to ``deals`` deals, fewer (at least ``dk.MIN_POT_DEALS``) if ``seconds`` run out."""
+    to ``deals`` deals, fewer (at least ``dk.MIN_POT_DEALS``) if the next ones would not
+    fit before ``stop``."""
     from deadwood_knock.games.deadwood_knock.rules import POT_ANTE
 
-    pot = pot_outlook(view, rng, deals, pot_dealer(view).deal, seconds)
+    pot = pot_outlook(view, rng, deals, pot_dealer(view).deal, stop=stop)
     call = next(a for a in legal if _kind(a) == "call")
     fold = next(a for a in legal if _kind(a) == "fold")
     better, worse = (call, fold) if pot.call >= pot.fold else (fold, call)
