@@ -32,12 +32,14 @@ class Deadline:
     keeps, leaving time for the work that follows the loop.
 
     :meth:`start` is called as the loop begins; :meth:`fits` after some steps tells
-    whether ``ahead`` more steps still fit: at the mean wall time of a step so far, they
-    and the reserve must end by ``at``. The reserve is ``reserve_cpu`` (the CPU seconds
-    the work after the loop takes, measured) times how much longer than its CPU time the
-    loop took on the wall clock (at least 1): a process that has a third of a core
-    needs three times as long for the same work. ``wall`` and ``cpu`` are the clocks
-    (``time.perf_counter``, ``time.process_time``; a test injects its own).
+    whether ``ahead`` more steps still fit: at the longest wall time a step has taken so
+    far (measured between one look at the clock and the next; a step the process spent
+    waiting for a core counts as it was), they and the reserve must end by ``at``. The
+    reserve is ``reserve_cpu`` (the CPU seconds the work after the loop takes, measured)
+    times how much longer than its CPU time the loop took on the wall clock (at least 1):
+    a process that has a third of a core needs three times as long for the same work.
+    ``wall`` and ``cpu`` are the clocks (``time.perf_counter``, ``time.process_time``; a
+    test injects its own).
     """
 
     at: float
@@ -46,6 +48,9 @@ class Deadline:
     cpu: Callable[[], float] = time.process_time
     _wall0: float = field(default=0.0, init=False)
     _cpu0: float = field(default=0.0, init=False)
+    #: The last look at the clock (wall time, steps done) and the longest step so far.
+    _seen: tuple[float, int] = field(default=(0.0, 0), init=False)
+    _longest: float = field(default=0.0, init=False)
 
     @classmethod
     def after(
@@ -61,6 +66,7 @@ class Deadline:
     def start(self) -> None:
         """The loop begins: its steps are timed from here."""
         self._wall0, self._cpu0 = self.wall(), self.cpu()
+        self._seen, self._longest = (self._wall0, 0), 0.0
 
     def slowdown(self, now: float | None = None) -> float:
         """Wall time over CPU time since :meth:`start` (at least 1; 1 before any CPU)."""
@@ -76,8 +82,11 @@ class Deadline:
         """Whether ``ahead`` more steps, after ``done`` since :meth:`start`, and then the
         reserve still end by :attr:`at`."""
         now = self.wall()
-        step = (now - self._wall0) / done if done > 0 else 0.0
-        return now + ahead * step + self.reserve(now) <= self.at
+        then, before = self._seen
+        if done > before:
+            self._longest = max(self._longest, (now - then) / (done - before))
+            self._seen = (now, done)
+        return now + ahead * self._longest + self.reserve(now) <= self.at
 
 
 @dataclass(frozen=True, slots=True)

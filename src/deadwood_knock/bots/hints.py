@@ -352,14 +352,15 @@ def hand_focus(
 
 #: CPU seconds Hand Focus keeps at the end of its time for the work after the search (or
 #: the pot's deals), scaled by the share of a core the process had (``Deadline``): the
-#: ranking, the sentences and their checks, the knock's verdict. Measured 2026-12-07 at
-#: seat 0's decisions of ``bench/decision_time.py --hints``' tables (6 games a table,
-#: load 2): Deadwood Knock p95 3.2 ms, worst 3.2 (a stock draw's mean over the unseen
-#: cards), a stand's 6.7 (its best blind draw over every discard); Knock Rummy and Gin
-#: p95 1.0, worst 1.5; a call or fold's p95 0.3, worst 0.4 after the deals (40 call
-#: positions of seed 31).
+#: ranking, the sentences and their checks, the knock's verdict. Measured 2026-12-07
+#: (``hand_focus`` at seat 0's decisions of seeded games, ``strong`` against ``legend``):
+#: Deadwood Knock (160 games of 2-6 players) p95 4.0 ms (a stock draw's mean over the
+#: unseen cards); where standing is legal and best, p50 14, p90 22, worst 28 ms (32
+#: positions: the best blind draw over every discard, computed and checked); Knock Rummy
+#: and Gin (6 games each) p95 1.0, worst 1.5; a call or fold's p95 0.3, worst 0.4 after
+#: the deals (40 call positions of seed 31).
 AFTER_SEARCH_CPU: Final = 0.004
-AFTER_STAND_CPU: Final = 0.007
+AFTER_STAND_CPU: Final = 0.020
 AFTER_RUMMY_CPU: Final = 0.0015
 AFTER_POT_CPU: Final = 0.001
 
