@@ -21,6 +21,9 @@ shows the same text):
   checked again (``Claim.holds``) before it is said; a claim that does not hold is left
   out. ``Hint.claims`` lists them with their figures so a test can check each one.
 * **Knock advice only when a knock is legal**; otherwise no sentence mentions knocking.
+* **Within its time.** A budget's seconds are the whole hint's: the search (or the pot's
+  dealing) stops before a sample that would not fit with a reserve for the sentences
+  after it (``AFTER_*_CPU``, ``bots.base.Deadline``); its iterations cap it as before.
 """
 
 from __future__ import annotations
