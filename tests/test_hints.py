@@ -735,7 +735,7 @@ def test_confidence_words_follow_the_paired_margin() -> None:
     steady = [3.0, 2.5, 3.5, 3.0, 2.8, 3.2]  # always ahead by about 3: clear
     noisy = [30.0, -28.0, 25.0, -26.0, 1.0, 2.0]  # ahead on average, within the noise
     assert sureness(steady) == "clear" and confidence_words(steady, best=True) == "clearly best"
-    assert sureness(noisy) == "close" and confidence_words(noisy, best=False) == "about as good"
+    assert sureness(noisy) == "close" and confidence_words(noisy, best=False) == "too close to call"
     likely = [4.0, -1.0, 3.0, 0.5, 2.0, -0.5, 1.5, 0.0]  # z between 1 and 2
     assert sureness(likely) == "likely"
     assert confidence_words(likely, best=False) == "probably worse"
