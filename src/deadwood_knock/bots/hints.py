@@ -869,24 +869,34 @@ def _kr_count(cards: Sequence[Card], view: TableView) -> int:
 
 @_facts("kr_take")
 def _kr_take_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
-    """Taking the top discard: the count now and after the best discard, and its meld."""
-    from deadwood_knock.games.knock_rummy.melds import arrange
+    """Taking the top discard: the count now and after the best discard, and its meld; with
+    no meld, the kept cards it is one card from a meld with (a card still unseen would
+    complete it), so a take that leaves the count as it was says what it builds."""
+    from deadwood_knock.games.knock_rummy.melds import arrange, count
 
     top = view.top
     if top is None or str(top) != inputs["taken"]:
         raise ValueError("that card is not on offer")
     high_aces, _limit, _gin = options_of(view.raw)
     now = _kr_count(view.hand, view)
+    # The held cards the taken one is a card from a meld with (a card still unseen would
+    # complete it). Of the discards that leave the lowest count, one of these is thrown
+    # last: "take 9♣ ... after you discard 8♣" threw the 8♣ it was taken for, and the
+    # next hint said to throw the 8♥.
+    unseen = [x for x in view.unseen() if not x.is_joker]
+    linked = {p for p in view.hand if any(count([top, p, x], high_aces) == 0 for x in unseen)}
     options = [(_kr_count([*(x for x in view.hand if x != d), top], view), d) for d in view.hand]
-    after, throw = min(options, key=lambda o: (o[0], -o[1]))
+    after, throw = min(options, key=lambda o: (o[0], o[1] in linked, -o[1]))
     kept = [*(x for x in view.hand if x != throw), top]
     layout = arrange(kept, high_aces=high_aces)
     meld = next((m for m in layout.melds if top in m), None)
+    partners = [] if meld is not None else [str(p) for p in kept if p in linked]
     return {
         "count_before": now,
         "count_after": after,
         "discard": str(throw),
         "meld": None if meld is None else [str(c) for c in meld],
+        "partners": partners,
     }
 
 
@@ -983,8 +993,10 @@ def _kr_claims(view: TableView, action: Action) -> list[Claim | None]:
                 text += f"your count stays {f['count_before']}"
             else:
                 text += f"your count goes {f['count_before']} → {f['count_after']}"
-            text += f" after you discard {_pretty(f['discard'])}."
-            return [Claim("kr_take", {"taken": str(top)}, f, text)]
+            text += f" after you discard {_pretty(f['discard'])}"
+            if f["partners"]:
+                text += f"; {top.pretty()} is one card from a meld with {_cards(f['partners'])}"
+            return [Claim("kr_take", {"taken": str(top)}, f, text + ".")]
         f = _kr_stock_facts(view, {})
         text = "Draw from the stock"
         if f["with_top"] is not None and view.top is not None:
