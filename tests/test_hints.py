@@ -399,6 +399,11 @@ def check_kr_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
             if min(count([*hand, x][:i] + [*hand, x][i + 1 :]) for i in range(len(hand) + 1)) < now
         )
         assert claim["lower"] == lower
+        after = [
+            min(count([*hand, x][:i] + [*hand, x][i + 1 :]) for i in range(len(hand) + 1))
+            for x in unseen
+        ]
+        assert claim["mean"] == (round(sum(after) / len(after), 1) if after else None)
         pile = _cards(position["discard_pile"])
         if pile:
             assert claim["with_top"] == min(

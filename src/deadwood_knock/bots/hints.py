@@ -902,8 +902,9 @@ def _kr_take_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, A
 
 @_facts("kr_stock")
 def _kr_stock_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A stock draw: what the top discard would do at best, and how many unseen cards
-    would lower the count (after the best discard)."""
+    """A stock draw: what the top discard would do at best, and over the unseen cards the
+    count after the draw (and the best discard) on average and how many would lower it:
+    the average is what to set against the top discard's count."""
     from deadwood_knock.games.knock_rummy.melds import best_discard_count
 
     high_aces, _limit, _gin = options_of(view.raw)
@@ -913,8 +914,10 @@ def _kr_stock_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, 
     if top is not None:
         with_top = min(_kr_count([*(x for x in view.hand if x != d), top], view) for d in view.hand)
     unseen = [c for c in view.unseen() if c < 52]
-    lower = sum(1 for x in unseen if best_discard_count([*view.hand, x], high_aces)[0] < now)
-    return {"count": now, "with_top": with_top, "unseen": len(unseen), "lower": lower}
+    after = [best_discard_count([*view.hand, x], high_aces)[0] for x in unseen]
+    lower = sum(1 for a in after if a < now)
+    mean = round(sum(after) / len(after), 1) if after else None
+    return {"count": now, "with_top": with_top, "unseen": len(unseen), "lower": lower, "mean": mean}
 
 
 @_facts("kr_throw")
@@ -1004,7 +1007,13 @@ def _kr_claims(view: TableView, action: Action) -> list[Claim | None]:
                 f": taking {view.top.pretty()} would leave your count at best {f['with_top']} "
                 f"(now {f['count']})"
             )
-        text += f". {f['lower']} of the {f['unseen']} cards you have not seen would lower it."
+        if f["mean"] is None:
+            return [Claim("kr_stock", {}, f, text + ".")]
+        lower = f"{f['lower']} of them lower it" if f["lower"] else "none of them lowers it"
+        text += (
+            f". Over the {f['unseen']} cards you have not seen, your count after the draw "
+            f"averages {figure_text(float(f['mean']))} ({lower})."
+        )
         return [Claim("kr_stock", {}, f, text)]
     card = discard_card(action)
     if card is None or kind not in ("discard", "knock"):
