@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -902,6 +903,46 @@ def test_a_caught_palm_is_called_out_by_another_character() -> None:
     # The top score folded the pot: no "win" from a seat that sat it out.
     folded = result([10, 20, 40, 5], [0, 0, 0, 0], (None, None, "fold", "call"))
     assert talk.hear(folded) is None
+
+
+def test_losing_characters_say_their_lines_in_turn_while_the_person_keeps_winning() -> None:
+    """When the person wins round after round, the losing characters take turns to speak
+    and each says its "lose" lines in turn at its own turns (stepped by the round, two
+    losers picked by the round each said one line at every turn of theirs)."""
+    from deadwood_knock.games.deadwood_knock.rules import RoundResult
+    from deadwood_knock.tui.talk import TableTalk
+
+    figures = ["luke-short", "king-fisher"]
+    for seed in range(6):
+        talk = TableTalk.for_bots([None, *(f"figure:{f}" for f in figures)], seed=seed, person=0)
+        said: dict[int, list[str]] = {1: [], 2: []}
+        for number in range(1, 21):
+            none = ((),) * 3
+            zero = (0,) * 3
+            r = RoundResult(
+                number,
+                1,
+                False,
+                none,
+                none,
+                ("",) * 3,
+                zero,
+                zero,
+                (None,) * 3,
+                zero,
+                (40, 5, 3),
+                zero,
+                zero,
+            )
+            remark = talk.hear(Event("round_result", None, r.to_json()))
+            assert remark is not None and remark.situation == "lose"
+            said[remark.seat].append(remark.text)
+        for seat, figure in enumerate(figures, start=1):
+            lines = _talk_of(figure, "lose")
+            run = said[seat]
+            assert len(lines) >= 2 and len(run) >= len(lines), (seed, seat, run)
+            assert all(a != b for a, b in itertools.pairwise(run)), (seed, seat, run)
+            assert set(run[: len(lines)]) == lines, (seed, seat, run)
 
 
 def test_the_same_seed_says_the_same() -> None:
