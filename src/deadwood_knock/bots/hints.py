@@ -364,8 +364,8 @@ def hand_focus(
 #: Deadwood Knock (160 games of 2-6 players) p95 4.0 ms (a stock draw's mean over the
 #: unseen cards); where standing is legal and best, p50 14, p90 22, worst 28 ms (32
 #: positions: the best blind draw over every discard, computed and checked); Knock Rummy
-#: and Gin (6 games each) p95 1.0, worst 1.5; a call or fold's p95 0.3, worst 0.4 after
-#: the deals (40 call positions of seed 31).
+#: and Gin (6 games each) p95 1.3 and 1.1, worst 1.6 (a take's meld partners included); a
+#: call or fold's p95 0.3, worst 0.4 after the deals (40 call positions of seed 31).
 AFTER_SEARCH_CPU: Final = 0.004
 AFTER_STAND_CPU: Final = 0.020
 AFTER_RUMMY_CPU: Final = 0.0015
