@@ -262,6 +262,17 @@ def test_lines_said_to_the_player_assume_no_sex(content: Content) -> None:
                 assert not gendered.search(talk.line), (figure.id, talk.line)
 
 
+def test_no_line_opens_with_its_speakers_full_name(content: Content) -> None:
+    """The table prints a line after its speaker's name ("Bat Masterson: “…”"), so a line
+    that opens with that name reads twice over (it did: "Bat Masterson: “Bat Masterson.
+    I'll be writing about this game later.”"). A possessive is the character's swagger
+    ("King Fisher's road ends here."), not a name said twice."""
+    for figure in content.figures:
+        own = re.compile(re.escape(figure.name) + r"\b(?!')", re.I)
+        for talk in figure.table_talk:
+            assert not own.match(talk.line), (figure.id, talk.line)
+
+
 def test_every_figure_has_its_own_call_and_fold_lines(content: Content) -> None:
     # Deadwood Knock's poker pot voices a call or a fold from these; without them a call
     # falls back to the one bluff line (the same every round) and a fold to a generic line.

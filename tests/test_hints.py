@@ -374,11 +374,21 @@ def check_kr_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
         thrown = parse_card(claim["discard"])
         kept = [*(x for x in hand if x != thrown), top]
         assert count(kept) == best
+        # The held cards one unseen card from a meld with the taken one; of the discards
+        # leaving the lowest count, one of them is thrown only if all are.
+        unseen = [x for x in unseen_of(position["game"], position, seat) if not x.is_joker]
+        linked = {p for p in hand if any(count([top, p, x]) == 0 for x in unseen)}
+        lowest = [d for d in hand if count([*(x for x in hand if x != d), top]) == best]
+        assert (thrown in linked) == all(d in linked for d in lowest)
         if claim["meld"] is not None:
             meld = _cards(claim["meld"])
             assert top in meld and set(meld) <= set(kept) and _is_meld(meld, high)
+            assert claim["partners"] == []
         else:
-            assert "meld" not in claim["text"]
+            assert "makes a meld" not in claim["text"]
+            assert claim["partners"] == [str(p) for p in kept if p in linked]
+            if claim["partners"]:
+                assert "is one card from a meld with" in claim["text"]
     elif kind == "kr_stock":
         unseen = unseen_of(position["game"], position, seat)
         now = count(hand)
@@ -389,6 +399,11 @@ def check_kr_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
             if min(count([*hand, x][:i] + [*hand, x][i + 1 :]) for i in range(len(hand) + 1)) < now
         )
         assert claim["lower"] == lower
+        after = [
+            min(count([*hand, x][:i] + [*hand, x][i + 1 :]) for i in range(len(hand) + 1))
+            for x in unseen
+        ]
+        assert claim["mean"] == (round(sum(after) / len(after), 1) if after else None)
         pile = _cards(position["discard_pile"])
         if pile:
             assert claim["with_top"] == min(
@@ -670,14 +685,33 @@ def test_a_take_that_makes_no_meld_does_not_say_so() -> None:
     from deadwood_knock.bots.view import view_of
     from deadwood_knock.games.knock_rummy import Draw
 
-    obs = _kr_draw_obs("knock-rummy", "2s 5h 9d Kc Qh 3c 8s Jd 4h 6c", "7s")
+    obs = _kr_draw_obs("knock-rummy", "2s 5h 9d Kc Qh 3c 4d Jd 4h 6c", "7s")
     lonely = explain("knock-rummy", view_of(obs), Draw("discard"))
     assert "meld" not in lonely and lonely.startswith("Take 7♠ from the discard pile: your count")
     obs["discard_pile"] = ["Qs"]  # a second queen: a pair, still no meld
-    assert "meld" not in explain("knock-rummy", view_of(obs), Draw("discard"))
+    pair = explain("knock-rummy", view_of(obs), Draw("discard"))
+    assert "makes a meld" not in pair and "Q♠ is one card from a meld with Q♥" in pair, pair
     obs["hand"] = "2s 5h 9d Kc Qh Qd 8s Jd 4h 6c".split()
     melded = explain("knock-rummy", view_of(obs), Draw("discard"))
     assert "it makes a meld (Q♠ Q♥ Q♦)" in melded or "it makes a meld (Q♥ Q♦ Q♠)" in melded
+
+
+def test_a_take_keeps_the_card_it_was_taken_for() -> None:
+    """Of the discards that leave the lowest count, a take throws one the taken card is a
+    card from a meld with only if all of them are (read in play: "Take 9♣ ... after you
+    discard 8♣", the next hint throwing the 8♥), and says what it builds."""
+    from deadwood_knock.bots.hints import explain
+    from deadwood_knock.bots.view import view_of
+    from deadwood_knock.games.knock_rummy import Draw
+
+    # 8♥ and 8♣ both leave the lowest count; 8♣ is one card (7♣ or 10♣) from a run with 9♣.
+    obs = _kr_draw_obs("gin", "As 3s 4s Qs 8h Qh 2d 5d 8c Qc", "9c")
+    text = explain("gin", view_of(obs), Draw("discard"))
+    assert "after you discard 8♥; 9♣ is one card from a meld with 8♣." in text, text
+    # With 7♣ and 10♣ both gone, the 8♣ builds nothing and either 8 may go.
+    obs["known_cards"] = [[], ["7c", "Tc"]]
+    text = explain("gin", view_of(obs), Draw("discard"))
+    assert "one card from a meld" not in text, text
 
 
 def test_an_unchanged_count_is_said_to_stay() -> None:
@@ -688,7 +722,7 @@ def test_an_unchanged_count_is_said_to_stay() -> None:
     obs = _kr_draw_obs("gin", "Ks Kh Kd 2c 3c 4c 9s 9h Jd Qs", "Qc")
     text = explain("gin", view_of(obs), Draw("discard"))
     before = kr_melds.count(_cards(obs["hand"]))
-    assert f"your count stays {before}" in text and "meld" not in text
+    assert f"your count stays {before}" in text and "makes a meld" not in text
 
 
 @pytest.mark.parametrize("phase", ["final", "call"])
@@ -735,7 +769,7 @@ def test_confidence_words_follow_the_paired_margin() -> None:
     steady = [3.0, 2.5, 3.5, 3.0, 2.8, 3.2]  # always ahead by about 3: clear
     noisy = [30.0, -28.0, 25.0, -26.0, 1.0, 2.0]  # ahead on average, within the noise
     assert sureness(steady) == "clear" and confidence_words(steady, best=True) == "clearly best"
-    assert sureness(noisy) == "close" and confidence_words(noisy, best=False) == "about as good"
+    assert sureness(noisy) == "close" and confidence_words(noisy, best=False) == "too close to call"
     likely = [4.0, -1.0, 3.0, 0.5, 2.0, -0.5, 1.5, 0.0]  # z between 1 and 2
     assert sureness(likely) == "likely"
     assert confidence_words(likely, best=False) == "probably worse"

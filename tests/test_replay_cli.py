@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,9 @@ def test_replay_command_prints_the_match_and_the_hands_at_the_end(tmp_path: Path
     assert main(["replay", str(path)], out) == 0
     text = out.getvalue()
     assert "Hands at the end:" in text and "Final scores: You " in text
+    # Each round's own scores, not only the totals; scores below zero take a true minus.
+    assert "Round 1 scored: " in text and ". Totals: " in text
+    assert not re.search(r"-\d", text.split("Final scores:")[1]), text[-200:]
     assert "knock" in text.lower()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -681,7 +682,7 @@ def _talk_game(
     def keep() -> None:
         new = s.log[len(s.log) - (s.log_dropped + len(s.log) - len(lines)) :]
         for line in new:
-            if line.startswith("Totals:"):
+            if "Totals:" in line:
                 results[len(lines)] = s.observation().last_result
             lines.append(line)
 
@@ -726,13 +727,13 @@ def test_characters_say_their_own_lines_at_the_right_moments(
                 assert before.startswith(("— Round 1:", "— Hand 1:")), before
                 situation = "greeting"
                 assert text in _talk_of(figure, "greeting")
-            elif before.startswith("Totals:") and _palmers(results[i - 1]):
+            elif "Totals:" in before and _palmers(results[i - 1]):
                 # A palm the table caught: another character calls it out instead.
                 assert seat not in _palmers(results[i - 1]), line
                 situation = "palm_caught"
                 assert text in _talk_of(figure, situation), line
                 winners_seen += 1
-            elif before.startswith("Totals:"):
+            elif "Totals:" in before:
                 winner = results[i - 1].winner
                 assert winner is not None, (before, line)
                 situation = "win" if winner == seat else "lose"
@@ -902,6 +903,46 @@ def test_a_caught_palm_is_called_out_by_another_character() -> None:
     # The top score folded the pot: no "win" from a seat that sat it out.
     folded = result([10, 20, 40, 5], [0, 0, 0, 0], (None, None, "fold", "call"))
     assert talk.hear(folded) is None
+
+
+def test_losing_characters_say_their_lines_in_turn_while_the_person_keeps_winning() -> None:
+    """When the person wins round after round, the losing characters take turns to speak
+    and each says its "lose" lines in turn at its own turns (stepped by the round, two
+    losers picked by the round each said one line at every turn of theirs)."""
+    from deadwood_knock.games.deadwood_knock.rules import RoundResult
+    from deadwood_knock.tui.talk import TableTalk
+
+    figures = ["luke-short", "king-fisher"]
+    for seed in range(6):
+        talk = TableTalk.for_bots([None, *(f"figure:{f}" for f in figures)], seed=seed, person=0)
+        said: dict[int, list[str]] = {1: [], 2: []}
+        for number in range(1, 21):
+            none = ((),) * 3
+            zero = (0,) * 3
+            r = RoundResult(
+                number,
+                1,
+                False,
+                none,
+                none,
+                ("",) * 3,
+                zero,
+                zero,
+                (None,) * 3,
+                zero,
+                (40, 5, 3),
+                zero,
+                zero,
+            )
+            remark = talk.hear(Event("round_result", None, r.to_json()))
+            assert remark is not None and remark.situation == "lose"
+            said[remark.seat].append(remark.text)
+        for seat, figure in enumerate(figures, start=1):
+            lines = _talk_of(figure, "lose")
+            run = said[seat]
+            assert len(lines) >= 2 and len(run) >= len(lines), (seed, seat, run)
+            assert all(a != b for a, b in itertools.pairwise(run)), (seed, seat, run)
+            assert set(run[: len(lines)]) == lines, (seed, seat, run)
 
 
 def test_the_same_seed_says_the_same() -> None:
@@ -1102,6 +1143,21 @@ def test_your_seat_is_capital_only_where_it_opens_a_sentence() -> None:
     assert describe_event(deal, names, 0) == "— Round 2: you deal; 6♦ starts the pile."
     totals = Event("round_result", None, {"totals": [16, -1]})
     assert describe_event(totals, names, 0) == "Totals: you 16, Doc −1."
+    # With the round's own scores (the engine's result), they come first, as in the web log.
+    scored = Event("round_result", None, r.to_json())
+    assert (
+        describe_event(scored, names, 0)
+        == "Round 1 scored: you +16, Doc −1. Totals: you 16, Doc −1."
+    )
+    hand = Event(
+        "hand_result",
+        None,
+        {"hand": 2, "outcome": "gin", "winners": [1], "scores": [0, 31], "totals": [5, 40]},
+    )
+    assert (
+        describe_event(hand, names, 0)
+        == "Hand 2 to Doc (gin): you 0, Doc +31. Totals: you 5, Doc 40."
+    )
     over = Event("match_over", None, {"winners": [0]})
     assert describe_event(over, names, 0) == "Game over: you win."
     assert game_over_line(names, [474, 454], 0) == "The game is over: you won with 474."

@@ -15,6 +15,7 @@ from typing import Any
 
 from deadwood_knock.games import GAME_NAMES, get_game
 from deadwood_knock.games.base import Game, GameError, GameRecord, IllegalActionError, JSONDict
+from deadwood_knock.games.points import figure_text
 from deadwood_knock.tui.words import cards_text, describe_event
 
 __all__ = ["MAX_ACTIONS", "replay_steps", "replay_text"]
@@ -121,7 +122,7 @@ def replay_text(replay: Mapping[str, Any]) -> list[str]:
         out.append(f"  {names[seat]}: {cards_text(hand)}")
     out.append(
         "Final scores: "
-        + ", ".join(f"{n} {s}" for n, s in zip(names, replay["scores"], strict=False))
+        + ", ".join(f"{n} {figure_text(s)}" for n, s in zip(names, replay["scores"], strict=False))
     )
     if not replay["finished"]:
         out.append("(the record stops before the end of the match)")

@@ -26,7 +26,7 @@ def _wait_version(
 def test_a_flood_of_strong_bots_does_not_delay_another_player(settings: Settings) -> None:
     flood_settings = settings.model_copy(
         update={
-            "bot_seconds": 1.0,  # the strong bot's real budget: each flood move takes ~1 s
+            "bot_seconds": 1.0,  # each flood move takes ~1 s (by default: the bot's 0.15 s)
             "max_active_matches": 100,
             "match_create_limit": (200, 60),
             "bot_workers": 2,

@@ -699,6 +699,9 @@ def test_only_a_round_with_a_winner_draws_a_remark(
                 // Luke Short wins ten rounds running: his win lines in turn.
                 run: Array.from({ length: 10 }, (_, r) =>
                     talk.roundRemark({...dk([5, 5, 31], 2), round: r + 1}, 0, bots, of).text),
+                // You win ten rounds running: the two losers take turns to speak.
+                losing: Array.from({ length: 10 }, (_, r) =>
+                    talk.roundRemark({...dk([40, 5, 3], 0), round: r + 1}, 0, bots, of)),
                 win: {1: lines(1, 'win'), 2: lines(2, 'win')},
                 lose: {1: lines(1, 'lose'), 2: lines(2, 'lose')},
             };
@@ -719,6 +722,14 @@ def test_only_a_round_with_a_winner_draws_a_remark(
     run = got["run"]
     assert all(a != b for a, b in itertools.pairwise(run)), run
     assert set(run) == set(got["win"]["2"]), run
+    # ... and each losing seat's own remarks in turn (at a three-seat table the two losers
+    # alternated and each said one line at every turn: a played match heard "Even the house
+    # has a bad night." at rounds 2, 8 and 10).
+    for seat in (1, 2):
+        said = [r["text"] for r in got["losing"] if r["seat"] == seat]
+        assert len(said) >= 4, got["losing"]
+        assert all(a != b for a, b in itertools.pairwise(said)), (seat, said)
+        assert len(set(said)) == min(len(said), len(got["lose"][str(seat)])), (seat, said)
     assert console.errors == []
 
 

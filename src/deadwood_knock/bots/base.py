@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from deadwood_knock.games.base import Action, Game, GameError, Observation
@@ -23,6 +24,69 @@ class Budget:
 
     seconds: float | None = None
     iterations: int | None = None
+
+
+@dataclass(slots=True)
+class Deadline:
+    """A wall-clock deadline that a loop of like steps (a search's samples, a pot's deals)
+    keeps, leaving time for the work that follows the loop.
+
+    :meth:`start` is called as the loop begins; :meth:`fits` after some steps tells
+    whether ``ahead`` more steps still fit: at the longest wall time a step has taken so
+    far (measured between one look at the clock and the next; a step the process spent
+    waiting for a core counts as it was), they and the reserve must end by ``at``. The
+    reserve is ``reserve_cpu`` (the CPU seconds the work after the loop takes, measured)
+    times how much longer than its CPU time the loop took on the wall clock (at least 1):
+    a process that has a third of a core needs three times as long for the same work.
+    ``wall`` and ``cpu`` are the clocks (``time.perf_counter``, ``time.process_time``; a
+    test injects its own).
+    """
+
+    at: float
+    reserve_cpu: float = 0.0
+    wall: Callable[[], float] = time.perf_counter
+    cpu: Callable[[], float] = time.process_time
+    _wall0: float = field(default=0.0, init=False)
+    _cpu0: float = field(default=0.0, init=False)
+    #: The last look at the clock (wall time, steps done) and the longest step so far.
+    _seen: tuple[float, int] = field(default=(0.0, 0), init=False)
+    _longest: float = field(default=0.0, init=False)
+
+    @classmethod
+    def after(
+        cls,
+        seconds: float,
+        reserve_cpu: float = 0.0,
+        wall: Callable[[], float] = time.perf_counter,
+        cpu: Callable[[], float] = time.process_time,
+    ) -> Deadline:
+        """The deadline ``seconds`` from now (by ``wall``)."""
+        return cls(wall() + seconds, reserve_cpu, wall, cpu)
+
+    def start(self) -> None:
+        """The loop begins: its steps are timed from here."""
+        self._wall0, self._cpu0 = self.wall(), self.cpu()
+        self._seen, self._longest = (self._wall0, 0), 0.0
+
+    def slowdown(self, now: float | None = None) -> float:
+        """Wall time over CPU time since :meth:`start` (at least 1; 1 before any CPU)."""
+        elapsed = (self.wall() if now is None else now) - self._wall0
+        used = self.cpu() - self._cpu0
+        return max(1.0, elapsed / used) if used > 0 else 1.0
+
+    def reserve(self, now: float | None = None) -> float:
+        """The wall seconds kept for the work after the loop."""
+        return self.reserve_cpu * self.slowdown(now)
+
+    def fits(self, done: int, ahead: int = 1) -> bool:
+        """Whether ``ahead`` more steps, after ``done`` since :meth:`start`, and then the
+        reserve still end by :attr:`at`."""
+        now = self.wall()
+        then, before = self._seen
+        if done > before:
+            self._longest = max(self._longest, (now - then) / (done - before))
+            self._seen = (now, done)
+        return now + ahead * self._longest + self.reserve(now) <= self.at
 
 
 @dataclass(frozen=True, slots=True)

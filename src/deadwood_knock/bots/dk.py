@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Generic
 
-from deadwood_knock.bots.base import A, KnockOutlook
+from deadwood_knock.bots.base import A, Deadline, KnockOutlook
 from deadwood_knock.bots.view import TableView, without
 from deadwood_knock.cards import CARDS, Card
 from deadwood_knock.games.base import Action
@@ -391,6 +391,7 @@ def pot_outlook(
     deals: int,
     deal: Deal | None = None,
     seconds: float | None = None,
+    stop: Deadline | None = None,
 ) -> PotOutlook:
     """Price calling the knocker's pot from what this seat has seen.
 
@@ -401,6 +402,10 @@ def pot_outlook(
     hidden hands, as ``inference.HiddenDealer.deal`` gives them) replaces the uniform
     deal: the strong bot and Hand Focus price the pot on the hands the players' moves
     point to; the personalities keep the uniform deal.
+
+    With ``seconds`` (or ``stop``, which replaces it: Hand Focus's deadline, which keeps
+    time for what follows) the dealing stops early, never before ``MIN_POT_DEALS``: when
+    the time is up, or with ``stop`` when the next ``POT_CHUNK`` deals would not fit.
     """
     from deadwood_knock.games.deadwood_knock.rules import POT_ANTE, pot_result
 
@@ -417,7 +422,9 @@ def pot_outlook(
     if_fold = list(if_call)
     if_fold[me] = "fold"
     share = call_sum = fold_sum = 0.0
-    deadline = None if seconds is None else time.perf_counter() + seconds
+    deadline = None if seconds is None or stop is not None else time.perf_counter() + seconds
+    if stop is not None:
+        stop.start()
     done = 0
     for done in range(1, deals + 1):
         strengths: list[tuple[int, ...]] = [()] * n
@@ -431,12 +438,12 @@ def pot_outlook(
         share += (called[me] + POT_ANTE) / (POT_ANTE * (len(rivals) + 1))
         call_sum += _against_table(called, me)
         fold_sum += _against_table(folded, me)
-        if (
-            deadline is not None
-            and done >= MIN_POT_DEALS
-            and done % POT_CHUNK == 0
-            and time.perf_counter() >= deadline
-        ):
+        if done < MIN_POT_DEALS or done % POT_CHUNK or done == deals:
+            continue
+        if stop is not None:
+            if not stop.fits(done, POT_CHUNK):
+                break
+        elif deadline is not None and time.perf_counter() >= deadline:
             break
     k = max(1, done)
     pending = sum(1 for s in range(n) if s not in (me, knocker) and said[s] is None)

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from deadwood_knock.bots import kr_playout
-from deadwood_knock.bots.base import A, Budget, O
+from deadwood_knock.bots.base import A, Budget, Deadline, O
 from deadwood_knock.bots.dk import source_of
 from deadwood_knock.bots.dk_playout import Style, sample_position
 from deadwood_knock.bots.inference import HiddenDealer
@@ -389,6 +389,7 @@ class SearchBot(StrongBot):
         rng: random.Random,
         budget: Budget | None = None,
         cull: bool = True,
+        stop: Deadline | None = None,
     ) -> list[ActionValue[A]]:
         if not game.facts.poker_split:
             # StrongBot.evaluate reads the view again and its priors count each knock
@@ -397,7 +398,7 @@ class SearchBot(StrongBot):
             view = view_of(observation, game.name)
             if options_of(view.raw)[2]:
                 legal = gin_weighed(view, legal)
-        return super().evaluate(game, observation, legal, rng, budget, cull)
+        return super().evaluate(game, observation, legal, rng, budget, cull, stop)
 
     def _gin_anchor(self, view: TableView, legal: Sequence[A]) -> A:
         # Coupled to ``evaluate``: StrongBot.evaluate hands the anchor the ``legal`` that

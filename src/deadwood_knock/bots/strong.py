@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from deadwood_knock.bots import draws, kr_playout
-from deadwood_knock.bots.base import A, Budget, O
+from deadwood_knock.bots.base import A, Budget, Deadline, O
 from deadwood_knock.bots.dk import (
     draw_values,
     hand_value,
@@ -256,9 +256,13 @@ class StrongBot:
         rng: random.Random,
         budget: Budget | None = None,
         cull: bool = True,
+        stop: Deadline | None = None,
     ) -> list[ActionValue[A]]:
         """Every considered action with its value, best first. ``cull=False`` keeps every
-        candidate to the end, so all have the same samples (Hand Focus ranks by value)."""
+        candidate to the end, so all have the same samples (Hand Focus ranks by value).
+        ``stop`` replaces the budget's seconds: the search stops before a sample that would
+        not fit in it (Hand Focus's, which keeps time for its sentences); the budget's
+        iterations still cap it."""
         if budget is None:
             budget = self.default_budget
         if budget is None:
@@ -301,6 +305,8 @@ class StrongBot:
         # gives the values ``value`` gives (tests/test_search_fast.py).
         unused = None if getattr(search, "draws_from_stream", True) else random.Random(0)
         on_stream = None if unused else getattr(search, "value_on_stream", None)
+        if stop is not None:
+            stop.start()
         while True:
             sample = search.sample(rng)
             stream = rng.getrandbits(48)
@@ -315,7 +321,10 @@ class StrongBot:
             it += 1
             if limit is not None and it >= limit:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
+            if stop is not None:
+                if not stop.fits(it):
+                    break
+            elif deadline is not None and time.perf_counter() >= deadline:
                 break
             if cull and it >= next_cut and len(active) > 2:
                 active.sort(key=lambda i: -(sums[i] / visits[i]))

@@ -58,7 +58,8 @@ def decide(
     rng_seed: int,
     budget_seconds: float | None,
 ) -> JSONDict:
-    """The JSON of the action ``bot_name`` takes for ``seat``. Top level: picklable."""
+    """The JSON of the action ``bot_name`` takes for ``seat``, thinking ``budget_seconds``
+    (``None``: the bot's own default budget). Top level: picklable."""
     record = GameRecord.from_json(record_json)
     game = get_game(record.game)
     state = _state_for(match_id, record)
@@ -67,7 +68,10 @@ def decide(
     observation = game.observe(state, seat)
     legal = game.legal_actions(state)
     bot = get_bot(bot_name)
-    action = bot.act(game, observation, legal, random.Random(rng_seed), Budget(budget_seconds))
+    # No seconds: no budget, so the bot thinks for its own default (an empty Budget would
+    # leave a search without any limit).
+    budget = None if budget_seconds is None else Budget(budget_seconds)
+    action = bot.act(game, observation, legal, random.Random(rng_seed), budget)
     if action not in legal:
         raise IllegalActionError(f"bot {bot_name!r} chose an illegal action")
     result: JSONDict = action.to_json()

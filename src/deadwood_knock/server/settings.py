@@ -44,8 +44,10 @@ class Settings(BaseModel):
     #: Seconds a bot "thinks" before its move is applied (0: at once); jittered ±40%.
     bot_pacing: float = Field(default=0.0, ge=0, le=30)
     bot_workers: int = Field(default=2, ge=1, le=64)
-    #: Wall-clock budget passed to a bot for one decision.
-    bot_seconds: float = Field(default=1.0, gt=0, le=60)
+    #: Wall-clock budget passed to a bot for one decision; ``None``: the bot's own default
+    #: (``strong``: 0.15 s in Deadwood Knock, 0.18 s in Knock Rummy and Gin, at most 600
+    #: iterations), so a search seat costs the worker pool what it costs in the arena.
+    bot_seconds: float | None = Field(default=None, gt=0, le=60)
     #: Wall-clock budget for one Hand Focus hint (the strong bot's search for a person).
     hint_seconds: float = Field(default=0.25, gt=0, le=2.0)
     #: Bot actions in a row (no person acting between them) after which the server stops

@@ -10,9 +10,10 @@ which the table caught a palm (a seat got Suspicion) draws a "palm_caught" line 
 another character instead. Lines come only from the content (``figures.json``
 ``table_talk``): a bot that is not a character says nothing.
 
-Talk hears only public events, so it never tells what a seat holds. The line is picked
-from the seed, the round and the seat, so the same match always says the same; a seat's
-lines for a moment take turns from round to round. Who won is
+Talk hears only public events, so it never tells what a seat holds. Who speaks is picked
+from the seed, the round and the seats, and a seat's lines for a moment are said in turn
+(from a start picked by the seed) at its turns to say it, so the same match always says
+the same and no line comes twice before the seat's others. Who won is
 read off the result the engine wrote; nothing here decides a rule.
 """
 
@@ -88,6 +89,10 @@ class TableTalk:
         self.seed = seed
         self.person = person
         self.round = 0  # the round or hand being played, from the deal events
+        # How often each (seat, moment) has spoken: its lines are said in turn by its own
+        # turns to speak, not by the round (two losers taking turns at your wins each said
+        # one line at every turn of theirs when the round stepped the line).
+        self._spoken: dict[tuple[int, str], int] = {}
 
     @classmethod
     def for_bots(cls, bots: Sequence[str | None], seed: int, person: int) -> TableTalk:
@@ -108,15 +113,18 @@ class TableTalk:
                 return situation, said
         return None
 
-    def _say(self, seat: int, moment: str, round_number: int) -> Remark | None:
+    def _say(self, seat: int, moment: str) -> Remark | None:
         found = self.lines(seat, moment)
         if found is None:
             return None
         situation, said = found
-        # A steady start for the seed, seat and moment, stepped on by the round: a seat's
-        # lines for a moment come round in turn, none again before the others. (A hash of
-        # the round gave King Fisher one win line of his three at 5 of his 7 wins, seed 11.)
-        text = said[(_pick(len(said), self.seed, seat, moment) + round_number) % len(said)]
+        # A steady start for the seed, seat and moment, stepped on at each of the seat's
+        # turns to say it: its lines for a moment come round in turn, none again before the
+        # others. (A hash of the round gave King Fisher one win line of his three at 5 of
+        # his 7 wins, seed 11.)
+        spoken = self._spoken.get((seat, moment), 0)
+        self._spoken[seat, moment] = spoken + 1
+        text = said[(_pick(len(said), self.seed, seat, moment) + spoken) % len(said)]
         return Remark(seat, moment, situation, text)
 
     def hear(self, event: Event) -> Remark | None:
@@ -139,9 +147,9 @@ class TableTalk:
         every = EVERY.get(moment, 1)
         if every > 1 and _pick(every, self.seed, self.round, event.seat, moment, "voice"):
             return None
-        return self._say(event.seat, moment, self.round)
+        return self._say(event.seat, moment)
 
-    def _caught(self, result: Mapping[str, Any], winner: int | None, number: int) -> Remark | None:
+    def _caught(self, result: Mapping[str, Any], winner: int | None) -> Remark | None:
         """A palm the table caught (Suspicion on a seat) is the round's talk: the winner, or
         else the next character with a line for it, calls it out (as ``talk.js``)."""
         marks = list(result.get("suspicion") or ())
@@ -152,7 +160,7 @@ class TableTalk:
             if seat < len(marks) and marks[seat] < 0:
                 continue
             if self.lines(seat, "caught"):
-                return self._say(seat, "caught", number)
+                return self._say(seat, "caught")
         return None
 
     def _greeting(self) -> Remark | None:
@@ -160,20 +168,20 @@ class TableTalk:
         seats = [s for s in range(len(self.characters)) if self.lines(s, "greet")]
         if not seats:
             return None
-        return self._say(seats[_pick(len(seats), self.seed, "greet")], "greet", 0)
+        return self._say(seats[_pick(len(seats), self.seed, "greet")], "greet")
 
     def _round_remark(self, result: Mapping[str, Any]) -> Remark | None:
         # Who won is the engine's fact (``RoundResult.winner``, ``HandResult.winner``).
         raw = result.get("winner")
         winner = None if raw is None else int(raw)
         number = int(result.get("round", result.get("hand", self.round)))
-        caught = self._caught(result, winner, number)
+        caught = self._caught(result, winner)
         if caught is not None:
             return caught
         if winner is None:
             return None
         if winner != self.person:
-            return self._say(winner, "win", number)
+            return self._say(winner, "win")
         seats = len(self.characters)
         losers = [
             s for s in ((self.person + i) % seats for i in range(1, seats)) if self.lines(s, "lose")
@@ -182,4 +190,4 @@ class TableTalk:
         pool = potless or losers
         if not pool:
             return None
-        return self._say(pool[_pick(len(pool), self.seed, number, "lose")], "lose", number)
+        return self._say(pool[_pick(len(pool), self.seed, number, "lose")], "lose")

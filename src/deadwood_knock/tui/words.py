@@ -124,12 +124,35 @@ def describe_event(event: Event, names: Sequence[str], viewer: int) -> str | Non
         return f"The hand is void: {d['reason']}."
     if k in ("round_result", "hand_result"):
         totals = ", ".join(f"{inside(s)} {figure_text(t)}" for s, t in enumerate(d["totals"]))
-        return f"Totals: {totals}."
+        # The round's or hand's own scores first, in the web log's words ("Round 3 scored:",
+        # "Hand 2 to you (gin):"): a replay has no result panel, and "Totals" alone never
+        # said who took a hand.
+        scores = d.get("round_scores", d.get("scores"))
+        if scores is None or d.get("outcome") == "void":  # a void hand: its event said it
+            return f"Totals: {totals}."
+        parts = [f"{inside(s)} {_score(v)}" for s, v in enumerate(scores)]
+        if k == "round_result":
+            parts += [
+                f"{inside(s)} {_score(v)} suspicion"
+                for s, v in enumerate(d.get("suspicion", ()))
+                if v
+            ]
+            head = f"Round {d['round']} scored"
+        else:
+            takers = [inside(s) for s in d.get("winners", ())]
+            how = {"gin": " (gin)", "undercut": " (undercut)"}.get(str(d.get("outcome")), "")
+            head = f"Hand {d['hand']} to {' and '.join(takers) or 'nobody'}{how}"
+        return f"{head}: {', '.join(parts)}. Totals: {totals}."
     if k in ("match_over", "game_over"):
         won = " and ".join(inside(s) for s in d["winners"])
         plural = len(d["winners"]) > 1 or d["winners"][0] == viewer
         return f"Game over: {won} {'win' if plural else 'wins'}."
     return None  # showdown: shown in the results panel
+
+
+def _score(value: float) -> str:
+    """A score with its sign, as the web log writes it: "+80", "−7", "0"."""
+    return ("+" if value > 0 else "") + figure_text(value)
 
 
 def evaluation_lines(game_name: str, observation: Any, width: int | None = None) -> list[str]:

@@ -687,13 +687,11 @@ export function Records() {
             <${Stat} label="Best match score" value=${trail.best_score} />
           </dl>`
         : null}
-      ${me && me.matches
-        ? null
-        : !trail
-          ? html`<dl class="stats"><${Stat} label="Wins" value=${local.trail.wins} />
-              <${Stat} label="Losses" value=${local.trail.losses} />
-              <${Stat} label="Ties" value=${local.trail.ties || 0} /></dl>`
-          : null}
+      ${!trail && !(me && me.matches)
+        ? html`<dl class="stats"><${Stat} label="Wins" value=${local.trail.wins} />
+            <${Stat} label="Losses" value=${local.trail.losses} />
+            <${Stat} label="Ties" value=${local.trail.ties || 0} /></dl>`
+        : null}
       ${life
         ? html`<h3>Lifetime</h3><dl class="stats">
             <${Stat} label="Tables won" value=${life.tables_won} />

@@ -55,8 +55,8 @@ function ownLines(character, kind) {
 // A character speaks in its own words only: a moment it has no line for passes in silence
 // (the stock lines are for bots that are not characters). Each line a character has for a
 // moment would otherwise be heard at every such move of a match.
-// ``byRound``: the salt is a round's number and the seat's lines are said in turn, so a
-// seat that wins (or loses) two rounds running never says the same line twice in a row.
+// ``byRound``: the salt counts the seat's remarks at round ends (roundRemark) and its lines
+// are said in turn, so a seat never says the same line at two remarks running.
 /**
  * @param {string} kind @param {number} seat @param {number} salt @param {any} character
  * @param {boolean} [byRound]
@@ -151,6 +151,7 @@ export function roundRemark(result, me, players, characterOf) {
   if (winner == null) return null;
   let seat = winner;
   let kind = "win_round";
+  let turn = round;
   if (winner === me) {
     const seats = Math.max(players.length, (result.totals || []).length);
     const losers = [];
@@ -163,9 +164,12 @@ export function roundRemark(result, me, players, characterOf) {
     if (!pool.length) return null;
     seat = pool[(round * 7 + winner) % pool.length];
     kind = "lose_round";
+    // The speaker comes round every pool.length rounds while you keep winning: count its
+    // turns, not the rounds, or at two losers each would say one line at every turn.
+    turn = Math.floor(round / pool.length);
   } else if (!isBot(winner)) {
     return null;
   }
-  const text = lineFor(kind, seat, round, characterOf(seat), true);
+  const text = lineFor(kind, seat, turn, characterOf(seat), true);
   return text ? { seat, kind, text } : null;
 }
