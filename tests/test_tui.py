@@ -1164,3 +1164,21 @@ def test_your_seat_is_capital_only_where_it_opens_a_sentence() -> None:
     assert game_over_line(names, [300, 300], 0) == "The game is over: you and Doc won with 300."
     assert game_over_line(names, [3, 9], 0) == "The game is over: Doc won with 9."
     assert describe_event(Event("call", 0, {}), names, 0) == "You call."
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [SIZE, SMALL])
+async def test_hand_focus_gives_way_to_the_log_once_the_game_is_over(size: tuple[int, int]) -> None:
+    """At the game's end Hand Focus said "Hints come on your turn." (there are no more
+    turns) and, on a small screen, hid the log with the last round's scores."""
+    session = Session("knock-rummy", ["greedy"], seed=5, target=30)
+    _play_out(session, 5, lambda: None)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")
+        await pilot.pause()
+        text = app.screen_text()
+        assert "Hints come on your turn" not in text and "Hand Focus" not in text
+        assert "The game is over" in text
+        assert app.query_one("#log").display and session.log[-1] in text

@@ -235,11 +235,14 @@ class DeadwoodApp(App[None]):
         self.query_one("#result-text", Static).update("\n".join(results))
         self._write_log()
         focus_text = self._focus_text()
+        # Once the game is over there is no turn to hint at: the log (the last round's
+        # scores and remarks) has the room.
+        focus = self.show_focus and not s.over()
         top = self.query_one("#focus", Static)
-        top.display = self.show_focus and not self.compact
+        top.display = focus and not self.compact
         top.update(focus_text)
         low = self.query_one("#focus-low", Static)
-        low.display = self.show_focus and self.compact and not waiting
+        low.display = focus and self.compact and not waiting
         low.update(focus_text)
         log = self.query_one("#log", Log)
         log.display = not low.display
