@@ -1182,3 +1182,20 @@ async def test_hand_focus_gives_way_to_the_log_once_the_game_is_over(size: tuple
         assert "Hints come on your turn" not in text and "Hand Focus" not in text
         assert "The game is over" in text
         assert app.query_one("#log").display and session.log[-1] in text
+
+
+@pytest.mark.asyncio
+async def test_an_empty_discard_pile_reads_as_empty() -> None:
+    """Gin's first taker leaves the pile empty: it read "Discard pile: empty on top (0 cards)"."""
+    session = Session("gin", ["greedy"], seed=5)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        while session.observation().discard_pile:
+            legal = session.legal()
+            take = next((a for a in legal if a.kind == "draw" and a.source == "discard"), None)
+            session.apply(take or next(a for a in legal if a.kind == "discard"))
+            app.refresh_view()
+            await settle(pilot, app)
+        text = app.screen_text()
+        assert "Discard pile: empty ·" in text and "on top (0 cards)" not in text

@@ -324,8 +324,10 @@ class DeadwoodApp(App[None]):
                 f"known: {cards_text(known)}"
             )
         pile = obs.discard_pile
-        top = cards_text(pile[-1:]) if pile else "empty"
-        pile_line = f"Discard pile: {top} on top ({_count(len(pile))})"
+        if pile:
+            pile_line = f"Discard pile: {cards_text(pile[-1:])} on top ({_count(len(pile))})"
+        else:
+            pile_line = "Discard pile: empty"
         if s.game.facts.poker_split and len(pile) >= 2:
             pile_line += f", buried under it: {cards_text(pile[-2:-1])}"
         if self.compact:
