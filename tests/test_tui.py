@@ -1199,3 +1199,26 @@ async def test_an_empty_discard_pile_reads_as_empty() -> None:
             await settle(pilot, app)
         text = app.screen_text()
         assert "Discard pile: empty ·" in text and "on top (0 cards)" not in text
+
+
+@pytest.mark.asyncio
+async def test_a_long_result_line_wraps_whole_with_its_total() -> None:
+    """A result line longer than 80 columns (a long name, jokers' "(jokers count −2)")
+    wrapped where the screen cut it: "… = 62  → total" and "244" alone on the next row."""
+    session = Session("deadwood-knock", ["greedy", "greedy"], seed=5, rounds=1)
+    session.names = ["You", "Calamity Jane Canary of Deadwood", "Wild Bill Hickok"]
+    _play_out(session, 5, lambda: None)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        rows = [r.rstrip() for r in app.widget_lines(app.query_one("#result-text"))]
+        rows = [r for r in rows if r.strip()]
+        totals = session.observation().last_result.totals
+        lines = result_lines(session.name, session.observation(), session.names, compact=True)
+        assert max(len(r) for r in lines) > 78
+        for total in totals:
+            figure = f"→ total {total}".replace("-", "−")
+            assert any(figure in r for r in rows), (figure, rows)
+        assert not any(r.endswith(("→ total", "total", "→")) for r in rows), rows
+        # A wrapped line goes on indented under its start, as the log's lines do.
+        assert all(r.startswith("  ") for r in rows[1:]), rows

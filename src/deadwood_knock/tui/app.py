@@ -232,7 +232,8 @@ class DeadwoodApp(App[None]):
         waiting = self.show_focus and self.compact and fresh and not s.over()
         if waiting:
             results = [*results, "Hand Focus returns at your next key."]
-        self.query_one("#result-text", Static).update("\n".join(results))
+        width = self.size.width - (2 if self.compact else 4)
+        self.query_one("#result-text", Static).update("\n".join(_fit(results, width)))
         self._write_log()
         focus_text = self._focus_text()
         # Once the game is over there is no turn to hint at: the log (the last round's
@@ -675,6 +676,21 @@ def _shown(widget: Widget) -> bool:
             return False
         node = node.parent
     return True
+
+
+def _fit(lines: list[str], width: int) -> list[str]:
+    """Lines wrapped to ``width``, each going on indented under its start and never parting
+    "→ total 244" (the screen's own wrap left "→ total" at a line's end, its figure below)."""
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+        glued = line.replace("→ total ", "→\xa0total\xa0")  # textwrap breaks at ASCII spaces
+        wrapped = textwrap.wrap(glued, width, subsequent_indent=indent, break_on_hyphens=False)
+        out += [w.replace("\xa0", " ") for w in wrapped]
+    return out
 
 
 def _count(n: int) -> str:
