@@ -1222,3 +1222,27 @@ async def test_a_long_result_line_wraps_whole_with_its_total() -> None:
         assert not any(r.endswith(("→ total", "total", "→")) for r in rows), rows
         # A wrapped line goes on indented under its start, as the log's lines do.
         assert all(r.startswith("  ") for r in rows[1:]), rows
+
+
+@pytest.mark.asyncio
+async def test_the_prompt_never_parts_a_key_from_what_it_does() -> None:
+    """At 80 columns the prompt wrapped as "· s take from the stock · d" above "take the top
+    discard 6♠ · h" above "hint": a key at one line's end, its words on the next."""
+    session = Session("deadwood-knock", ["greedy", "greedy"], seed=5)
+    app = DeadwoodApp(session, bot_pause=0)
+    lone_key = re.compile(r"(^|· )(\S{1,7})$")
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        seen = 0
+        for moves in range(12):
+            rows = [r.rstrip() for r in app.widget_lines(app.query_one("#prompt")) if r.strip()]
+            seen += len(rows) > 1
+            for row in rows:
+                assert not lone_key.search(row), rows
+            action = dk_choice(session.legal(), moves)
+            for key in keys_for(app, action):
+                await pilot.press(key)
+            await settle(pilot, app)
+            if session.over():
+                break
+        assert seen  # the prompt did wrap

@@ -63,6 +63,7 @@ def pick_keys(cards: int) -> str:
     return f"{keys}/←→"
 
 
+_GLUE = "\xa0"  # a space textwrap does not break at (it breaks only at ASCII whitespace)
 _KEY_NAMES = {"minus": "-"}  # Textual's name for the 11th card's key
 #: Below this many columns or rows the screen goes compact (80×24 must stay usable).
 COMPACT_BELOW = (100, 34)
@@ -423,7 +424,13 @@ class DeadwoodApp(App[None]):
             head = f"{self.session.names[obs.knocker]} knocked: call or fold"
         # The compact banner shows "? help", and the help lists q.
         tail = "h hint" if self.compact else "h hint · ? help · q quit"
-        return lead + f"{head}: " + " · ".join([*self.controls(), tail])
+        # Each key keeps its words: the line breaks between controls or inside a long one,
+        # never between a key and what it does ("· d" above "take the top discard 6♠").
+        keyed = [c.replace(" ", _GLUE, 1) for c in [*self.controls(), tail]]
+        line = f"{head}: " + f"{_GLUE}· ".join(keyed)
+        width = max(20, self.size.width - 2)
+        wrapped = textwrap.wrap(line, width, break_on_hyphens=False) or [""]
+        return lead + "\n".join(w.replace(_GLUE, " ") for w in wrapped)
 
     def controls(self) -> list[str]:
         """The keys that do something now, each with what it does, from the legal actions."""
