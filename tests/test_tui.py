@@ -1246,3 +1246,32 @@ async def test_the_prompt_never_parts_a_key_from_what_it_does() -> None:
             if session.over():
                 break
         assert seen  # the prompt did wrap
+
+
+@pytest.mark.asyncio
+async def test_the_prompt_says_which_card_a_knock_needs() -> None:
+    """Gin: with a card picked that cannot be the knock's discard the prompt did not say a
+    knock was possible at all, though Hand Focus advised one."""
+    session = Session("gin", ["greedy"], seed=5)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        for moves in range(200):
+            legal = session.legal()
+            knocks = [a.discard for a in legal if a.kind == "knock"]
+            others = [c for c in app.hand_order() if c not in knocks]
+            if knocks and others:
+                break
+            action = kr_choice(app, moves)
+            if action.kind == "knock":  # play on, to reach a knock with a card picked
+                action = next(a for a in legal if a.kind == "discard")
+            for key in keys_for(app, action):
+                await pilot.press(key)
+            await settle(pilot, app)
+        else:
+            raise AssertionError("no knock came")
+        i = app.hand_order().index(others[0])
+        await pilot.press("1234567890"[i] if i < 10 else "minus")
+        await pilot.pause()
+        prompt = " ".join(r.strip() for r in app.widget_lines(app.query_one("#prompt")))
+        assert "k knock: pick" in prompt and knocks[0].pretty() in prompt, prompt

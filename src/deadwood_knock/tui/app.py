@@ -496,6 +496,9 @@ class DeadwoodApp(App[None]):
                 out.append("(taken from the pile: it cannot go back this turn)")
             if _find(legal, "knock", sel) is not None:
                 out.append("k knock with it: the hand ends and the counts are compared")
+            elif knocks := [a.discard for a in legal if a.kind == "knock"]:
+                # Say so, or a player holding a gin or a low count never sees k offered.
+                out.append(f"k knock: pick {' or '.join(cards_text([c]) for c in knocks)} first")
             if _find(legal, "rummy", sel) is not None or _find(legal, "rummy", None) is not None:
                 out.append("r go rummy")
         return out
