@@ -64,3 +64,16 @@ def test_replay_command_refuses_bad_files(
     bad.write_text(json.dumps({"game": "deadwood-knock", "seed": 1, "actions": [{"type": "x"}]}))
     assert main(["replay", str(bad)], io.StringIO()) == 2
     assert "action 1" in capsys.readouterr().err
+
+
+def test_replay_shows_the_first_deal_as_it_shows_every_later_one(tmp_path: Path) -> None:
+    """Round 2 opened with "— Round 2: …" and "Your hand: …"; round 1 had only "The cards are
+    dealt.", so the replay never showed the viewer's opening hand."""
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(_finished_record(rounds=2).to_json()))
+    out = io.StringIO()
+    assert main(["replay", str(path)], out) == 0
+    head = [line[6:] for line in out.getvalue().splitlines() if line.startswith("   0  ")]
+    assert head[0] == "The cards are dealt."
+    assert any(line.startswith("— Round 1:") for line in head), head
+    assert any(line.startswith("Your hand: ") for line in head), head

@@ -81,7 +81,14 @@ def replay_steps(
             ],
         }
 
-    steps = [step(0, None, None, ["The cards are dealt."])]
+    # The first deal's own words ("— Round 1: you deal; …", "Your hand: …"), as every later
+    # deal has them: the opening hand was missing from the replay.
+    opening = [
+        line
+        for e in getattr(game.observe(state, viewer), "events", ())
+        if e.visible_to(viewer) and (line := describe_event(e, names, viewer)) is not None
+    ]
+    steps = [step(0, None, None, ["The cards are dealt.", *opening])]
     for number, action_json in enumerate(record.actions, 1):
         try:
             action = game.action_from_json(action_json)
