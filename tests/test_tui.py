@@ -1275,3 +1275,21 @@ async def test_the_prompt_says_which_card_a_knock_needs() -> None:
         await pilot.pause()
         prompt = " ".join(r.strip() for r in app.widget_lines(app.query_one("#prompt")))
         assert "k knock: pick" in prompt and knocks[0].pretty() in prompt, prompt
+
+
+@pytest.mark.asyncio
+async def test_the_prompt_wraps_to_the_new_width_after_a_resize() -> None:
+    """Narrowed from 80 to 60 columns, the prompt kept its 80-column lines and the screen
+    broke them again ("· s take" above "from the stock ·" above "d take …")."""
+    session = Session("deadwood-knock", ["greedy", "greedy"], seed=5)
+    app = DeadwoodApp(session, bot_pause=0)
+    lone_key = re.compile(r"(^|· )(\S{1,7})$")
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        await pilot.resize_terminal(60, 20)
+        for _ in range(5):
+            await pilot.pause()
+        rows = [r.rstrip() for r in app.widget_lines(app.query_one("#prompt")) if r.strip()]
+        assert len(rows) > 1
+        for row in rows:
+            assert not lone_key.search(row), rows

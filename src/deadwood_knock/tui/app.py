@@ -176,6 +176,8 @@ class DeadwoodApp(App[None]):
     def on_resize(self, event: Resize) -> None:
         self._set_compact(event.size.width, event.size.height)
         self.refresh_view()
+        # The text wrapped to the width (prompt, result) again once the new size has landed.
+        self.call_after_refresh(self.refresh_view)
 
     def _set_compact(self, width: int, height: int) -> None:
         self.compact = width < COMPACT_BELOW[0] or height < COMPACT_BELOW[1]
