@@ -1293,3 +1293,14 @@ async def test_the_prompt_wraps_to_the_new_width_after_a_resize() -> None:
         assert len(rows) > 1
         for row in rows:
             assert not lone_key.search(row), rows
+
+
+def test_the_help_writes_minus_as_the_table_does() -> None:
+    """The help read "joker -2", "-5" and "hand points - deadwood" with a hyphen, while
+    the table, the results and Hand Focus write a true minus ("jokers count −2")."""
+    from deadwood_knock.tui.words import help_lines
+
+    session = Session("deadwood-knock", ["greedy"], seed=1, sleight_of_hand=True)
+    text = "\n".join(help_lines(session.name, session.observation().options))
+    assert "joker −2" in text and "points − deadwood" in text
+    assert not re.search(r"(?<![\w-])-\d", text), re.findall(r".{20}(?<![\w-])-\d.{5}", text)

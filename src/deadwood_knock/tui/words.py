@@ -317,7 +317,7 @@ def result_lines(
 
 def points_words(card_points: Sequence[int]) -> str:
     """A game's card points table (``RuleFacts.card_points``) in words, e.g. ``A 1, 2-10
-    face value, J/Q/K 10, joker -2``: generated from the engine's table, never copied."""
+    face value, J/Q/K 10, joker −2``: generated from the engine's table, never copied."""
     parts = [f"A {card_points[0]}"]
     if all(card_points[r] == r + 1 for r in range(1, 10)):
         parts.append("2-10 face value")
@@ -329,7 +329,7 @@ def points_words(card_points: Sequence[int]) -> str:
     else:
         parts.extend(f"{letter} {v}" for letter, v in zip("JQK", courts, strict=True))
     if len(card_points) > 52:
-        parts.append(f"joker {card_points[52]}")
+        parts.append(f"joker {figure_text(card_points[52])}")
     return ", ".join(parts)
 
 
@@ -345,7 +345,7 @@ def help_lines(game_name: str, options: Any) -> list[str]:
             f"{title}: rummy meets poker.",
             f"You hold {rule_facts.hand_size} cards, split into a poker hand (any 5 cards, "
             f"or 6-8 of one suit or one straight) and deadwood ({points}). "
-            "Round score = hand points - deadwood + the pot.",
+            "Round score = hand points − deadwood + the pot.",
             "A turn: pick the card to discard, then take the top of the stock or the top "
             "discard (or, with Sleight of Hand, palm the card under the top discard); your "
             "pick goes on the pile.",
@@ -356,7 +356,7 @@ def help_lines(game_name: str, options: Any) -> list[str]:
             f"among those in takes the pot; if nobody calls, the knocker gets "
             f"{figures['pot_ante']}.",
             "Palming: once a round; the top discard is set aside; if your round score ends "
-            f"below the round's best, {figures['suspicion']}.",
+            f"below the round's best, {figure_text(figures['suspicion'])}.",
         ]
     else:
         gin = bool(getattr(options, "gin", False))
