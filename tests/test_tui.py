@@ -293,7 +293,10 @@ def test_rummy_result_arithmetic_matches_the_engine(game: str, opponents: list[s
     checked = 0
     for hr, lines in _played_results(game, opponents, range(6)):
         for s, line in enumerate(lines[1 : 1 + len(hr.totals)]):
-            assert f"score {hr.scores[s]:+d}".replace("-", "−") in line
+            # A zero reads "score 0", as the log's "Bat Masterson 0", not "+0".
+            signed = f"{hr.scores[s]:+d}" if hr.scores[s] else "0"
+            assert f"score {signed} ".replace("-", "−") in line
+            assert "+0" not in line
             assert f"total {hr.totals[s]}".replace("-", "−") in line
             if "(" not in line.split("score", 1)[1]:
                 continue

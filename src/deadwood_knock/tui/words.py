@@ -304,7 +304,7 @@ def result_lines(
         shown = "" if compact else f"melds {melds or 'none'}; deadwood {dead}; "
         lines.append(
             f"  {names[s]}: {shown}count {hr.counts[s]};"
-            f" score {'+' if hr.scores[s] >= 0 else ''}{figure_text(hr.scores[s])}{why}"
+            f" score {'+' if hr.scores[s] > 0 else ''}{figure_text(hr.scores[s])}{why}"
             f" → total {figure_text(hr.totals[s])}"
         )
     if hr.layoffs:
