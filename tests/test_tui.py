@@ -861,10 +861,39 @@ def test_a_character_says_its_lines_for_a_moment_in_turn() -> None:
         assert said[len(lines) :] == said[: len(lines)], (seed, said)
 
 
+def _round_result_event(
+    number: int,
+    scores: list[int],
+    suspicion: list[int] | None = None,
+    calls: tuple[str | None, ...] | None = None,
+) -> Event:
+    """A Deadwood Knock round's result event as the engine writes it (so its ``winner`` is
+    the engine's), seat 1 the knocker, every other figure zero."""
+    from deadwood_knock.games.deadwood_knock.rules import RoundResult
+
+    n = len(scores)
+    none, zero = ((),) * n, (0,) * n
+    r = RoundResult(
+        number,
+        1,
+        False,
+        none,
+        none,
+        ("",) * n,
+        zero,
+        zero,
+        calls or (None,) * n,
+        zero,
+        tuple(scores),
+        tuple(suspicion or zero),
+        zero,
+    )
+    return Event("round_result", None, r.to_json())
+
+
 def test_a_caught_palm_is_called_out_by_another_character() -> None:
     """Suspicion on a seat (a palm the table caught) draws a "palm_caught" line, from the
     round's winner when it has one, never from the palmer; no line, the usual remark."""
-    from deadwood_knock.games.deadwood_knock.rules import RoundResult
     from deadwood_knock.tui.talk import TableTalk
 
     figures = [None, "luke-short", "king-fisher", "wyatt-earp"]
@@ -873,25 +902,7 @@ def test_a_caught_palm_is_called_out_by_another_character() -> None:
     def result(
         scores: list[int], suspicion: list[int], calls: tuple[str | None, ...] = (None,) * 4
     ) -> Event:
-        # The engine's own result, so its ``winner`` is the engine's.
-        none = ((),) * 4
-        zero = (0,) * 4
-        r = RoundResult(
-            2,
-            1,
-            False,
-            none,
-            none,
-            ("",) * 4,
-            zero,
-            zero,
-            calls,
-            zero,
-            tuple(scores),
-            tuple(suspicion),
-            zero,
-        )
-        return Event("round_result", None, r.to_json())
+        return _round_result_event(2, scores, suspicion, calls)
 
     # The person palmed and lost it; Wyatt Earp took the round and calls it out.
     said = talk.hear(result([10, 20, 5, 40], [-5, 0, 0, 0]))
@@ -912,7 +923,6 @@ def test_losing_characters_say_their_lines_in_turn_while_the_person_keeps_winnin
     """When the person wins round after round, the losing characters take turns to speak
     and each says its "lose" lines in turn at its own turns (stepped by the round, two
     losers picked by the round each said one line at every turn of theirs)."""
-    from deadwood_knock.games.deadwood_knock.rules import RoundResult
     from deadwood_knock.tui.talk import TableTalk
 
     figures = ["luke-short", "king-fisher"]
@@ -920,24 +930,7 @@ def test_losing_characters_say_their_lines_in_turn_while_the_person_keeps_winnin
         talk = TableTalk.for_bots([None, *(f"figure:{f}" for f in figures)], seed=seed, person=0)
         said: dict[int, list[str]] = {1: [], 2: []}
         for number in range(1, 21):
-            none = ((),) * 3
-            zero = (0,) * 3
-            r = RoundResult(
-                number,
-                1,
-                False,
-                none,
-                none,
-                ("",) * 3,
-                zero,
-                zero,
-                (None,) * 3,
-                zero,
-                (40, 5, 3),
-                zero,
-                zero,
-            )
-            remark = talk.hear(Event("round_result", None, r.to_json()))
+            remark = talk.hear(_round_result_event(number, [40, 5, 3]))
             assert remark is not None and remark.situation == "lose"
             said[remark.seat].append(remark.text)
         for seat, figure in enumerate(figures, start=1):
