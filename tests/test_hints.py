@@ -505,7 +505,11 @@ def test_every_hint_is_checked_fact_ranked_by_value(game_name: str) -> None:
             assert data["best"]["type"] == ("call" if pot["call"] >= pot["fold"] else "fold")
             assert share_words(pot["chance"], pot["deals"]) in data["explanation"]
             (claim,) = data["claims"]
-            assert claim["ante"] == dk_rules.POT_ANTE and claim["win"] == 10 * pot["in_pot"]
+            # Calling stakes the ante and takes the others' antes (the showdown's
+            # "+ 20 pot" with three in it), not the whole pot with your own.
+            assert claim["ante"] == dk_rules.POT_ANTE and claim["risk"] == 10
+            assert claim["win"] == 10 * (pot["in_pot"] - 1)
+            assert f"Calling risks 10 to win {claim['win']}: " in data["explanation"]
             # The percentage said is the chance's (a bound of 1 or 99 at the ends).
             said = claim["percent"]
             assert said is None or abs(said - 100 * claim["chance"]) < 1, claim

@@ -865,6 +865,17 @@ def _pot_hint(
         else f"the knocker and {len(pot.rivals) - 1} caller{'s' if len(pot.rivals) > 2 else ''}"
     )
     mine = _dk_now_facts(view, {})
+    # What calling stakes and what it takes, from the engine's own settlement of this pot
+    # (the knocker and the callers in it with you): taken alone, and lost to the knocker.
+    # "Puts in 10 to win 30" counted your own 10 as won; the round score gains 20.
+    from deadwood_knock.games.deadwood_knock.rules import pot_result
+
+    me, knocker = view.seat, pot.rivals[0]
+    calls = ["call" if s == me or s in pot.rivals[1:] else None for s in range(view.players)]
+    ahead = [(1,) if s == me else (0,) for s in range(view.players)]
+    behind = [(0,) if s == me else (1,) for s in range(view.players)]
+    win = pot_result(knocker, calls, ahead)[me]
+    risk = -pot_result(knocker, calls, behind)[me]
     # The values assume the players still to answer fold; the words say so only when
     # there is one.
     pending = pot.pending
@@ -876,7 +887,8 @@ def _pot_hint(
         "in_pot": pot.in_pot,
         "callers": len(pot.rivals) - 1,
         "ante": POT_ANTE,
-        "win": POT_ANTE * pot.in_pot,
+        "risk": risk,
+        "win": win,
         "call": round(pot.call, 1),
         "fold": round(pot.fold, 1),
         "category": mine["category"],
@@ -886,7 +898,7 @@ def _pot_hint(
         f"{head}: your hand ({_category(mine['category'])}) takes the pot "
         f"{share_words(pot.chance, pot.deals)} of the cards you have not seen, "
         f"dealt as the others' play suggests, against {rivals}. "
-        f"Calling puts in {POT_ANTE} to win {POT_ANTE * pot.in_pot}: "
+        f"Calling risks {risk} to win {win}: "
         f"worth {signed_points(pot.call)} points against the table, "
         f"folding {signed_points(pot.fold)}"
         + (" (if the players still to answer fold)." if pending else ".")
