@@ -703,7 +703,8 @@ def test_a_take_that_makes_no_meld_does_not_say_so() -> None:
 def test_a_take_keeps_the_card_it_was_taken_for() -> None:
     """Of the discards that leave the lowest count, a take throws one the taken card is a
     card from a meld with only if all of them are (read in play: "Take 9♣ ... after you
-    discard 8♣", the next hint throwing the 8♥), and says what it builds."""
+    discard 8♣" with 8♥ leaving the same count: with 7♣ or 10♣ unseen that throws the card
+    the 9♣ builds with), and says what it builds."""
     from deadwood_knock.bots.hints import explain
     from deadwood_knock.bots.view import view_of
     from deadwood_knock.games.knock_rummy import Draw

@@ -940,8 +940,9 @@ def _kr_take_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, A
     now = _kr_count(view.hand, view)
     # The held cards the taken one is a card from a meld with (a card still unseen would
     # complete it). Of the discards that leave the lowest count, one of these is thrown
-    # last: "take 9♣ ... after you discard 8♣" threw the 8♣ it was taken for, and the
-    # next hint said to throw the 8♥.
+    # last: of equals the highest card went, so "take 9♣ ... after you discard 8♣" (read in
+    # a Gin hint, 8♥ leaving the same count) would throw the 8♣ the 9♣ builds a run with
+    # whenever 7♣ or 10♣ is still unseen.
     unseen = [x for x in view.unseen() if not x.is_joker]
     linked = {p for p in view.hand if any(count([top, p, x], high_aces) == 0 for x in unseen)}
     options = [(_kr_count([*(x for x in view.hand if x != d), top], view), d) for d in view.hand]
