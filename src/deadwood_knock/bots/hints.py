@@ -870,8 +870,11 @@ def _pot_hint(
     # "Puts in 10 to win 30" counted your own 10 as won; the round score gains 20.
     from deadwood_knock.games.deadwood_knock.rules import pot_result
 
-    me, knocker = view.seat, pot.rivals[0]
-    calls = ["call" if s == me or s in pot.rivals[1:] else None for s in range(view.players)]
+    me, knocker = view.seat, int(view.raw["knocker"])
+    calls = [
+        "call" if s == me or (s in pot.rivals and s != knocker) else None
+        for s in range(view.players)
+    ]
     ahead = [(1,) if s == me else (0,) for s in range(view.players)]
     behind = [(0,) if s == me else (1,) for s in range(view.players)]
     win = pot_result(knocker, calls, ahead)[me]
