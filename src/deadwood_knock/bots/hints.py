@@ -840,7 +840,7 @@ def _stand_text(view: TableView, f: Mapping[str, Any]) -> str:
     """A stand in words: the score kept, then what the top discard and a blind draw would
     make. Those that do no better are the stand's reasons; those that would raise the
     hand's score are said apart, as the hand's score alone (the search's values count the
-    pot and the other players' scores too: ``_stand_search``). Before 2026-12-07 all three
+    pot and the other players' scores too: ``_lead_claim``). Before 2026-12-07 all three
     sat in one list, "Stand: keep your score of 6; taking 6♣ would make it at best 18; a
     blind draw averages at best 11.4.", read as if the draw were better."""
     words: dict[str, str] = {}
