@@ -1494,7 +1494,7 @@ def test_a_layoff_onto_your_melds_is_said_as_the_opponents() -> None:
 
 
 def test_an_undercut_knock_reads_in_the_knockers_person() -> None:
-    """"you knocked and was undercut" read as the other seat's words: yours is "were"."""
+    """ "you knocked and was undercut" read as the other seat's words: yours is "were"."""
     from types import SimpleNamespace
 
     session = Session("gin", ["greedy"], seed=6000, target=200)
