@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 
 from deadwood_knock.content import load_content
 from deadwood_knock.server import Settings
+from deadwood_knock.trail import gunfight_aim
 
 Client = Callable[[Settings], TestClient]
 
@@ -75,8 +76,12 @@ def test_a_match_says_where_it_is_played_and_for_what(
     fight = client.get(f"/api/matches/{made.json()['match_id']}/where", headers=headers).json()
     assert fight["kind"] == "gunfight" and fight["title"] == poster.outlaw
     assert fight["score_to_beat"] == poster.gunfight.score_to_beat
+    assert fight["aim"] == gunfight_aim(poster)
+    assert poster.outlaw in fight["aim"] and str(poster.gunfight.score_to_beat) in fight["aim"]
+    assert at["aim"] is None
     quick = client.get(f"/api/matches/{_quick_gin(client, headers)}/where", headers=headers)
     assert quick.json()["kind"] == "quick" and quick.json()["place"] == "against Greedy"
+    assert quick.json()["aim"] is None
     # Nobody else's match, and no match that is not there.
     other = new_player(client, "Ned")
     assert client.get(f"/api/matches/{table['match_id']}/where", headers=other).status_code == 404
