@@ -13,6 +13,7 @@ from deadwood_knock.bots import Budget
 from deadwood_knock.cards import Card, parse_card, parse_cards
 from deadwood_knock.games.base import Event
 from deadwood_knock.games.knock_rummy.melds import arrange
+from deadwood_knock.games.points import figure_text
 from deadwood_knock.tui import Session
 from deadwood_knock.tui.app import DeadwoodApp
 from deadwood_knock.tui.words import cards_text, describe_event, game_over_line, result_lines
@@ -1515,3 +1516,42 @@ def test_an_undercut_knock_reads_in_the_knockers_person() -> None:
         knocker = session.names[hr.ender] if hr.ender else "you"
         verb = "were" if hr.ender == 0 else "was"
         assert head.endswith(f": {knocker} knocked and {verb} undercut; {taker} won the hand.")
+
+
+@pytest.mark.asyncio
+async def test_a_small_screen_names_each_total_as_a_total() -> None:
+    """Beside a name the compact table wrote the total bare: "Greedy (2) (32)" read as two
+    seat numbers. It says "(total 32)", and the prompt at a call reads "Luke Short
+    knocked. Call or fold: …" (not "knocked: call or fold: c call: …")."""
+    session = Session("deadwood-knock", ["greedy", "luke-short"], seed=6021, rounds=3)
+    _play_out(session, 6021, lambda: None)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        table = app.widget_lines(app.query_one("#table"))
+        totals = session.observation().totals
+        for seat, name in enumerate(session.names[1:], 1):
+            row = next(r for r in table if f" {name} (" in r)
+            assert f"{name} (total {figure_text(totals[seat])}):" in row, row
+        hand = " ".join(app.widget_lines(app.query_one("#hand")))
+        assert f"Your hand ({figure_text(totals[0])}):" in hand
+
+
+@pytest.mark.asyncio
+async def test_the_call_prompt_reads_as_two_sentences() -> None:
+    session = Session("deadwood-knock", ["greedy"], seed=8)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        for _ in range(60):
+            obs = session.observation()
+            if obs.phase == "call" and session.legal():
+                break
+            action = dk_choice(session.legal(), 0)  # never a knock: a bot knocks
+            for key in keys_for(app, action):
+                await pilot.press(key)
+            await settle(pilot, app)
+        assert session.observation().phase == "call" and session.legal()
+        knocker = session.names[session.observation().knocker]
+        prompt = " ".join(" ".join(app.widget_lines(app.query_one("#prompt"))).split())
+        assert prompt.startswith(f"{knocker} knocked. Call or fold: c call: put "), prompt

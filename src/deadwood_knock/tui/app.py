@@ -359,7 +359,8 @@ class DeadwoodApp(App[None]):
                 if obs.palmed[seat]:
                     tags.append("palmed")
             tag = f" [{', '.join(tags)}]" if tags else ""
-            total = f" ({figure_text(obs.totals[seat])})" if self.compact else ""
+            # "(total 32)": a bare "(32)" read as a seat number ("Greedy (2) (32)").
+            total = f" (total {figure_text(obs.totals[seat])})" if self.compact else ""
             lines.append(
                 f"{mark}{s.names[seat]}{total}: {_count(obs.hand_sizes[seat])}{tag}, "
                 f"known: {cards_text(known)}"
@@ -384,6 +385,7 @@ class DeadwoodApp(App[None]):
     def _hand(self, obs: Any) -> Text:
         text = Text()
         mark = "▶ " if obs.to_act == HUMAN_SEAT else "  "
+        # Bare, so eleven Gin cards still sit beside it at 80 columns.
         mine = f" ({figure_text(obs.totals[HUMAN_SEAT])})" if self.compact else ""
         head = f"{mark}Your hand{mine}:"
         groups, rest = self.hand_groups()
@@ -469,7 +471,7 @@ class DeadwoodApp(App[None]):
             return lead + f"{who} is thinking…"
         head = "Your final turn" if getattr(obs, "final_turn", False) else "Your turn"
         if getattr(obs, "phase", "") == "call":
-            head = f"{self.session.names[obs.knocker]} knocked: call or fold"
+            head = f"{self.session.names[obs.knocker]} knocked. Call or fold"
         # The compact banner shows "? help", and the help lists q.
         tail = "h hint" if self.compact else "h hint · ? help · q quit"
         # Each key keeps its words: the line breaks between controls or inside a long one,
