@@ -911,3 +911,19 @@ def test_a_gin_knock_at_count_zero_is_explained_as_gin_not_as_a_knock() -> None:
                 seen["knock"] += 1
                 assert "undercut you for" in words, words
     assert seen["knock"] >= 10 and seen["gin"] >= 1, seen
+
+
+def test_a_search_over_one_deal_says_one_deal() -> None:
+    """A hint cut short by a busy machine can rest on a single deal (seen in the browser:
+    "over 1 deals"); the count reads as English either way."""
+    from deadwood_knock.bots.hints import RankedAction, _search_claim
+
+    ranked = [
+        RankedAction({"type": "stand"}, 28.0, 1, confidence="best, a close call"),
+        RankedAction({"type": "knock"}, 27.0, 1),
+    ]
+    one = _search_claim(ranked, "against the table")
+    assert one is not None
+    assert "over 1 deal," in one.text and "1 deals" not in one.text
+    many = _search_claim([RankedAction({"type": "stand"}, 28.0, 300)], "against the table")
+    assert many is not None and "over 300 deals." in many.text

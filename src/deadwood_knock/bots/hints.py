@@ -99,6 +99,16 @@ def split_sum(hand_points: int, deadwood: int) -> str:
     return f"{hand_points} {deadwood_term(deadwood)}"
 
 
+def deals_text(deals: int) -> str:
+    """A count of deals: "1 deal", "300 deals" (a hint cut short by a busy machine can rest
+    on one).
+
+    >>> deals_text(1), deals_text(300)
+    ('1 deal', '300 deals')
+    """
+    return f"{deals} deal" if deals == 1 else f"{deals} deals"
+
+
 def share_words(share: float, deals: int) -> str:
     """How often, over ``deals`` deals, in words that stay true at the ends (a share that
     rounds to 100% but is not all of them is not "about 100%").
@@ -107,17 +117,19 @@ def share_words(share: float, deals: int) -> str:
     ('in about 50% of 400 deals', 'in all 350 deals', 'in none of 100 deals')
     >>> share_words(0.998, 400), share_words(0.003, 400)
     ('in over 99% of 400 deals', 'in under 1% of 400 deals')
+    >>> share_words(1.0, 1), share_words(0.0, 1)
+    ('in the one deal', 'in none of 1 deal')
     """
     if share >= 1.0:
-        return f"in all {deals} deals"
+        return "in the one deal" if deals == 1 else f"in all {deals} deals"
     if share <= 0.0:
-        return f"in none of {deals} deals"
+        return "in none of 1 deal" if deals == 1 else f"in none of {deals} deals"
     rounded = round(100 * share)
     if rounded >= 100:
-        return f"in over 99% of {deals} deals"
+        return f"in over 99% of {deals_text(deals)}"
     if rounded <= 0:
-        return f"in under 1% of {deals} deals"
-    return f"in about {share_percent(share)}% of {deals} deals"
+        return f"in under 1% of {deals_text(deals)}"
+    return f"in about {share_percent(share)}% of {deals_text(deals)}"
 
 
 def share_percent(share: float) -> int | None:
@@ -441,7 +453,7 @@ def _search_claim(ranked: Sequence[RankedAction], unit: str) -> Claim | None:
         "samples": best.samples,
         "confidence": best.confidence,
     }
-    text = f"Search: {signed_points(best.value)} points {unit} over {best.samples} deals"
+    text = f"Search: {signed_points(best.value)} points {unit} over {deals_text(best.samples)}"
     if len(valued) > 1 and valued[1].value is not None:
         ahead = best.value - valued[1].value
         facts["ahead"] = round(ahead, 1)
