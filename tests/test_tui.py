@@ -1555,3 +1555,69 @@ async def test_the_call_prompt_reads_as_two_sentences() -> None:
         knocker = session.names[session.observation().knocker]
         prompt = " ".join(" ".join(app.widget_lines(app.query_one("#prompt"))).split())
         assert prompt.startswith(f"{knocker} knocked. Call or fold: c call: put "), prompt
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [SMALL, SIZE])
+async def test_no_log_line_ends_under_the_scrollbar(size: tuple[int, int]) -> None:
+    """A log line wrapped while the log had no scrollbar ran under it once the log
+    scrolled: at 80×24 "…, Luke Short +41, Lotti" lost its "e" (six players' round
+    scores). The log keeps the scrollbar's columns free from the start."""
+    session = Session("deadwood-knock", ["greedy"], seed=3)
+    app = DeadwoodApp(session, bot_pause=0, hint_budget=Budget(iterations=20))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        log = app.query_one("#log")
+        width = log.content_size.width
+        ends = [f"END{i:02d}" for i in range(3)]
+        rows = log.content_size.height
+        while len(log.lines) + len(session.log) - app._logged + len(ends) < rows:
+            session.log.append("a short line")
+        for end in ends:  # each line as long as the log's width allowed before the fix
+            session.log.append("x" * (width - 2 - len(end)) + " " + end)
+        app.refresh_view()
+        await pilot.pause()
+        # Now the log scrolls: at 80×24 Hand Focus takes its room, elsewhere more lines.
+        if size == SMALL:
+            await pilot.press("h")
+        else:
+            for i in range(80):
+                session.log.append(f"line {i}")
+            session.log.append("y" * (width - 2 - 5) + " LAST!")
+            app.refresh_view()
+        for _ in range(3):
+            await pilot.pause()
+        assert log.max_scroll_y > 0, "the log does not scroll: the test shows nothing"
+        # The scrollbar is drawn over the log's right columns: no line may reach them.
+        room = log.scrollable_content_region.width
+        assert log.scrollbar_size_vertical > 0
+        assert max(len(line) for line in log.lines) <= room, (room, log.lines[-1])
+        assert (ends[-1] if size == SMALL else "LAST!") in log.lines[-1]
+
+
+@pytest.mark.asyncio
+async def test_a_long_seat_row_goes_on_indented_under_its_start() -> None:
+    """At the showdown every hand is known: with its tags and total a seat's row can pass
+    80 columns (seed 6058, six players); it went on with "Joker" alone at the left edge."""
+    session = Session(
+        "deadwood-knock", ["greedy", "random", "greedy", "random", "greedy"], seed=6058, rounds=1
+    )
+    _play_out(session, 6058, lambda: None)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        rows = [r.rstrip() for r in app.widget_lines(app.query_one("#table"))]
+        obs = session.observation()
+        seats = len(session.names) - 1
+        assert len(rows) > seats + 1, "no seat's row is too long: the test shows nothing"
+        for row in rows:
+            assert len(row) <= SMALL[0] - 1
+        going_on = [r for r in rows if not re.match(r"^ (  |▶ )\S| Discard pile", r)]
+        assert going_on, rows
+        for r in going_on:
+            assert r.startswith("     ") and r[5] != " ", rows  # indented under its start
+        # Every known card of every seat is on screen, whole.
+        text = " ".join(rows)
+        for seat in range(1, seats + 1):
+            for c in obs.known_cards[seat]:
+                assert c.pretty() in text

@@ -121,7 +121,8 @@ class DeadwoodApp(App[None]):
     #prompt { height: auto; padding: 0 1; text-style: bold; }
     #results { height: auto; max-height: 50%; border: round $success; padding: 0 1; }
     #bottom { height: 1fr; min-height: 3; }
-    #log { height: 1fr; border: round $panel; padding: 0 1; overflow-x: hidden; }
+    #log { height: 1fr; border: round $panel; padding: 0 1; overflow-x: hidden;
+           scrollbar-gutter: stable; }
     #focus-low { height: auto; padding: 0 1; background: $boost; display: none; }
     Screen.compact #table { border: none; padding: 0 1; background: $surface; }
     Screen.compact #hand { border: none; padding: 0 1; background: $panel; }
@@ -298,7 +299,10 @@ class DeadwoodApp(App[None]):
             return
         start = max(0, self._logged - s.log_dropped)
         log = self.query_one("#log", Log)
-        width = max(20, (log.content_size.width or self.size.width - 4) - 1)
+        # The scrollbar's columns are kept free (``scrollbar-gutter: stable``): a line wrapped
+        # to the whole width while the log did not scroll ran under the scrollbar once it
+        # did ("…, Luke Short +41, Lotti" at 80×24).
+        width = max(20, (log.scrollable_content_region.width or self.size.width - 6) - 1)
         lines: list[str] = []
         for line in s.log[start:]:
             # A wrapped line goes on indented under its start (a remark under its speaker).
@@ -380,6 +384,10 @@ class DeadwoodApp(App[None]):
             lines.append(f"Set aside (palm covers): {cards_text(obs.covers)}")
         if not s.game.facts.poker_split and obs.public_stock is not None:
             lines.append("The stock is the turned-over pile: its draws are public.")
+        if self.compact:
+            # A seat's row too long for the screen (a shown hand of eight with its tags)
+            # goes on indented under its start: "Joker" sat alone at the left edge.
+            lines = _fit(lines, self.size.width - 2)
         return "\n".join(lines)
 
     def _hand(self, obs: Any) -> Text:
@@ -585,7 +593,7 @@ class DeadwoodApp(App[None]):
         width = max(20, low.content_size.width or self.size.width - 2)
         wrap = [textwrap.wrap(p, width, break_on_hyphens=False) or [""] for p in parts]
         if rows > 0 and self.hint is not None and self._hint_for is self.session.state:
-            ranked = len(self.hint.ranking_lines(3))
+            ranked = len(self.hint.ranking_lines(3 if self.compact else 4))
             # Keep: the header, the explanation and the best move; drop from the end up.
             first_rank = len(parts) - ranked
             droppable = [*range(len(parts) - 1, first_rank, -1)]
