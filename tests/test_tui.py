@@ -1621,3 +1621,31 @@ async def test_a_long_seat_row_goes_on_indented_under_its_start() -> None:
         for seat in range(1, seats + 1):
             for c in obs.known_cards[seat]:
                 assert c.pretty() in text
+
+
+#: What the hand summary says of the knock count in each situation (tests/knock_positions.py).
+KNOCK_WORDS = {
+    "now": "you may knock now",
+    "their_turn": "low enough to knock on your turn",
+    "they_knocked": "no more knocks this round",
+    "i_knocked": "you knocked",
+    "over_limit": "knocking needs 11 or less",
+    "over": "no knock: the round is over",
+}
+
+
+def test_the_hand_summary_says_when_a_knock_is_possible() -> None:
+    """Read in play: "Knock count 1 (low enough to knock)" while another seat was to act and
+    after a knock, when no knock was possible. The words now follow the observation's facts
+    (DK2, DK4: a knock only at the start of your turn, while nobody has knocked)."""
+    from deadwood_knock.tui.words import evaluation_lines
+    from knock_positions import knock_observations
+
+    observations = knock_observations()
+    assert set(observations) == set(KNOCK_WORDS)
+    for name, obs in observations.items():
+        line = evaluation_lines("deadwood-knock", obs)[-1]
+        count = obs.evaluation.knock_count
+        assert line.endswith(f"Knock count {count} ({KNOCK_WORDS[name]})"), (name, line)
+        legal = any(a.kind == "knock" for a in obs.legal_actions)
+        assert ("may knock now" in line) == legal, (name, line)

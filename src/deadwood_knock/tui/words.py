@@ -23,6 +23,7 @@ __all__ = [
     "evaluation_lines",
     "game_over_line",
     "help_lines",
+    "knock_words",
     "result_lines",
     "settled_lines",
 ]
@@ -156,6 +157,25 @@ def _score(value: float) -> str:
     return ("+" if value > 0 else "") + figure_text(value)
 
 
+def knock_words(observation: Any, limit: int | None) -> str:
+    """What the knock count allows, from the observation's own facts (DK2, DK4): a knock
+    only at the start of your turn, while nobody has knocked this round. "Low enough to
+    knock" stood alone while another seat was to act and after a knock, when no knock was
+    possible. The web client's Hand Focus says the same (``focus.js``, ``knockHint``)."""
+    knocker = getattr(observation, "knocker", None)
+    if knocker is not None:
+        mine = knocker == getattr(observation, "seat", None)
+        return "you knocked" if mine else "no more knocks this round"
+    if getattr(observation, "phase", "play") != "play":
+        return "no knock: the round is over"
+    if not observation.evaluation.can_knock:
+        return f"knocking needs {limit} or less"
+    legal = getattr(observation, "legal_actions", ())
+    if any(getattr(a, "kind", None) == "knock" for a in legal):
+        return "you may knock now"
+    return "low enough to knock on your turn"
+
+
 def evaluation_lines(game_name: str, observation: Any, width: int | None = None) -> list[str]:
     """The observation's own evaluation of the viewer's hand, in words. With a ``width``
     (a small screen) the poker hand and the deadwood share a line when they fit."""
@@ -163,10 +183,7 @@ def evaluation_lines(game_name: str, observation: Any, width: int | None = None)
     if rule_facts.poker_split:
         words = rule_facts.category_words
         ev = observation.evaluation
-        # Low enough to knock is a property of the hand; whether a knock is legal right
-        # now is shown by the controls (they come from the legal actions).
-        limit = rule_facts.knock_limit
-        knock = "low enough to knock" if ev.can_knock else f"knocking needs {limit} or less"
+        knock = knock_words(observation, rule_facts.knock_limit)
         poker = (
             f"Poker hand: {cards_text(reading_order(ev.poker_hand))} — "
             f"{words.get(ev.category, ev.category)}, {ev.hand_points} points"
