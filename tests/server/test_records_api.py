@@ -127,3 +127,15 @@ def test_offline_lists_every_piece_of_art(make_client: Client, settings: Setting
     content = load_content()
     assert "/" + content.figures[0].portrait in art
     assert all(client.get(a).status_code == 200 for a in art[:5])
+
+
+def test_a_bot_seat_reads_as_the_web_names_it() -> None:
+    """A gunfight outlaw with no character plays as a ladder bot: "high_roller" read
+    "High_Roller" in the replay's and the continue list's names (the web: "High Roller")."""
+    from deadwood_knock.server.routes.records import seat_name
+
+    content = load_content()
+    assert seat_name(content, "x", "high_roller") == "High Roller"
+    assert seat_name(content, "x", "luke-short") == "Luke Short"
+    assert seat_name(content, "x", "figure:luke-short") == "Luke Short"
+    assert seat_name(content, "Kit", None) == "Kit"

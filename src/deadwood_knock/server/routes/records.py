@@ -47,7 +47,8 @@ def seat_name(content: Content, name: str, bot: str | None) -> str:
         if figure is not None:
             return figure.name
     if bot:
-        return bot.replace("-", " ").title()
+        # As the web writes a bot's id ("high_roller" → "High Roller"; it read "High_Roller").
+        return bot.replace("-", " ").replace("_", " ").title()
     return name
 
 
