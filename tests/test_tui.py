@@ -1470,9 +1470,14 @@ async def test_the_game_over_gin_hand_is_the_hand_as_settled(size: tuple[int, in
         order = [*(c for m in arr.melds for c in m), *arr.deadwood, *hr.layoffs]
         assert sorted(app.hand_order()) == sorted(order)
         assert app.hand_order()[-len(hr.layoffs) :] == list(hr.layoffs)
-        # The result says whose cards went onto whose melds.
+        # The result says whose cards went onto whose melds, and shows those melds (a
+        # small screen left every card out of the result).
         text = " ".join(app.screen_text().split())
         assert f"You laid off {cards_text(hr.layoffs)} on Greedy (2)'s melds." in text
+        knocker = " | ".join(cards_text(m) for m in hr.arrangements[1].melds)
+        assert f"Greedy (2): melds {knocker}; deadwood" in text
+        if size == SMALL:
+            _fully_on_screen(app)
 
 
 def test_a_layoff_onto_your_melds_is_said_as_the_opponents() -> None:

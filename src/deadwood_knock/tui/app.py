@@ -248,7 +248,10 @@ class DeadwoodApp(App[None]):
         self.query_one("#table", Static).update(self._table(obs))
         self.query_one("#hand", Static).update(self._hand(obs))
         self.query_one("#prompt", Static).update(self._prompt(obs))
-        results = result_lines(s.name, obs, s.names, compact=self.compact)
+        # A small screen leaves out the cards, but two players' melds fit: a Gin defender
+        # sees the knocker's melds their cards were laid off on.
+        two = not s.game.facts.poker_split and len(s.names) == 2
+        results = result_lines(s.name, obs, s.names, compact=self.compact and not two)
         # A small screen shows the last result from the round's end to the person's next
         # move, or with Hand Focus on to their next key (then the hint has the room); a
         # roomy one keeps it up.
