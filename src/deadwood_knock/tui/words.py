@@ -25,6 +25,7 @@ __all__ = [
     "help_lines",
     "knock_words",
     "result_lines",
+    "settled_lines",
 ]
 
 
@@ -218,6 +219,22 @@ def evaluation_lines(game_name: str, observation: Any, width: int | None = None)
     return lines
 
 
+def settled_lines(
+    arrangement: Any, laid_off: Sequence[Card], count: int, knocker: str
+) -> list[str]:
+    """Your last Knock Rummy or Gin hand once the game is over, as the engine settled it
+    (``HandResult``): its melds, its deadwood and count after any lay-off, and the cards
+    laid off on the knocker's melds (no longer yours to count)."""
+    melds = " | ".join(cards_text(m) for m in arrangement.melds) or "none"
+    lines = [
+        f"Melds: {melds}",
+        f"Deadwood: {cards_text(arrangement.deadwood)} — count {count}",
+    ]
+    if laid_off:
+        lines.append(f"Laid off on {knocker}'s melds: {cards_text(laid_off)}")
+    return lines
+
+
 def _points(n: int) -> str:
     # Jokers make deadwood negative: a true minus sign, as the sums print it.
     return f"{figure_text(n)} point" + ("" if abs(n) == 1 else "s")
@@ -293,6 +310,8 @@ def result_lines(
         "gin": "went gin",
         "rummy": "went rummy",
     }.get(hr.outcome, hr.outcome)
+    if hr.ender == viewer and hr.outcome == "undercut":
+        verb = "knocked and were undercut"  # "you knocked and was undercut"
     if list(hr.winners) == [hr.ender]:
         head = f"{ender} {verb} and won the hand."
     else:
@@ -325,7 +344,15 @@ def result_lines(
             f" → total {figure_text(hr.totals[s])}"
         )
     if hr.layoffs:
-        lines.append(f"  Laid off: {cards_text(hr.layoffs)}")
+        # Who laid off on whose melds, from the hands the result holds ("Laid off: 2♠" did
+        # not say whose card it was).
+        laid = set(hr.layoffs)
+        by = next((s for s, h in enumerate(hr.hands) if laid <= set(h)), None)
+        if by is None or hr.ender is None:
+            lines.append(f"  Laid off: {cards_text(hr.layoffs)}")
+        else:
+            onto = "your" if hr.ender == viewer else f"{names[hr.ender]}'s"
+            lines.append(f"  {names[by]} laid off {cards_text(hr.layoffs)} on {onto} melds.")
     return lines
 
 

@@ -283,28 +283,41 @@ function useHint(matchId, version, myTurn, paused) {
 }
 
 /**
- * A wanted poster's score to beat, for a gunfight's heading ("Gunfight · reach 30"): the
- * server's account of where the match is played, asked once for a trail match.
+ * A gunfight's aim, for its heading ("Gunfight · outscore Sam Bass and reach 40"): the
+ * server's words for the poster's terms (`aim` of the match's `where`: `trail.gunfight_aim`,
+ * the terms `gunfight_won` checks), asked once for a trail match. `null` for a table.
  * @param {string} matchId
  * @param {boolean} onTrail the match was started from a trail table or poster
- * @returns {number | null}
+ * @returns {string | null}
  */
-function useScoreToBeat(matchId, onTrail) {
-  const [toBeat, setToBeat] = useState(/** @type {number | null} */ (null));
+function useGunfightAim(matchId, onTrail) {
+  const [aim, setAim] = useState(/** @type {string | null} */ (null));
   useEffect(() => {
     if (!onTrail) return undefined;
     let cancelled = false;
     api
       .get(`/api/matches/${encodeURIComponent(matchId)}/where`)
       .then((w) => {
-        if (!cancelled && w && typeof w.score_to_beat === "number") setToBeat(w.score_to_beat);
+        if (!cancelled && w && typeof w.aim === "string" && w.aim) setAim(w.aim);
       })
       .catch(() => {}); // offline: the heading names the game instead
     return () => {
       cancelled = true;
     };
   }, [matchId, onTrail]);
-  return toBeat;
+  return aim;
+}
+
+/**
+ * A heading's words in parts that wrap whole, "reach 40" never parted: the aim's words one
+ * part each (a long outlaw's name wraps between its words), its last two together.
+ * @param {string} aim
+ * @returns {string[]}
+ */
+export function aimParts(aim) {
+  const words = aim.split(" ").filter(Boolean);
+  if (words.length <= 2) return [words.join(" ")];
+  return [...words.slice(0, -2), words.slice(-2).join(" ")];
 }
 
 /**
@@ -480,7 +493,7 @@ export function TableScreen({ matchId, characters }) {
   const version = view ? view.version : -1;
   const advice = useHint(matchId, version, myTurn, leaving);
   const recorded = useRecordedResult(matchId, v, obs, view, version);
-  const toBeat = useScoreToBeat(matchId, !!(view && view.table_id));
+  const aim = useGunfightAim(matchId, !!(view && view.table_id));
 
   // A selection that left the hand (played, or a new round) is dropped.
   useEffect(() => {
@@ -558,8 +571,8 @@ export function TableScreen({ matchId, characters }) {
   const title = gameTitle(obs.game) || "Table";
   const roundText = `${unitWord(obs.game)} ${obs.round ?? 1}${obs.rounds ? ` of ${obs.rounds}` : ""}`;
   // In parts that wrap whole on a narrow head ("Knock Rummy ·" over "to 100"), never "to" over "100".
-  const subtitle = toBeat != null
-    ? ["Gunfight ·", `reach ${toBeat}`]
+  const subtitle = aim != null
+    ? ["Gunfight ·", ...aimParts(aim)]
     : !dk && obs.target ? [`${title} ·`, `to ${obs.target}`] : [title];
 
   const reveals = live.reveals;
