@@ -38,7 +38,6 @@ from deadwood_knock.games.points import CARD_POINTS
 __all__ = [
     "PLAYOUT_CAP",
     "apply_action",
-    "feed_move",
     "meld_move",
     "playout",
     "policy_move",
@@ -288,96 +287,6 @@ def meld_move(t: KrTable, knock_at: int) -> None:
             if key < best_key:
                 best_key, chosen = key, x
         card = chosen
-    t.play(DISCARDS[card])
-
-
-def _feeds(high_aces: bool) -> tuple[tuple[int, ...], ...]:
-    """Per card: the two-card masks that make a meld with it (two of its rank; two
-    suited cards that run with it, as :func:`_links` counts runs: with High Aces the ace
-    after the king as well as before the 2, no run round the corner). A hand holding
-    one of them melds the card."""
-    out: list[tuple[int, ...]] = []
-    for c in range(52):
-        suit, rank = divmod(c, 13)
-        others = [s * 13 + rank for s in range(4) if s != suit]
-        masks = {(1 << a) | (1 << b) for i, a in enumerate(others) for b in others[i + 1 :]}
-        spots = (rank, 13) if high_aces and rank == 0 else (rank,)
-        for spot in spots:
-            for d1, d2 in ((-2, -1), (-1, 1), (1, 2)):
-                ranks = []
-                for p in (spot + d1, spot + d2):
-                    if p == 13 and high_aces:
-                        p = 0
-                    if not 0 <= p < 13 or p == rank:
-                        break
-                    ranks.append(p)
-                else:
-                    masks.add((1 << (suit * 13 + ranks[0])) | (1 << (suit * 13 + ranks[1])))
-        out.append(tuple(sorted(masks)))
-    return tuple(out)
-
-
-#: Per card, the pairs of cards that meld it (:func:`_feeds`), low aces and high aces:
-#: the feed-aware discard (:func:`feed_move`) reads it.
-FEEDS: Final = (_feeds(False), _feeds(True))
-
-
-def fed_mask(hand: int, high_aces: bool) -> int:
-    """The cards that make a meld with two cards of ``hand`` (the cards :data:`FEEDS`
-    says ``hand`` melds, the hand's own cards aside), by bit operations on the suits."""
-    a, b, c, d = hand & 0x1FFF, (hand >> 13) & 0x1FFF, (hand >> 26) & 0x1FFF, hand >> 39
-    two = (a & b) | (c & d) | ((a | b) & (c | d))  # ranks held at least twice
-    out = two | (two << 13) | (two << 26) | (two << 39)
-    shift = 0
-    for suit in (a, b, c, d):
-        if suit:
-            if high_aces:
-                suit |= (suit & 1) << 13  # the ace after the king too
-            adj = suit & (suit >> 1)  # r and r + 1 held: r - 1 and r + 2 meld
-            f = (adj << 2) | (adj >> 1) | ((suit & (suit >> 2)) << 1)  # r, r + 2: r + 1
-            if high_aces:
-                f |= (f >> 13) & 1  # a high ace's bit is the ace's
-            out |= (f & 0x1FFF) << shift
-        shift += 13
-    return out & ~hand
-
-
-def feed_move(t: KrTable, knock_at: int, slack: int) -> None:
-    """One move of the feed-aware playout policy (issue 17, Gin and Knock Rummy
-    twenty-fourth pass): as :func:`policy_move`, but a discard that does not end the hand
-    and that would meld with two cards of the next seat's hand (the playout's own sampled
-    hand: a playout's table is dealt from the searching seat's view) is swapped for the
-    lowest-count card that does not, if that leaves at most ``slack`` more; of equal
-    counts the higher card, then the lower card order (as the lowest-count discard)."""
-    if t.phase == DRAW:
-        policy_move(t, knock_at)
-        return
-    seat = t.to_act
-    assert seat is not None
-    hand = t.hands[seat]
-    ha = t.opts.high_aces
-    best = _end_or_knock(t, hand, ha, t.opts.gin, knock_at)
-    if best is None:
-        return
-    left, card = best
-    hands = t.hands
-    rival = hands[(seat + 1) % len(hands)]
-    for m in FEEDS[ha][card]:
-        if rival & m == m:  # the card melds there: the lowest-count card that does not
-            fed = fed_mask(rival, ha) | _BIT[card]
-            banned = t.taken
-            if banned is not None:
-                fed |= _BIT[banned]
-            found: tuple[int, int, int] | None = None
-            for x in cards_of_mask(hand & ~fed):
-                k = count_mask(hand ^ _BIT[x], ha)
-                if k <= left + slack:
-                    key = (k, -CARD_POINTS[x], x)
-                    if found is None or key < found:
-                        found = key
-            if found is not None:
-                card = found[2]
-            break
     t.play(DISCARDS[card])
 
 

@@ -228,13 +228,13 @@ KR_RIVAL_CHANCE: int = 1
 KR_CHANCE_BASE: float = -7.18
 KR_CHANCE_COUNT: float = 0.18
 KR_CHANCE_STOCK: float = 0.48
-#: Knock Rummy, Gin and Knock Rummy twenty-fourth pass (off in play: 0; 1 on): in the
-#: heads-up playouts of ``ChanceKnockKrSearch`` both seats throw with
-#: ``kr_playout.feed_move``: a discard that would meld with two cards of the other seat's
-#: (sampled) hand is swapped for the lowest-count one that would not, if that leaves at
-#: most ``KR_FEED_SLACK`` more. Off, the playouts are ``policy_move``'s, as before.
-KR_FEED_PLAYOUTS: int = 0
-KR_FEED_SLACK: int = 5
+#: Not kept (twenty-fourth pass, ``KR_FEED_PLAYOUTS``): both seats' playout discards
+#: thrown away from the other seat's sampled hand (a card that melds with two of its
+#: cards swapped for the lowest-count one that does not, within 5): +0.47 a hand against
+#: strong on the rule's fresh seeds 6100-6107 (dropped), +2.14 on 6108-6122 after the
+#: verdict; again not kept by the twenty-fifth pass's rule, +0.21 on the fresh seeds
+#: 6300-6307 at 200 iterations; commit c208d50 has it, with its tests
+#: (docs/bots-experiments.md).
 #: A playout has at most 16 rival discards (``PLAYOUT_CAP`` 32 moves); the chance's draws
 #: for a stream come from ``random.Random(stream ^ _CHANCE_SALT)``, apart from the
 #: stock's shuffle.
@@ -261,7 +261,6 @@ class ChanceKnockKrSearch(KrSimSearch):
         self._noise: tuple[float, ...] = ()
         self._stream: int | None = None
         self._k = 0
-        self.feed_slack = KR_FEED_SLACK if KR_FEED_PLAYOUTS else None
 
     def noise(self, rng: random.Random) -> tuple[float, ...]:
         """``_CHANCE_DRAWS`` draws of ``logit(u) / per_count``, ``u`` uniform on (0, 1)."""
@@ -277,20 +276,16 @@ class ChanceKnockKrSearch(KrSimSearch):
         return self.mid + self.per * stock - z
 
     def move(self, t: KrTable, knock_at: int) -> None:
-        """``policy_move`` (``kr_playout.feed_move`` with ``KR_FEED_PLAYOUTS`` on); at the
-        rival's discard, with the knock threshold raised to its chance's draw when that
-        is above ``knock_at``."""
+        """``policy_move``; at the rival's discard, with the knock threshold raised to
+        its chance's draw when that is above ``knock_at``."""
         if t.to_act == self.rival and t.phase != DRAW:
             k = self._k
             self._k = k + 1
             limit = self.limit(len(t.stock), k)
             if limit > knock_at:
-                knock_at = int(limit)
-        slack = self.feed_slack
-        if slack is None:
-            kr_playout.policy_move(t, knock_at)
-        else:
-            kr_playout.feed_move(t, knock_at, slack)
+                kr_playout.policy_move(t, int(limit))
+                return
+        kr_playout.policy_move(t, knock_at)
 
     def value(self, sample: KrTable, action: Action, rng: random.Random) -> float:
         sim = self.played(sample, action, rng)  # the stock shuffled first, then the noise
