@@ -224,6 +224,76 @@ def check_search(hint: Hint, claim: dict[str, Any]) -> None:
         assert claim["ahead"] == round(valued[0].value - valued[1].value, 1)
 
 
+def check_search_lead(hint: Hint, data: dict[str, Any], claim: dict[str, Any]) -> None:
+    """The search's measure for a best move whose own figures show no gain: its value less
+    the best of the moves it weighed that it is set against (every draw for a stand, the
+    stock draws for a take, else the next move), as the ranking has them; and whether it
+    weighed a stock draw at all (the search weighs only its candidates)."""
+    best = data["best"]
+    claims = {c["kind"]: c for c in data["claims"]}
+    valued = [r for r in hint.actions if r.value is not None]
+    assert valued[0].action == best and valued[0].value is not None
+    others = valued[1:]
+    stock = [r for r in others if r.action.get("source") == "stock"]
+    assert claim["stock_weighed"] == bool(stock)
+    if best["type"] == "stand":
+        f = claims["dk_stand"]
+        assert (f["best_take"] or -999) > f["score"] or (f["best_blind"] or -999) > f["score"]
+        rivals = [r for r in others if r.action["type"] == "draw"]
+        assert "above the best draw it weighed (" in claim["text"]
+        assert ("It weighed no blind draw." in claim["text"]) == (not stock), claim["text"]
+    else:
+        assert best["type"] == "draw" and best["source"] == "discard"
+        if "dk_take" in claims:
+            f = claims["dk_take"]
+            assert f["score_after"] <= f["score_before"], f
+            assert f["category_after"] == f["category_before"] and not f["stronger"], f
+            assert not f["knock_legal"] or f["knock_after"] >= f["knock_before"], f
+        else:
+            f = claims["kr_take"]
+            assert f["meld"] is None and not f["partners"], f
+            assert f["count_after"] >= f["count_before"], f
+        rivals = stock or others
+        assert ("It weighed no stock draw." in claim["text"]) == (not stock), claim["text"]
+    top = max(rivals, key=lambda r: r.value or 0.0)
+    assert top.value is not None
+    assert claim["against"] == top.action
+    assert claim["lead"] == round(valued[0].value - top.value, 1)
+    assert f"{claim['lead']:.1f} points above" in claim["text"]
+    assert f", {VERDICT_WORDS[claim['sureness']]}." in claim["text"], claim["text"]
+
+
+def check_lead_said(hint: Hint, data: dict[str, Any]) -> None:
+    """A stand whose sentence shows a draw raising the hand's score, and a take whose facts
+    show no gain, carry the search's measure (when it weighed a move to set them against):
+    neither reads as a reason against the move, nor as a move with no why."""
+    best = data["best"]
+    claims = {c["kind"]: c for c in data["claims"]}
+    valued = [r for r in hint.actions if r.value is not None]
+    if best is None or not valued or valued[0].action != best:
+        return
+    if best["type"] == "stand" and "dk_stand" in claims:
+        f = claims["dk_stand"]
+        raises = (f["best_take"] or -999) > f["score"] or (f["best_blind"] or -999) > f["score"]
+        others = [r for r in valued[1:] if r.action["type"] == "draw"]
+    elif best["type"] == "draw" and best.get("source") == "discard":
+        if "dk_take" in claims:
+            f = claims["dk_take"]
+            gain = f["score_after"] > f["score_before"] or f["stronger"]
+            gain = gain or f["category_after"] != f["category_before"]
+            gain = gain or (f["knock_legal"] and f["knock_after"] < f["knock_before"])
+            raises = not gain
+        elif "kr_take" in claims:
+            f = claims["kr_take"]
+            raises = not (f["meld"] or f["partners"] or f["count_after"] < f["count_before"])
+        else:
+            return
+        others = valued[1:]
+    else:
+        return
+    assert ("search_lead" in claims) == bool(raises and others), data["explanation"]
+
+
 def check_knock_search(hint: Hint, claim: dict[str, Any]) -> None:
     knocks = [r for r in hint.actions if r.value is not None and r.action["type"] == "knock"]
     others = [r for r in hint.actions if r.value is not None and r.action["type"] != "knock"]
@@ -242,7 +312,9 @@ def _m(figure: object) -> str:
     return str(figure).replace("-", "\N{MINUS SIGN}")
 
 
-def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -> None:
+def check_dk_claim(
+    claim: dict[str, Any], position: dict[str, Any], seat: int, legal_knock: bool = False
+) -> None:
     hand = _cards(position["hands"][seat])
     now = dk_hand.evaluate(hand)
     pile = _cards(position["discard"])
@@ -264,6 +336,17 @@ def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
         turns = "stays" if after.category == now.category else "becomes"
         assert f"your hand {turns} {dk_hand.CATEGORY_WORDS[after.category]}," in claim["text"]
         assert f"score {_m(now.score)} → {_m(after.score)}" in claim["text"]
+        assert (claim["knock_before"], claim["knock_after"]) == (now.knock_count, after.knock_count)
+        assert claim["stronger"] == (after.strength > now.strength)
+        # A take that raises neither the score nor the category says what else it does.
+        plain = after.score <= now.score and after.category == now.category
+        pot = "beats the one you hold" in claim["text"]
+        assert pot == (plain and after.strength > now.strength), claim["text"]
+        # The knock count only where a knock is legal (no sentence mentions it otherwise).
+        assert claim["knock_legal"] == legal_knock
+        knock = f"knock count {_m(now.knock_count)} → {_m(after.knock_count)}"
+        moved = now.knock_count != after.knock_count
+        assert (knock in claim["text"]) == (plain and legal_knock and moved)
     elif kind == "dk_role":
         card = parse_card(claim["card"])
         mine = [c for c in hand if c == card or (card >= 52 and c >= 52)]
@@ -343,6 +426,18 @@ def check_dk_claim(claim: dict[str, Any], position: dict[str, Any], seat: int) -
             for s in hand
         )
         assert claim["best_blind"] == blind
+        assert claim["unseen"] == len(unseen)
+        # What would raise the hand's score is never listed as a reason to stand: it comes
+        # after "On your hand's score alone a draw does better".
+        text = claim["text"]
+        head, _, alone = text.partition(" On your hand's score alone a draw does better: ")
+        take = pile and claim["best_take"] is not None
+        if take:
+            said = f"taking {pile[-1].pretty()} would make it at best {_m(claim['best_take'])}"
+            assert said in (alone if claim["best_take"] > now.score else head), text
+        said = f"a blind draw averages at best {_m(f'{blind:.1f}')} over the {len(unseen)} cards"
+        assert said in (alone if blind > now.score else head), text
+        assert bool(alone) == (blind > now.score or (take and claim["best_take"] > now.score))
     elif kind == "dk_palm":
         assert (claim["cover"], claim["buried"]) == (str(pile[-1]), str(pile[-2]))
         assert claim["suspicion"] == dk_rules.SUSPICION
@@ -500,15 +595,18 @@ def test_every_hint_is_checked_fact_ranked_by_value(game_name: str) -> None:
         knock_illegal += "knock" not in kinds
         check_words(hint, data, kinds)
         check_ranking(hint, data, legal_json)
+        check_lead_said(hint, data)
         position = game.position_to_json(state)
         for claim in [*data["claims"], *data["knock"]["claims"]]:
             kinds_seen.add(claim["kind"])
             if claim["kind"] == "search":
                 check_search(hint, claim)
+            elif claim["kind"] == "search_lead":
+                check_search_lead(hint, data, claim)
             elif claim["kind"] == "knock_search":
                 check_knock_search(hint, claim)
             elif game_name == "deadwood-knock":
-                check_dk_claim(claim, position, seat)
+                check_dk_claim(claim, position, seat, "knock" in kinds)
             else:
                 check_kr_claim(claim, position, seat)
         if data["pot"] is not None:
@@ -543,10 +641,12 @@ def test_every_hint_is_checked_fact_ranked_by_value(game_name: str) -> None:
     # The run covered every kind of claim and both sides of the knock rule.
     expected = {
         "deadwood-knock": {"dk_take", "dk_role", "dk_blind_draw", "dk_knock_count", "dk_now",
-                           "dk_stand", "dk_palm", "rule", "search", "pot", "knock_search"},
+                           "dk_stand", "dk_palm", "rule", "search", "pot", "knock_search",
+                           "search_lead"},
         "knock-rummy": {"kr_take", "kr_stock", "kr_throw", "kr_limit", "kr_rummy", "search",
-                        "knock_search"},
-        "gin": {"kr_take", "kr_stock", "kr_throw", "kr_limit", "search", "knock_search"},
+                        "knock_search", "search_lead"},
+        "gin": {"kr_take", "kr_stock", "kr_throw", "kr_limit", "search", "knock_search",
+                "search_lead"},
     }[game_name]  # fmt: skip
     assert expected <= kinds_seen, expected - kinds_seen
     assert knock_legal > 50 and knock_illegal > 50
@@ -928,3 +1028,204 @@ def test_a_gin_knock_at_count_zero_is_explained_as_gin_not_as_a_knock() -> None:
                 seen["knock"] += 1
                 assert "undercut you for" in words, words
     assert seen["knock"] >= 10 and seen["gin"] >= 1, seen
+
+
+def test_a_search_over_one_deal_says_one_deal() -> None:
+    """A hint cut short by a busy machine can rest on a single deal (seen in the browser:
+    "over 1 deals"); the count reads as English either way."""
+    from deadwood_knock.bots.hints import RankedAction, _search_claim
+
+    ranked = [
+        RankedAction({"type": "stand"}, 28.0, 1, confidence="best, a close call"),
+        RankedAction({"type": "knock"}, 27.0, 1),
+    ]
+    one = _search_claim(ranked, "against the table")
+    assert one is not None
+    assert "over 1 deal," in one.text and "1 deals" not in one.text
+    many = _search_claim([RankedAction({"type": "stand"}, 28.0, 300)], "against the table")
+    assert many is not None and "over 300 deals." in many.text
+
+
+# --- a hint's words never argue against its move ----------------------------------------------
+
+#: A final turn (seat 3, after seat 0's knock) where a pile take and a blind draw both raise
+#: the hand's score (a pair of sixes, 0: taking 4♦ makes two pair, 10; a blind draw averages
+#: 7.0 at best), and the search still ranks standing first (its values count the pot and the
+#: other players' scores: a better hand calls more often and loses the pot to the knocker).
+STAND_POSITION: dict[str, Any] = {
+    "options": {"players": 4, "sleight_of_hand": True},
+    "round": 3,
+    "phase": "final",
+    "to_act": 3,
+    "knocker": 0,
+    "hands": [
+        "5h Ad 2d 5d 9d 4c 7c 9c".split(),
+        "6s 2h 3h 9h Jh Kd Ac JK".split(),
+        "Qs Ks Ah 7h Qd Tc Kc JK".split(),
+        "4s 9s 6h Kh 3d 6c 8c Jc".split(),
+    ],
+    "stock": "2s As 7d 8h 7s Ts 6d Th 4h 8s Qc 3s Td Qh Jd 3c 5s 5c 2c".split(),
+    "discard": "Js 8d 4d".split(),
+}
+
+
+def test_a_stand_hint_never_sets_out_a_better_draw_as_a_reason_to_stand() -> None:
+    """Read in play: "Stand: keep your score of 6; taking 6♣ would make it at best 18; a
+    blind draw averages at best 11.4." beside "stand ... (clearly best)": the draws that
+    raise the hand's score are now said apart, as the hand's score alone, and the search's
+    measure on its own footing (the pot and the other players' scores counted) follows."""
+    game = get_game("deadwood-knock")
+    state = game.position_from_json(STAND_POSITION)
+    obs = game.observe(state, 3)
+    hints = (hand_focus(game, obs, Budget(iterations=150), seed=s) for s in range(5))
+    hint = next(h for h in hints if h.best == {"type": "stand"})
+    data = hint.to_json()
+    claims = {c["kind"]: c for c in data["claims"]}
+    stand = claims["dk_stand"]
+    assert (stand["score"], stand["best_take"], stand["best_blind"]) == (0, 10, 7.0)
+    assert stand["text"] == (
+        "Stand: keep your score of 0. On your hand's score alone a draw does better: taking "
+        "4♦ would make it at best 10, and a blind draw averages at best 7.0 over the 43 cards "
+        "you have not seen."
+    )
+    lead = claims["search_lead"]
+    valued = [r for r in hint.actions if r.value is not None]
+    draws = [r for r in valued if r.action["type"] != "stand"]
+    best_draw = max(draws, key=lambda r: r.value or 0.0)
+    assert valued[0].value is not None and best_draw.value is not None
+    assert lead["lead"] == round(valued[0].value - best_draw.value, 1) > 0
+    assert lead["against"] == best_draw.action
+    assert lead["text"].startswith(
+        "Standing is ranked first all the same: the search's values count the pot and the "
+        f"other players' scores as well as your hand, and rate standing {lead['lead']:.1f} "
+        f"points above the best draw it weighed ({best_draw.words}), "
+    )
+    # The search weighs its few best candidates by a cheap prior: here no blind draw was
+    # among them, and the words say so rather than rank standing above a draw never weighed.
+    blind = [r for r in draws if r.action["source"] == "stock"]
+    assert lead["stock_weighed"] == bool(blind)
+    assert lead["text"].endswith(" It weighed no blind draw.") == (not blind)
+    check_search_lead(hint, data, lead)
+    # The order the player reads: the stand, the hand's figures, the search's footing.
+    assert data["explanation"].index("On your hand's score alone") < data["explanation"].index(
+        "ranked first all the same"
+    )
+
+
+def test_a_stand_whose_draws_do_no_better_keeps_them_as_its_reasons() -> None:
+    from deadwood_knock.bots.hints import explain
+    from deadwood_knock.bots.view import view_of
+    from deadwood_knock.games.deadwood_knock import Stand
+
+    # A flush kept (score 52): neither K♣ nor a blind draw beats it.
+    obs = _dk_obs("Kh Jh 9h 6h 2h As 4d 3c", "Kc", phase="final", knocker=1)
+    text = explain("deadwood-knock", view_of(obs), Stand())
+    assert text == (
+        "Stand: keep your score of 52; taking K♣ would make it at best 46; a blind draw "
+        "averages at best 50.8 over the 45 cards you have not seen."
+    ), text
+    # 2♣ would raise it (for the 4♦): said apart, the blind draw still a reason to stand.
+    obs = _dk_obs("Kh Jh 9h 6h 2h As 4d 3c", "2c", phase="final", knocker=1)
+    text = explain("deadwood-knock", view_of(obs), Stand())
+    assert text == (
+        "Stand: keep your score of 52; a blind draw averages at best 50.6 over the 45 cards "
+        "you have not seen. On your hand's score alone a draw does better: taking 2♣ would "
+        "make it at best 54."
+    ), text
+
+
+def test_a_take_that_raises_nothing_says_what_it_does_do() -> None:
+    """Read in play: "Discard 9♥ and take J♠ from the pile: your hand stays a pair, score
+    3 → 3." (clearly best) gave no reason. The take's facts now say what else it does: a
+    poker hand that beats the old one in a pot (DK6: kickers count), the knock count."""
+    from deadwood_knock.bots.hints import explain
+    from deadwood_knock.bots.view import view_of
+    from deadwood_knock.games.deadwood_knock import Draw
+
+    pair = view_of(_dk_obs("2s 6s Qs 5h 9h Ad 2c 7c", "Js"))
+    text = explain("deadwood-knock", pair, Draw(parse_card("9h"), "discard"))
+    assert text == (
+        "Discard 9♥ and take J♠ from the pile: your hand stays a pair, score 3 → 3; its poker "
+        "hand (2♠ 2♣ Q♠ J♠ 7♣) beats the one you hold (2♠ 2♣ Q♠ 9♥ 7♣) in a pot."
+    ), text
+    # An ace-high flush for a king-high one: no gain in any figure, and the knock count rises.
+    legal = [{"type": "knock"}]
+    flush = view_of(_dk_obs("10s 5h 8h Ad 5d 7d 9d Kd", "Qd", legal_actions=legal))
+    text = explain("deadwood-knock", flush, Draw(parse_card("Ad"), "discard"))
+    assert text == (
+        "Discard A♦ and take Q♦ from the pile: your hand stays a flush, score 37 → 37; "
+        "knock count 11 → 17."
+    ), text
+    # Where no knock is legal the take says nothing of knocking.
+    flush = view_of(_dk_obs("10s 5h 8h Ad 5d 7d 9d Kd", "Qd"))
+    text = explain("deadwood-knock", flush, Draw(parse_card("Ad"), "discard"))
+    assert text.endswith("score 37 → 37.") and "knock" not in text, text
+
+
+def _av(action: Any, draws: list[float]) -> Any:
+    from deadwood_knock.bots.strong import ActionValue
+
+    return ActionValue(action, sum(draws) / len(draws), len(draws), 0.0, tuple(draws))
+
+
+def test_a_take_best_on_the_search_alone_says_what_the_search_measured() -> None:
+    """A take whose facts show no gain is named with the search's measure against the best
+    stock draw (Deadwood Knock) or the stock draw (Knock Rummy, Gin), not with no why."""
+    from deadwood_knock.bots.hints import _checked, _lead_claim, explain_claims
+    from deadwood_knock.bots.view import view_of
+    from deadwood_knock.games.deadwood_knock import Draw
+    from deadwood_knock.games.knock_rummy import Draw as KrDraw
+
+    flush = view_of(_dk_obs("10s 5h 8h Ad 5d 7d 9d Kd", "Qd"))
+    take = Draw(parse_card("Ad"), "discard")
+    stock = [Draw(parse_card("10s"), "stock"), Draw(parse_card("5h"), "stock")]
+    values = [
+        _av(take, [3.0, 2.0, 4.0, 3.0]),
+        _av(stock[0], [1.0, 0.0, 1.0, 2.0]),
+        _av(stock[1], [-1.0, 0.0, 1.0, 0.0]),
+    ]
+    claims = _checked(flush, explain_claims("deadwood-knock", flush, take))
+    lead = _lead_claim("deadwood-knock", claims, values, take)
+    assert lead is not None
+    assert lead.facts == {
+        "lead": 2.0,
+        "sureness": "clear",
+        "against": stock[0].to_json(),
+        "stock_weighed": True,
+    }
+    assert lead.text == (
+        "Your hand's figures show no gain; the search's values, which count the pot and the "
+        "other players' scores as well, rate this take 2.0 points above the best stock draw "
+        "it weighed (discard 10♠, take from the stock), clearly."
+    )
+    # With no stock draw weighed, the next move it weighed, and the words say so.
+    other_take = Draw(parse_card("5h"), "discard")
+    lead = _lead_claim(
+        "deadwood-knock", claims, [values[0], _av(other_take, [2.0, 2.0, 3.0, 2.0])], take
+    )
+    assert lead is not None and lead.text.endswith(
+        "rate this take 0.8 points above the next move it weighed (discard 5♥, take from the "
+        "pile), by a hair. It weighed no stock draw."
+    ), lead.text
+    # A take that makes the poker hand stronger for the pot has its reason: no measure added.
+    pair = view_of(_dk_obs("2s 6s Qs 5h 9h Ad 2c 7c", "Js"))
+    jack = Draw(parse_card("9h"), "discard")
+    values[0] = _av(jack, [3.0, 2.0, 4.0, 3.0])
+    claims = _checked(pair, explain_claims("deadwood-knock", pair, jack))
+    assert _lead_claim("deadwood-knock", claims, values, jack) is None
+
+    # 10♠ for K♣: the count stays, and no held card is one card from a meld with it.
+    obs = _kr_draw_obs("knock-rummy", "2s 5h 9d Kc Qh 3c 4d Jd 4h 6c", "10s")
+    view = view_of(obs)
+    pile, blind = KrDraw("discard"), KrDraw("stock")
+    kr = [_av(pile, [1.0, 2.0, 0.0, 1.5]), _av(blind, [1.0, 1.5, 0.5, 1.0])]
+    claims = _checked(view, explain_claims("knock-rummy", view, pile))
+    (take_claim,) = claims
+    assert take_claim.facts["meld"] is None and not take_claim.facts["partners"]
+    assert take_claim.facts["count_after"] >= take_claim.facts["count_before"]
+    lead = _lead_claim("knock-rummy", claims, kr, pile)
+    assert lead is not None and lead.facts["lead"] == 0.1
+    assert lead.text == (
+        "Your count shows no gain; the search's playouts rate the take 0.1 points above "
+        f"drawing from the stock, {VERDICT_WORDS[lead.facts['sureness']]}."
+    )

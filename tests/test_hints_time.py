@@ -260,3 +260,38 @@ def test_an_iteration_budget_gives_todays_hint_sample_for_sample(
         game, obs, Budget(seconds=0.25, iterations=30), seed=7, wall=lambda: 5.0, cpu=lambda: 1.0
     )
     assert timed.to_json() == hint.to_json()
+
+
+def test_a_stall_in_the_first_sample_does_not_end_the_hint_on_one_deal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seen in play on a busy machine: "Search: … over 1 deal". The first sample took
+    120 ms of wall time (the process waited for a core), the rest 1 ms each: timed by that
+    one sample the next would not fit, and the search stopped there. It now takes
+    ``MIN_STOP_SAMPLES`` before it looks at the clock, and then times the samples by their
+    average, so it goes on while they fit."""
+    from deadwood_knock.bots.strong import MIN_STOP_SAMPLES
+
+    game, obs = _first_position("deadwood-knock", {"players": 3}, seed=4)
+    clocks = FakeClocks(step=0.001, slowdown=1.0)
+    stalled = [False]
+    original_tick = clocks.tick
+
+    def tick() -> None:
+        if not stalled[0]:
+            stalled[0] = True
+            clocks.now += 0.120
+        original_tick()
+
+    monkeypatch.setattr(clocks, "tick", tick)
+    _ticking_search(monkeypatch, clocks)
+    hint = hand_focus(
+        game, obs, Budget(seconds=0.25, iterations=300), seed=7, wall=clocks.wall, cpu=clocks.cpu
+    )
+    samples = {r.samples for r in hint.actions if r.value is not None}
+    assert len(samples) == 1
+    (n,) = samples
+    assert n > MIN_STOP_SAMPLES  # it looked at the clock after them, and went on
+    assert f"over {n} deals" in hint.explanation
+    # Still within the time: the samples end, with the reserve, by the 250 ms.
+    assert clocks.now - 1000.0 <= 0.25

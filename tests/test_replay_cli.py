@@ -77,3 +77,40 @@ def test_replay_shows_the_first_deal_as_it_shows_every_later_one(tmp_path: Path)
     assert head[0] == "The cards are dealt."
     assert any(line.startswith("— Round 1:") for line in head), head
     assert any(line.startswith("Your hand: ") for line in head), head
+
+
+def test_a_gin_replay_ends_with_the_hands_as_settled(tmp_path: Path) -> None:
+    """A Gin match lost to a knock: the hands at the end are read as the engine settled
+    them, the card the defender laid off on the knocker's melds apart from its deadwood
+    (the replay printed "You: 2♠ 5♠ K♠ …", 2♠ as if still held and counted)."""
+    from deadwood_knock.bots import get_bot
+    from deadwood_knock.cards import parse_card
+    from deadwood_knock.tui.words import cards_text
+
+    game = get_game("gin")
+    options = {"players": 2, "target": 20}
+    state = game.new_game(game.options_from_json(options), 6008)
+    bots, rng = [get_bot("greedy"), get_bot("greedy")], random.Random(6008)
+    actions = []
+    while not game.is_over(state):
+        seat = game.to_act(state)
+        action = bots[seat].act(game, game.observe(state, seat), game.legal_actions(state), rng)
+        actions.append(action.to_json())
+        state, _ = game.apply(state, action)
+    result = game.observe(state, 0).last_result
+    assert result.layoffs and result.ender == 1  # the premise: seat 0 laid off on seat 1
+    path = tmp_path / "gin.json"
+    path.write_text(json.dumps(GameRecord("gin", options, 6008, tuple(actions)).to_json()))
+    for seat, mine, theirs in ((0, "You", "Seat 2's"), (1, "Seat 1", "your")):
+        out = io.StringIO()
+        assert main(["replay", "--seat", str(seat), str(path)], out) == 0
+        end = out.getvalue().split("Hands at the end:\n")[1].splitlines()
+        laid = cards_text(result.layoffs)
+        arr = result.arrangements[0]
+        melds = " | ".join(cards_text(m) for m in arr.melds)
+        assert end[0] == (
+            f"  {mine}: melds {melds}; deadwood {cards_text(arr.deadwood)}, "
+            f"count {result.counts[0]}; laid off {laid} on {theirs} melds"
+        )
+        assert not set(result.layoffs) & set(arr.deadwood)
+        assert all(parse_card(str(c)) in result.hands[0] for c in result.layoffs)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -25,6 +26,7 @@ from deadwood_knock.trail import (
     current_table,
     entry_of,
     facts_from_events,
+    gunfight_aim,
     gunfight_won,
     poster_status,
     restart,
@@ -268,6 +270,23 @@ def test_a_gunfight_won_after_a_restart_locked_its_town_pays_nothing(content: Co
     update = play(content, TrailProgress(), Lifetime(), Entry("gunfight", poster.id), win)
     assert update.summary.reward == 0 and update.progress.posters_collected == ()
     assert update.lifetime.gunfighter.rewards == 0
+
+
+def test_a_gunfights_aim_says_the_terms_it_is_judged_by(content: Content) -> None:
+    """The heading's "outscore <outlaw> and reach <score>" holds for every poster: a total
+    at the score that outscores the outlaw wins; a point short of the score, or level with
+    the outlaw (however high), loses (the heading said only "reach 40")."""
+    for poster in content.wanted:
+        to_beat = poster.gunfight.score_to_beat
+        assert gunfight_aim(poster) == f"outscore {poster.outlaw} and reach {to_beat}"
+
+        def won(mine: int, outlaw: int, poster: Any = poster) -> bool:
+            return gunfight_won(poster, MatchFacts(0, True, (mine, outlaw), (0,)))
+
+        assert won(to_beat, to_beat - 1)  # reached, and outscored
+        assert not won(to_beat - 1, -50)  # outscored, not reached
+        assert not won(to_beat + 50, to_beat + 50)  # reached, level: not outscored
+        assert not won(to_beat + 5, to_beat + 6)
 
 
 def test_match_won_but_score_missed_is_a_lost_gunfight(content: Content) -> None:

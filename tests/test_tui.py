@@ -13,9 +13,10 @@ from deadwood_knock.bots import Budget
 from deadwood_knock.cards import Card, parse_card, parse_cards
 from deadwood_knock.games.base import Event
 from deadwood_knock.games.knock_rummy.melds import arrange
+from deadwood_knock.games.points import figure_text
 from deadwood_knock.tui import Session
 from deadwood_knock.tui.app import DeadwoodApp
-from deadwood_knock.tui.words import describe_event, game_over_line, result_lines
+from deadwood_knock.tui.words import cards_text, describe_event, game_over_line, result_lines
 
 SIZE = (120, 60)
 
@@ -1300,3 +1301,356 @@ def test_the_help_writes_minus_as_the_table_does() -> None:
     text = "\n".join(help_lines(session.name, session.observation().options))
     assert "joker −2" in text and "points − deadwood" in text
     assert not re.search(r"(?<![\w-])-\d", text), re.findall(r".{20}(?<![\w-])-\d.{5}", text)
+
+
+# --- playing at 80×24: what a player noticed (branch tui46) -----------------------------------
+
+
+async def _hint_shown(pilot: Any, app: DeadwoodApp) -> None:
+    for _ in range(500):
+        await pilot.pause()
+        if app.hint is not None and app._hint_for is app.session.state:
+            break
+    await pilot.pause()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [SMALL, (100, 30), (120, 40)])
+@pytest.mark.parametrize(
+    ("game", "bots"),
+    [
+        ("deadwood-knock", None),
+        ("deadwood-knock", ["greedy", "random", "greedy", "random", "greedy"]),
+        ("knock-rummy", ["greedy", "random", "greedy"]),
+        ("gin", ["greedy"]),
+    ],
+)
+async def test_hand_focus_leaves_the_latest_moves_in_view(
+    game: str, bots: list[str] | None, size: tuple[int, int]
+) -> None:
+    """With Hand Focus on, the others' latest moves stay on screen above the hint (at
+    80×24 the hint took the log's place: the player no longer saw what had just been
+    done), and the hint's best move is on screen whole, every panel inside the screen."""
+    session = Session(game, bots, seed=23, rounds=2, target=40)
+    app = DeadwoodApp(session, bot_pause=0, hint_budget=Budget(iterations=30))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        for turn in range(3):
+            if session.over():
+                break
+            await pilot.press("h")
+            await _hint_shown(pilot, app)
+            assert app.hint is not None
+            text = app.screen_text()
+            for row in app.widget_lines(app.query_one("#banner")):
+                assert len(row.rstrip()) <= size[0]
+            # The log's two newest rows, as written (wrapped) to the log.
+            assert app.query_one("#log").display
+            rows = [r.strip("│ ▁▂▃▄▅▆▇█") for r in app.log_lines()]
+            shown = [r for r in rows if r and r[0] not in "╭╰"]
+            assert len(shown) >= 2, shown
+            assert session.log[-1].endswith(shown[-1])
+            assert shown[-1] in text and shown[-2] in text
+            # The hint: its header and its best move, and the whole panel on screen.
+            assert "Hand Focus (h hides)" in text
+            best = app.hint.ranking_lines()[0]
+            panel = app.query_one("#focus" if size == (120, 40) else "#focus-low")
+            assert panel.display
+            flat = " ".join(" ".join(r.strip("│╭╮╰╯─ ") for r in app.widget_lines(panel)).split())
+            assert best in flat, (best, flat)
+            if size == SMALL:
+                _fully_on_screen(app)
+            for selector in ("#focus", "#focus-low", "#log"):
+                widget = app.query_one(selector)
+                if widget.display:
+                    assert widget.region.bottom <= size[1], selector
+            await pilot.press("h")
+            # Play on: the hint off, a move by keys.
+            legal = session.legal()
+            dk = game == "deadwood-knock"
+            action = dk_choice(legal, 0) if dk else kr_choice(app, turn)
+            for key in keys_for(app, action):
+                await pilot.press(key)
+            await settle(pilot, app)
+
+
+@pytest.mark.asyncio
+async def test_a_long_hint_is_cut_from_its_last_move_up_to_leave_the_log_two_rows() -> None:
+    """Six players at 80×24 leave the bottom of the screen a dozen rows: a hint longer than
+    that loses its lowest-ranked moves, then the knock advice, never its best move, and
+    the log keeps its two newest rows (``LOG_ROWS``) above it."""
+    from dataclasses import replace
+
+    from deadwood_knock.tui import app as tui_app
+
+    log_rows = getattr(tui_app, "LOG_ROWS", 2)
+    bots = ["greedy", "random", "greedy", "random", "greedy"]
+    session = Session("deadwood-knock", bots, seed=23)
+    app = DeadwoodApp(session, bot_pause=0, hint_budget=Budget(iterations=30))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")
+        await _hint_shown(pilot, app)
+        assert app.hint is not None and len(app.hint.ranking_lines(3)) == 3
+        long = app.hint.explanation + " " + app.hint.explanation
+        app.hint = replace(app.hint, explanation=long, knock_advice=app.hint.explanation)
+        app.refresh_view()
+        for _ in range(3):
+            await pilot.pause()
+        _fully_on_screen(app)
+        low = app.query_one("#focus-low")
+        bottom = app.query_one("#bottom")
+        assert low.region.bottom <= bottom.region.bottom
+        flat = " ".join(" ".join(app.widget_lines(low)).split())
+        first, _, third = app.hint.ranking_lines(3)
+        assert first in flat and third not in flat
+        assert flat.startswith("Hand Focus (h hides) " + " ".join(long.split())[:60])
+        shown = app.log_lines()
+        assert len(shown) >= log_rows and session.log[-1].endswith(shown[-1])
+        assert shown[-1] in app.screen_text()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("source", ["s", "d"])
+async def test_the_pick_follows_its_card_when_a_draw_regroups_the_hand(source: str) -> None:
+    """Picking a card, then drawing: the hand regroups (the new card sorts in, a meld
+    forms) and the pick stays on the card, not on its old slot (seed 6002 at Gin: 10♣
+    was picked at key 0, the draw of 6♠ moved it to key -, and 6♣ was picked instead)."""
+    moved = 0
+    for seed in (6002, 6004, 6006, 6009):
+        session = Session("gin", ["greedy"], seed=seed)
+        app = DeadwoodApp(session, bot_pause=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await settle(pilot, app)
+            hand = app.hand_order()
+            if not any(a.kind == "draw" and a.source == "discard" for a in session.legal()):
+                continue
+            for i in range(len(hand)):
+                await pilot.press("1234567890"[i])
+                assert app.selected_card() == hand[i]
+                if i == len(hand) - 1:
+                    break
+            picked = hand[-1]
+            await pilot.press(source)
+            await settle(pilot, app)
+            after = app.hand_order()
+            moved += after.index(picked) != len(hand) - 1
+            assert app.selected_card() == picked, (seed, picked, app.selected_card())
+            assert f"[{'1234567890-'[after.index(picked)]}:{picked.pretty()}]" in app.screen_text()
+    assert moved, "no draw moved the picked card: the test shows nothing"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [SMALL, SIZE])
+async def test_the_game_over_gin_hand_is_the_hand_as_settled(size: tuple[int, int]) -> None:
+    """A Gin game that ends on a knock against you: the hand left on screen is the hand
+    the engine settled, the cards you laid off on the knocker's melds apart from your
+    deadwood, and the count the result scored (seed 6008: the screen held 2♠ in the
+    deadwood, "count 26", while the result said count 24 and "Laid off: 2♠")."""
+    session = Session("gin", ["greedy"], seed=6008, target=20)
+    _play_out(session, 6008, lambda: None)
+    hr = session.observation().last_result
+    assert hr.ender == 1 and hr.layoffs  # the premise: your cards went onto Greedy's melds
+    assert set(hr.layoffs) <= set(session.observation().hand)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        panel = [r.strip("│ ") for r in app.widget_lines(app.query_one("#hand"))]
+        arr = hr.arrangements[0]
+        dead = next(r for r in panel if r.startswith("Deadwood:"))
+        assert dead == f"Deadwood: {cards_text(arr.deadwood)} — count {hr.counts[0]}"
+        assert arr.deadwood_points == hr.counts[0]
+        laid = f"Laid off on Greedy (2)'s melds: {cards_text(hr.layoffs)}"
+        assert laid in panel
+        melds = " | ".join(cards_text(m) for m in arr.melds)
+        assert f"Melds: {melds}" in panel
+        # Nothing about a next discard: the game is over.
+        assert not any(r.startswith(("Knocking needs", "Lowest count")) for r in panel)
+        # The hand in the settlement's order: melds, deadwood, the cards laid off last.
+        order = [*(c for m in arr.melds for c in m), *arr.deadwood, *hr.layoffs]
+        assert sorted(app.hand_order()) == sorted(order)
+        assert app.hand_order()[-len(hr.layoffs) :] == list(hr.layoffs)
+        # The result says whose cards went onto whose melds, and shows those melds (a
+        # small screen left every card out of the result).
+        text = " ".join(app.screen_text().split())
+        assert f"You laid off {cards_text(hr.layoffs)} on Greedy (2)'s melds." in text
+        knocker = " | ".join(cards_text(m) for m in hr.arrangements[1].melds)
+        assert f"Greedy (2): melds {knocker}; deadwood" in text
+        if size == SMALL:
+            _fully_on_screen(app)
+
+
+def test_a_layoff_onto_your_melds_is_said_as_the_opponents() -> None:
+    """The result line for a lay-off names who laid off on whose melds."""
+    from types import SimpleNamespace
+
+    session = Session("gin", ["greedy"], seed=6000, target=200)
+    seen: list[Any] = []
+
+    def keep() -> None:
+        hr = session.observation().last_result
+        if hr is not None and hr.layoffs and hr.ender == 0 and hr not in seen:
+            seen.append(hr)
+
+    _play_out(session, 6000, keep)
+    assert seen, "no hand of this game had a lay-off onto your melds"
+    obs = SimpleNamespace(seat=0, last_result=seen[0], options=session.observation().options)
+    lines = result_lines("gin", obs, session.names)
+    assert f"  Greedy (2) laid off {cards_text(seen[0].layoffs)} on your melds." in lines
+
+
+def test_an_undercut_knock_reads_in_the_knockers_person() -> None:
+    """ "you knocked and was undercut" read as the other seat's words: yours is "were"."""
+    from types import SimpleNamespace
+
+    session = Session("gin", ["greedy"], seed=6000, target=200)
+    undercuts: list[Any] = []
+
+    def keep() -> None:
+        hr = session.observation().last_result
+        if hr is not None and hr.outcome == "undercut" and hr not in undercuts:
+            undercuts.append(hr)
+
+    _play_out(session, 6000, keep)
+    enders = {hr.ender for hr in undercuts}
+    assert 0 in enders, "no undercut of your knock in this game"
+    for hr in undercuts:
+        obs = SimpleNamespace(seat=0, last_result=hr, options=session.observation().options)
+        head = result_lines("gin", obs, session.names)[0]
+        taker = session.names[hr.winners[0]] if hr.winners[0] else "you"
+        knocker = session.names[hr.ender] if hr.ender else "you"
+        verb = "were" if hr.ender == 0 else "was"
+        assert head.endswith(f": {knocker} knocked and {verb} undercut; {taker} won the hand.")
+
+
+@pytest.mark.asyncio
+async def test_a_small_screen_names_each_total_as_a_total() -> None:
+    """Beside a name the compact table wrote the total bare: "Greedy (2) (32)" read as two
+    seat numbers. It says "(total 32)", and the prompt at a call reads "Luke Short
+    knocked. Call or fold: …" (not "knocked: call or fold: c call: …")."""
+    session = Session("deadwood-knock", ["greedy", "luke-short"], seed=6021, rounds=3)
+    _play_out(session, 6021, lambda: None)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        table = app.widget_lines(app.query_one("#table"))
+        totals = session.observation().totals
+        for seat, name in enumerate(session.names[1:], 1):
+            row = next(r for r in table if f" {name} (" in r)
+            assert f"{name} (total {figure_text(totals[seat])}):" in row, row
+        hand = " ".join(app.widget_lines(app.query_one("#hand")))
+        assert f"Your hand ({figure_text(totals[0])}):" in hand
+
+
+@pytest.mark.asyncio
+async def test_the_call_prompt_reads_as_two_sentences() -> None:
+    session = Session("deadwood-knock", ["greedy"], seed=8)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        for _ in range(60):
+            obs = session.observation()
+            if obs.phase == "call" and session.legal():
+                break
+            action = dk_choice(session.legal(), 0)  # never a knock: a bot knocks
+            for key in keys_for(app, action):
+                await pilot.press(key)
+            await settle(pilot, app)
+        assert session.observation().phase == "call" and session.legal()
+        knocker = session.names[session.observation().knocker]
+        prompt = " ".join(" ".join(app.widget_lines(app.query_one("#prompt"))).split())
+        assert prompt.startswith(f"{knocker} knocked. Call or fold: c call: put "), prompt
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [SMALL, SIZE])
+async def test_no_log_line_ends_under_the_scrollbar(size: tuple[int, int]) -> None:
+    """A log line wrapped while the log had no scrollbar ran under it once the log
+    scrolled: at 80×24 "…, Luke Short +41, Lotti" lost its "e" (six players' round
+    scores). The log keeps the scrollbar's columns free from the start."""
+    session = Session("deadwood-knock", ["greedy"], seed=3)
+    app = DeadwoodApp(session, bot_pause=0, hint_budget=Budget(iterations=20))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        log = app.query_one("#log")
+        width = log.content_size.width
+        ends = [f"END{i:02d}" for i in range(3)]
+        rows = log.content_size.height
+        while len(log.lines) + len(session.log) - app._logged + len(ends) < rows:
+            session.log.append("a short line")
+        for end in ends:  # each line as long as the log's width allowed before the fix
+            session.log.append("x" * (width - 2 - len(end)) + " " + end)
+        app.refresh_view()
+        await pilot.pause()
+        # Now the log scrolls: at 80×24 Hand Focus takes its room, elsewhere more lines.
+        if size == SMALL:
+            await pilot.press("h")
+        else:
+            for i in range(80):
+                session.log.append(f"line {i}")
+            session.log.append("y" * (width - 2 - 5) + " LAST!")
+            app.refresh_view()
+        for _ in range(3):
+            await pilot.pause()
+        assert log.max_scroll_y > 0, "the log does not scroll: the test shows nothing"
+        # The scrollbar is drawn over the log's right columns: no line may reach them.
+        room = log.scrollable_content_region.width
+        assert log.scrollbar_size_vertical > 0
+        assert max(len(line) for line in log.lines) <= room, (room, log.lines[-1])
+        assert (ends[-1] if size == SMALL else "LAST!") in log.lines[-1]
+
+
+@pytest.mark.asyncio
+async def test_a_long_seat_row_goes_on_indented_under_its_start() -> None:
+    """At the showdown every hand is known: with its tags and total a seat's row can pass
+    80 columns (seed 6058, six players); it went on with "Joker" alone at the left edge."""
+    session = Session(
+        "deadwood-knock", ["greedy", "random", "greedy", "random", "greedy"], seed=6058, rounds=1
+    )
+    _play_out(session, 6058, lambda: None)
+    app = DeadwoodApp(session, bot_pause=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        rows = [r.rstrip() for r in app.widget_lines(app.query_one("#table"))]
+        obs = session.observation()
+        seats = len(session.names) - 1
+        assert len(rows) > seats + 1, "no seat's row is too long: the test shows nothing"
+        for row in rows:
+            assert len(row) <= SMALL[0] - 1
+        going_on = [r for r in rows if not re.match(r"^ (  |▶ )\S| Discard pile", r)]
+        assert going_on, rows
+        for r in going_on:
+            assert r.startswith("     ") and r[5] != " ", rows  # indented under its start
+        # Every known card of every seat is on screen, whole.
+        text = " ".join(rows)
+        for seat in range(1, seats + 1):
+            for c in obs.known_cards[seat]:
+                assert c.pretty() in text
+
+
+#: What the hand summary says of the knock count in each situation (tests/knock_positions.py).
+KNOCK_WORDS = {
+    "now": "you may knock now",
+    "their_turn": "low enough to knock on your turn",
+    "they_knocked": "no more knocks this round",
+    "i_knocked": "you knocked",
+    "over_limit": "knocking needs 11 or less",
+    "over": "no knock: the round is over",
+}
+
+
+def test_the_hand_summary_says_when_a_knock_is_possible() -> None:
+    """Read in play: "Knock count 1 (low enough to knock)" while another seat was to act and
+    after a knock, when no knock was possible. The words now follow the observation's facts
+    (DK2, DK4: a knock only at the start of your turn, while nobody has knocked)."""
+    from deadwood_knock.tui.words import evaluation_lines
+    from knock_positions import knock_observations
+
+    observations = knock_observations()
+    assert set(observations) == set(KNOCK_WORDS)
+    for name, obs in observations.items():
+        line = evaluation_lines("deadwood-knock", obs)[-1]
+        count = obs.evaluation.knock_count
+        assert line.endswith(f"Knock count {count} ({KNOCK_WORDS[name]})"), (name, line)
+        legal = any(a.kind == "knock" for a in obs.legal_actions)
+        assert ("may knock now" in line) == legal, (name, line)

@@ -112,6 +112,9 @@ def replay_steps(
         "finished": over,
         "scores": list(game.scores(state)),
         "steps": steps,
+        # The last round or hand as the engine settled it (a Gin defender's lay-offs), once
+        # the match is over: the hands at the end are read with it.
+        "last_result": _json(game.observe(state, viewer)).get("last_result") if over else None,
     }
 
 
@@ -125,8 +128,25 @@ def replay_text(replay: Mapping[str, Any]) -> list[str]:
     last = replay["steps"][-1]
     out.append("")
     out.append("Hands at the end:")
+    settled = replay.get("last_result") or {}
+    layouts = settled.get("arrangements") or []
     for seat, hand in enumerate(last["hands"]):
-        out.append(f"  {names[seat]}: {cards_text(hand)}")
+        if seat >= len(layouts):
+            out.append(f"  {names[seat]}: {cards_text(hand)}")
+            continue
+        # Knock Rummy / Gin: the hand as settled, the cards laid off on the knocker's melds
+        # apart (they read as still held, 2♠ among a count they no longer made).
+        laid = [c for c in settled.get("layoffs") or [] if c in hand]
+        melds = " | ".join(cards_text(m) for m in layouts[seat]["melds"]) or "none"
+        line = (
+            f"  {names[seat]}: melds {melds}; deadwood {cards_text(layouts[seat]['deadwood'])}"
+            f", count {settled['counts'][seat]}"
+        )
+        ender = settled.get("ender")
+        if laid and ender is not None:
+            onto = "your" if ender == replay["seat"] else f"{names[ender]}'s"
+            line += f"; laid off {cards_text(laid)} on {onto} melds"
+        out.append(line)
     out.append(
         "Final scores: "
         + ", ".join(f"{n} {figure_text(s)}" for n, s in zip(names, replay["scores"], strict=False))

@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 
 from deadwood_knock.content import load_content
 from deadwood_knock.server import Settings
+from deadwood_knock.trail import gunfight_aim
 
 Client = Callable[[Settings], TestClient]
 
@@ -75,8 +76,12 @@ def test_a_match_says_where_it_is_played_and_for_what(
     fight = client.get(f"/api/matches/{made.json()['match_id']}/where", headers=headers).json()
     assert fight["kind"] == "gunfight" and fight["title"] == poster.outlaw
     assert fight["score_to_beat"] == poster.gunfight.score_to_beat
+    assert fight["aim"] == gunfight_aim(poster)
+    assert poster.outlaw in fight["aim"] and str(poster.gunfight.score_to_beat) in fight["aim"]
+    assert at["aim"] is None
     quick = client.get(f"/api/matches/{_quick_gin(client, headers)}/where", headers=headers)
     assert quick.json()["kind"] == "quick" and quick.json()["place"] == "against Greedy"
+    assert quick.json()["aim"] is None
     # Nobody else's match, and no match that is not there.
     other = new_player(client, "Ned")
     assert client.get(f"/api/matches/{table['match_id']}/where", headers=other).status_code == 404
@@ -122,3 +127,15 @@ def test_offline_lists_every_piece_of_art(make_client: Client, settings: Setting
     content = load_content()
     assert "/" + content.figures[0].portrait in art
     assert all(client.get(a).status_code == 200 for a in art[:5])
+
+
+def test_a_bot_seat_reads_as_the_web_names_it() -> None:
+    """A gunfight outlaw with no character plays as a ladder bot: "high_roller" read
+    "High_Roller" in the replay's and the continue list's names (the web: "High Roller")."""
+    from deadwood_knock.server.routes.records import seat_name
+
+    content = load_content()
+    assert seat_name(content, "x", "high_roller") == "High Roller"
+    assert seat_name(content, "x", "luke-short") == "Luke Short"
+    assert seat_name(content, "x", "figure:luke-short") == "Luke Short"
+    assert seat_name(content, "Kit", None) == "Kit"

@@ -164,3 +164,54 @@ def test_escape_closes_a_phone_sheet_but_not_under_a_dialog(
     assert toggle.get_attribute("aria-expanded") == "true"
     assert page.locator("#sheet-focus").is_visible()
     assert console.errors == []
+
+
+def test_hand_focus_says_when_a_knock_is_possible_as_the_terminal_does(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """``knockHint``: "Knock count 1: knocking needs 11 or less." was said while another seat
+    was to act with a count low enough to knock. Each situation now reads as the terminal's
+    hand summary reads it (``tui.words.knock_words``), from the same observations."""
+    import json
+
+    from deadwood_knock.tui.words import evaluation_lines
+    from knock_positions import knock_observations
+
+    same = {  # the web's words, the terminal's words: one meaning
+        "now": ("Knock count 1: you may knock now.", "you may knock now"),
+        "their_turn": (
+            "Knock count 1: low enough to knock on your turn.",
+            "low enough to knock on your turn",
+        ),
+        "they_knocked": (
+            "Someone has knocked: this is your final turn, so make it count.",
+            "no more knocks this round",
+        ),
+        "i_knocked": (
+            "You knocked: your hand stands as it is for the showdown.",
+            "you knocked",
+        ),
+        "over_limit": ("Knock count 18: knocking needs 11 or less.", "knocking needs 11 or less"),
+        "over": ("Knock count 1: no knock, the round is over.", "no knock: the round is over"),
+    }
+    observations = knock_observations()
+    views = {name: obs.to_json() for name, obs in observations.items()}
+    page = new_page(PHONE)
+    page.goto(server_url + "/")
+    got = page.evaluate(
+        """async (views) => {
+            const { knockHint } = await import('/app/focus.js');
+            const out = {};
+            for (const [name, obs] of Object.entries(views)) {
+                const canKnock = obs.legal_actions.some((a) => a.type === 'knock');
+                out[name] = knockHint(obs, canKnock, 11);
+            }
+            return out;
+        }""",
+        json.loads(json.dumps(views)),
+    )
+    for name, (web, terminal) in same.items():
+        assert got[name] == web, (name, got[name])
+        line = evaluation_lines("deadwood-knock", observations[name])[-1]
+        assert line.endswith(f"({terminal})"), (name, line)
+    assert console.errors == []

@@ -736,6 +736,8 @@ def test_only_a_round_with_a_winner_draws_a_remark(
 def test_a_gunfight_table_says_the_score_to_beat(
     server_url: str, new_page: Any, console: Console
 ) -> None:
+    """The heading says the aim, both terms: outscore the outlaw and reach the score
+    (it said "Gunfight · reach 40", which wins nothing while the outlaw is ahead)."""
     page = new_page(PHONE)
     sign_in(page, server_url, "Bass")
     trail = _api(page, "/api/trail")
@@ -743,9 +745,15 @@ def test_a_gunfight_table_says_the_score_to_beat(
     page.get_by_role("button", name=f"Challenge {poster['outlaw']}").click()
     page.wait_for_url(re.compile(r"#/table/"))
     heading = page.locator(".table-head h1")
-    want = f"Gunfight · reach {poster['terms']['score_to_beat']}"
+    to_beat = poster["terms"]["score_to_beat"]
+    want = f"Gunfight · outscore {poster['outlaw']} and reach {to_beat}"
     wait_until(page, f"document.querySelector('.table-head h1')?.textContent.includes({want!r})")
     assert heading.locator(".game-name").inner_text() == want
+    # "reach 40" wraps whole; the outlaw's name may wrap between its words; the heading
+    # stays on the phone's screen.
+    assert heading.locator(".game-name .part").all_inner_texts()[-1] == f"reach {to_beat}"
+    box = heading.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= PHONE["width"], box
     # Heads-up, the knock's help speaks of one opponent.
     if page.get_by_role("button", name="Knock", exact=True).count():
         page.get_by_text("your opponent gets one final turn, then calls or folds").wait_for()

@@ -1212,6 +1212,45 @@ def test_remarks_sit_in_the_log_after_the_move_that_drew_them(
     assert console.errors == []
 
 
+def test_a_knock_remark_follows_the_knock_not_the_hands_result(
+    server_url: str, new_page: Any, console: Console
+) -> None:
+    """A Knock Rummy or Gin knock comes in one batch with its discard and the hand's result
+    (one log part). Seen in play: "Bat Masterson: “I'll knock, and print the result.”" logged
+    after "Hand 8 to you (undercut): …". Each remark sits after the line of the event that
+    drew it: the lines carry the event's index (``describeEvents``' ``at``), and so do the
+    remarks."""
+    page = new_page(DESKTOP)
+    page.goto(server_url + "/")
+    woven = page.evaluate(
+        """async () => {
+            const { withTalk, describeEvents } = await import('/app/tablelog.js');
+            const events = [
+                { type: 'knock', seat: 1 },
+                { type: 'discard', seat: 1, card: 'Qh' },
+                { type: 'hand_result', hand: 8, winners: [0], outcome: 'undercut',
+                  scores: [27, 0], totals: [118, 56] },
+            ];
+            const who = (seat, inside) => (seat === 0 ? (inside ? "you" : "You") : "Bat");
+            const lines = describeEvents(events, who, 0).map((l, i) => ({ ...l, part: 4, key: i }));
+            const said = [
+                { part: 4, at: 0, seat: 1, text: 'knocking' },
+                { part: 4, at: 2, seat: 1, text: 'fine hand' },
+                { part: 4, seat: 1, text: 'no index: after the part' },
+            ];
+            return [lines.map((l) => l.at), withTalk(lines, said, who).map((l) => l.text)];
+        }"""
+    )
+    ats, texts = woven
+    assert ats == [0, 1, 2]
+    assert texts[0].startswith("Bat knocked")
+    assert texts[1] == "Bat: “knocking”"
+    assert texts[2].startswith("Bat discarded")
+    assert texts[3].startswith("Hand 8 to you")
+    assert texts[4:] == ["Bat: “fine hand”", "Bat: “no index: after the part”"]
+    assert console.errors == []
+
+
 def test_the_log_says_when_a_gin_hand_ended_in_gin_or_an_undercut(
     server_url: str, new_page: Any, console: Console
 ) -> None:

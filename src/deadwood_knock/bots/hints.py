@@ -99,6 +99,16 @@ def split_sum(hand_points: int, deadwood: int) -> str:
     return f"{hand_points} {deadwood_term(deadwood)}"
 
 
+def deals_text(deals: int) -> str:
+    """A count of deals: "1 deal", "300 deals" (a hint cut short by a busy machine can rest
+    on one).
+
+    >>> deals_text(1), deals_text(300)
+    ('1 deal', '300 deals')
+    """
+    return f"{deals} deal" if deals == 1 else f"{deals} deals"
+
+
 def share_words(share: float, deals: int) -> str:
     """How often, over ``deals`` deals, in words that stay true at the ends (a share that
     rounds to 100% but is not all of them is not "about 100%").
@@ -107,17 +117,19 @@ def share_words(share: float, deals: int) -> str:
     ('in about 50% of 400 deals', 'in all 350 deals', 'in none of 100 deals')
     >>> share_words(0.998, 400), share_words(0.003, 400)
     ('in over 99% of 400 deals', 'in under 1% of 400 deals')
+    >>> share_words(1.0, 1), share_words(0.0, 1)
+    ('in the one deal', 'in none of 1 deal')
     """
     if share >= 1.0:
-        return f"in all {deals} deals"
+        return "in the one deal" if deals == 1 else f"in all {deals} deals"
     if share <= 0.0:
-        return f"in none of {deals} deals"
+        return "in none of 1 deal" if deals == 1 else f"in none of {deals} deals"
     rounded = round(100 * share)
     if rounded >= 100:
-        return f"in over 99% of {deals} deals"
+        return f"in over 99% of {deals_text(deals)}"
     if rounded <= 0:
-        return f"in under 1% of {deals} deals"
-    return f"in about {share_percent(share)}% of {deals} deals"
+        return f"in under 1% of {deals_text(deals)}"
+    return f"in about {share_percent(share)}% of {deals_text(deals)}"
 
 
 def share_percent(share: float) -> int | None:
@@ -337,6 +349,9 @@ def hand_focus(
     values = SearchBot().evaluate(game, observation, weighed, rng, budget, cull=False, stop=stop)
     ranked, best = _rank(values, legal)
     claims = _checked(view, explain_claims(game.name, view, best))
+    lead = _lead_claim(game.name, claims, values, best)
+    if lead is not None:
+        claims.append(lead)
     search = _search_claim(ranked, unit)
     if search is not None:
         claims.append(search)
@@ -446,7 +461,7 @@ def _search_claim(ranked: Sequence[RankedAction], unit: str) -> Claim | None:
         "samples": best.samples,
         "confidence": best.confidence,
     }
-    text = f"Search: {signed_points(best.value)} points {unit} over {best.samples} deals"
+    text = f"Search: {signed_points(best.value)} points {unit} over {deals_text(best.samples)}"
     if len(valued) > 1 and valued[1].value is not None:
         ahead = best.value - valued[1].value
         facts["ahead"] = round(ahead, 1)
@@ -454,6 +469,88 @@ def _search_claim(ranked: Sequence[RankedAction], unit: str) -> Claim | None:
     else:
         text += "."
     return Claim("search", {}, facts, text)
+
+
+def _lead_claim(
+    game_name: str, claims: Sequence[Claim], values: Sequence[ActionValue[A]], best: A
+) -> Claim | None:
+    """What the search measured, where the best move's own figures show no gain over the
+    moves it is set against: a stand whose sentence shows a draw raising the hand's score,
+    a take whose facts show no gain (``take_shows_gain``; in Knock Rummy and Gin no meld,
+    no partner, no lower count). The figure is the search's: the best move's value less
+    the best of the others it is set against that it weighed (every draw for a stand, the
+    stock draws for a take; with none weighed, the next move), and how sure the paired
+    samples make it. The search weighs only its candidates (the best few by a cheap prior,
+    ``SearchBot._candidates``), so the words say "it weighed", and say so when it weighed
+    no stock draw. Before 2026-12-07 such a take was named with no why ("your hand stays a
+    pair, score 3 → 3."), and such a stand read as if the draw were better."""
+    facts_of = {c.kind: c.facts for c in claims}
+    kind = _kind(best)
+    dk = rule_facts(game_name).poker_split
+    if kind == "stand":
+        f = facts_of.get("dk_stand")
+        if f is None or not stand_raisers(f):
+            return None
+    elif kind == "draw" and source_of(best) == "discard":
+        f = facts_of.get("dk_take" if dk else "kr_take")
+        if f is None:
+            return None
+        if dk:
+            gain = take_shows_gain(f)
+        else:
+            gain = bool(f["meld"] is not None or f["partners"])
+            gain = gain or f["count_after"] < f["count_before"]
+        if gain:
+            return None
+    else:
+        return None
+    top = next((av for av in values if av.action is best and av.samples), None)
+    others = [av for av in values if av.samples and av.action is not best]
+    if top is None or not others:
+        return None
+    stock = [av for av in others if _kind(av.action) == "draw" and source_of(av.action) == "stock"]
+    if kind == "stand":
+        rivals = [av for av in others if _kind(av.action) == "draw"]
+    else:
+        rivals = stock or others
+    if not rivals:
+        return None
+    other = max(rivals, key=lambda av: av.value)
+    lead = round(top.value - other.value, 1)
+    sure = sureness(_diffs(top, other))
+    facts = {
+        "lead": lead,
+        "sureness": sure,
+        "against": other.action.to_json(),
+        "stock_weighed": bool(stock),
+    }
+    verdict = VERDICT_WORDS[sure]
+    against = action_words(other.action.to_json())
+    if kind == "stand":
+        text = (
+            "Standing is ranked first all the same: the search's values count the pot and the "
+            f"other players' scores as well as your hand, and rate standing {lead:.1f} points "
+            f"above the best draw it weighed ({against}), {verdict}."
+        )
+        if not stock:
+            text += " It weighed no blind draw."
+        return Claim("search_lead", {}, facts, text)
+    if stock and not dk:
+        rated = f"{lead:.1f} points above drawing from the stock"
+    elif stock:
+        rated = f"{lead:.1f} points above the best stock draw it weighed ({against})"
+    else:
+        rated = f"{lead:.1f} points above the next move it weighed ({against})"
+    if dk:
+        text = (
+            "Your hand's figures show no gain; the search's values, which count the pot and "
+            f"the other players' scores as well, rate this take {rated}, {verdict}."
+        )
+    else:
+        text = f"Your count shows no gain; the search's playouts rate the take {rated}, {verdict}."
+    if not stock:
+        text += " It weighed no stock draw."
+    return Claim("search_lead", {}, facts, text)
 
 
 def _checked(view: TableView, claims: Sequence[Claim | None]) -> list[Claim]:
@@ -552,6 +649,12 @@ def explain_claims(game_name: str, view: TableView, action: Action) -> list[Clai
 # Deadwood Knock ---------------------------------------------------------------------------
 
 
+def reading_order(cards: Sequence[Card]) -> tuple[Card, ...]:
+    from deadwood_knock.games.deadwood_knock.hand import reading_order as order
+
+    return tuple(order(cards))
+
+
 def _evaluate(cards: Sequence[Card]) -> HandEvaluation:
     from deadwood_knock.games.deadwood_knock.hand import evaluate
 
@@ -580,7 +683,33 @@ def _dk_take_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, A
         "category_after": after.category,
         "deadwood_before": before.deadwood_points,
         "deadwood_after": after.deadwood_points,
+        "knock_before": before.knock_count,
+        "knock_after": after.knock_count,
+        # The knock count is said only where a knock is legal now (no sentence mentions
+        # knocking otherwise): the take then gives up a knock, or keeps one in reach.
+        "knock_legal": any(a.get("type") == "knock" for a in view.raw.get("legal_actions") or ()),
+        # The pot compares best five-card poker hands, kickers included (DK6): a take that
+        # keeps the category and the score can still make the hand that goes into a pot
+        # stronger, the only gain some takes make.
+        "stronger": after.strength > before.strength,
+        "poker_before": [str(c) for c in reading_order(before.poker_hand)],
+        "poker_after": [str(c) for c in reading_order(after.poker_hand)],
     }
+
+
+def take_gains(f: Mapping[str, Any]) -> bool:
+    """Whether a Deadwood Knock take's facts show it raising the score or changing the
+    category: otherwise its sentence says what else they show, and the search's measure."""
+    return bool(f["score_after"] > f["score_before"] or f["category_after"] != f["category_before"])
+
+
+def take_shows_gain(f: Mapping[str, Any]) -> bool:
+    """Whether a take's facts show any gain at all: the score or category, a stronger poker
+    hand for the pot, a lower knock count (said where a knock is legal). A take without
+    one is best on the search's value alone, and the hint says so with what the search
+    measured (``_lead_claim``)."""
+    lower = f["knock_legal"] and f["knock_after"] < f["knock_before"]
+    return take_gains(f) or bool(f["stronger"]) or lower
 
 
 @_facts("dk_role")
@@ -679,7 +808,12 @@ def _dk_stand_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, 
             )
             for s in set(view.hand)
         )
-    return {"score": now, "best_take": best_take, "best_blind": best_blind}
+    return {
+        "score": now,
+        "best_take": best_take,
+        "best_blind": best_blind,
+        "unseen": len(unseen),
+    }
 
 
 @_facts("dk_palm")
@@ -697,6 +831,44 @@ def _dk_knock_count(view: TableView) -> Claim | None:
         return None
     text = f"Your knock count is {f['knock_count']} (a knock needs {f['limit']} or less)."
     return Claim("dk_knock_count", {}, f, text)
+
+
+def stand_raisers(f: Mapping[str, Any]) -> list[str]:
+    """Which draws (``take``, ``blind``) the stand's facts show raising the hand's score
+    above what standing keeps: a stand sentence must not set them out as if they were
+    reasons to stand."""
+    out = []
+    if f["best_take"] is not None and f["best_take"] > f["score"]:
+        out.append("take")
+    if f["best_blind"] is not None and f["best_blind"] > f["score"]:
+        out.append("blind")
+    return out
+
+
+def _stand_text(view: TableView, f: Mapping[str, Any]) -> str:
+    """A stand in words: the score kept, then what the top discard and a blind draw would
+    make. Those that do no better are the stand's reasons; those that would raise the
+    hand's score are said apart, as the hand's score alone (the search's values count the
+    pot and the other players' scores too: ``_lead_claim``). Before 2026-12-07 all three
+    sat in one list, "Stand: keep your score of 6; taking 6♣ would make it at best 18; a
+    blind draw averages at best 11.4.", read as if the draw were better."""
+    words: dict[str, str] = {}
+    if f["best_take"] is not None and view.top is not None:
+        words["take"] = (
+            f"taking {view.top.pretty()} would make it at best {figure_text(f['best_take'])}"
+        )
+    if f["best_blind"] is not None:
+        words["blind"] = (
+            f"a blind draw averages at best {figure_text(float(f['best_blind']))} over the "
+            f"{f['unseen']} cards you have not seen"
+        )
+    raisers = stand_raisers(f)
+    agree = [w for k, w in words.items() if k not in raisers]
+    text = "; ".join([f"Stand: keep your score of {figure_text(f['score'])}", *agree]) + "."
+    if raisers:
+        more = ", and ".join(words[k] for k in raisers if k in words)
+        text += f" On your hand's score alone a draw does better: {more}."
+    return text
 
 
 def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
@@ -723,14 +895,7 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
             ),
         ]
     if kind == "stand":
-        f = _dk_stand_facts(view, {})
-        parts = [f"Stand: keep your score of {figure_text(f['score'])}"]
-        if f["best_take"] is not None and view.top is not None:
-            best = figure_text(f["best_take"])
-            parts.append(f"taking {view.top.pretty()} would make it at best {best}")
-        if f["best_blind"] is not None:
-            parts.append(f"a blind draw averages at best {figure_text(float(f['best_blind']))}")
-        return [Claim("dk_stand", {}, f, "; ".join(parts) + ".")]
+        return [Claim("dk_stand", {}, (f := _dk_stand_facts(view, {})), _stand_text(view, f))]
     if kind == "reveal":
         return [
             Claim(
@@ -768,6 +933,19 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
                 f", deadwood {figure_text(f['deadwood_before'])} → "
                 f"{figure_text(f['deadwood_after'])}"
             )
+        if not take_gains(f):
+            # Neither the score nor the category rises: what else the figures show. A
+            # stronger poker hand for the pot (DK6); the knock count, either way.
+            if f["stronger"]:
+                text += (
+                    f"; its poker hand ({_cards(f['poker_after'])}) beats the one you hold "
+                    f"({_cards(f['poker_before'])}) in a pot"
+                )
+            if f["knock_legal"] and f["knock_after"] != f["knock_before"]:
+                text += (
+                    f"; knock count {figure_text(f['knock_before'])} → "
+                    f"{figure_text(f['knock_after'])}"
+                )
         claims.append(
             Claim("dk_take", {**inputs, "source": src, "taken": str(taken)}, f, text + ".")
         )

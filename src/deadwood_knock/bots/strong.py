@@ -63,6 +63,12 @@ __all__ = ["DEFAULT_BUDGET", "ActionValue", "StrongBot"]
 
 DEFAULT_BUDGET = Budget(seconds=0.1, iterations=400)
 KR_BUDGET = Budget(seconds=0.15, iterations=400)
+#: With a ``stop`` (Hand Focus's deadline) the search takes at least this many samples
+#: before it looks at the clock, as the pot deals at least ``dk.MIN_POT_DEALS``: one stall
+#: in the first sample (the process waiting for a core) made the deadline expect every
+#: sample to take as long, and a hint stood on one deal ("over 1 deal", seen in play on a
+#: busy machine). The first look then times the samples as an average of these.
+MIN_STOP_SAMPLES = 24
 KR_PLAYOUT_KNOCK = 6
 ANCHOR_Z = 1.0
 GIN_ANCHOR_Z = 1.5
@@ -261,8 +267,8 @@ class StrongBot:
         """Every considered action with its value, best first. ``cull=False`` keeps every
         candidate to the end, so all have the same samples (Hand Focus ranks by value).
         ``stop`` replaces the budget's seconds: the search stops before a sample that would
-        not fit in it (Hand Focus's, which keeps time for its sentences); the budget's
-        iterations still cap it."""
+        not fit in it (Hand Focus's, which keeps time for its sentences; never before
+        ``MIN_STOP_SAMPLES``); the budget's iterations still cap it."""
         if budget is None:
             budget = self.default_budget
         if budget is None:
@@ -322,7 +328,7 @@ class StrongBot:
             if limit is not None and it >= limit:
                 break
             if stop is not None:
-                if not stop.fits(it):
+                if it >= MIN_STOP_SAMPLES and not stop.fits(it):
                     break
             elif deadline is not None and time.perf_counter() >= deadline:
                 break

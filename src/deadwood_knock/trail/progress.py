@@ -53,6 +53,7 @@ __all__ = [
     "clear_announcements",
     "current_table",
     "entry_of",
+    "gunfight_aim",
     "gunfight_won",
     "milestone_count",
     "poster_status",
@@ -363,6 +364,13 @@ def poster_status(content: Content, progress: TrailProgress, poster_id: str) -> 
     if poster_id in progress.posters_collected:
         return "collected"
     return "locked" if town_status(content, progress, poster.town) == "locked" else "open"
+
+
+def gunfight_aim(poster: WantedPoster) -> str:
+    """The gunfight's terms (:func:`gunfight_won`) as the table's heading says them, from the
+    poster: "outscore Sam Bass and reach 40" (a final total above the outlaw's, and at least
+    the score to beat; the heading said only "reach 40", which wins nothing on its own)."""
+    return f"outscore {poster.outlaw} and reach {poster.gunfight.score_to_beat}"
 
 
 def gunfight_won(poster: WantedPoster, facts: MatchFacts) -> bool:

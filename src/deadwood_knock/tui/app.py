@@ -8,9 +8,9 @@ engine lists a matching legal action, and the prompt says what each one does.
 
 Layout: on a roomy terminal the panels have borders and Hand Focus sits beside the
 table; below 100×34 (down to 80×24) the screen is compact: no borders, one line per
-opponent, results without the card lists, and Hand Focus takes the log's place while
-it is shown. The log is a scrolling widget written as events happen, so its newest
-line is always in view.
+opponent, results without the card lists, and Hand Focus under the log's newest rows
+(``LOG_ROWS``) while it is shown. The log is a scrolling widget written as events
+happen, so its newest line is always in view.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from deadwood_knock.tui.words import (
     game_over_line,
     help_lines,
     result_lines,
+    settled_lines,
 )
 
 __all__ = ["COMPACT_BELOW", "DeadwoodApp", "HelpScreen", "action_words"]
@@ -67,6 +68,8 @@ _GLUE = "\xa0"  # a space textwrap does not break at (it breaks only at ASCII wh
 _KEY_NAMES = {"minus": "-"}  # Textual's name for the 11th card's key
 #: Below this many columns or rows the screen goes compact (80×24 must stay usable).
 COMPACT_BELOW = (100, 34)
+#: On a small screen with Hand Focus on, the log keeps this many of its newest rows.
+LOG_ROWS = 2
 
 
 class HelpScreen(ModalScreen[None]):
@@ -118,13 +121,15 @@ class DeadwoodApp(App[None]):
     #prompt { height: auto; padding: 0 1; text-style: bold; }
     #results { height: auto; max-height: 50%; border: round $success; padding: 0 1; }
     #bottom { height: 1fr; min-height: 3; }
-    #log { height: 1fr; border: round $panel; padding: 0 1; overflow-x: hidden; }
-    #focus-low { height: 1fr; padding: 0 1; background: $boost; display: none; }
+    #log { height: 1fr; border: round $panel; padding: 0 1; overflow-x: hidden;
+           scrollbar-gutter: stable; }
+    #focus-low { height: auto; padding: 0 1; background: $boost; display: none; }
     Screen.compact #table { border: none; padding: 0 1; background: $surface; }
     Screen.compact #hand { border: none; padding: 0 1; background: $panel; }
     Screen.compact #results { border: none; padding: 0 1; background: $success 20%; }
     Screen.compact #log { border: none; padding: 0 1; }
     Screen.compact #bottom { min-height: 2; }
+    Screen.compact #log { min-height: 2; }  /* LOG_ROWS */
     Screen.compact #focus { display: none; }
     """
 
@@ -190,22 +195,44 @@ class DeadwoodApp(App[None]):
         engine's order (Deadwood Knock: the scoring split's poker hand as it reads; Knock
         Rummy / Gin: each meld), then the rest by suit and rank."""
         groups, rest = self.hand_groups()
-        return [*(c for group in groups for c in group), *rest]
+        settled = self.settled_hand()
+        laid = list(settled[1]) if settled is not None else []
+        return [*(c for group in groups for c in group), *rest, *laid]
 
     def hand_groups(self) -> tuple[list[list[Card]], list[Card]]:
-        """The engine's groups of the hand, and the other cards by suit and rank."""
+        """The engine's groups of the hand, and the other cards by suit and rank (once a
+        Knock Rummy or Gin game is over: the last hand as settled, without the cards laid
+        off, which :meth:`settled_hand` gives)."""
         obs = self.session.observation()
+        settled = self.settled_hand()
         if self.session.game.facts.poker_split:
             ev = obs.evaluation
             groups = [list(reading_order(ev.poker_hand))] if ev is not None else []
         else:
-            arr = obs.arrangement
+            arr = settled[0] if settled is not None else obs.arrangement
             groups = [list(m) for m in arr.melds] if arr is not None else []
         rest = list(obs.hand)
+        for c in settled[1] if settled is not None else ():
+            rest.remove(c)
         for group in groups:
             for c in group:
                 rest.remove(c)  # the two jokers are equal cards: either will do
         return [g for g in groups if g], sorted(rest, key=sort_key)
+
+    def settled_hand(self) -> tuple[Any, tuple[Card, ...]] | None:
+        """Once a Knock Rummy or Gin game is over, your last hand as the engine settled it:
+        its arrangement (a Gin defender's after lay-offs) and the cards you laid off on the
+        knocker's melds (the screen showed them as still held, in the deadwood, with the
+        count before the lay-off). ``None`` while the game goes on."""
+        if self.session.game.facts.poker_split or not self.session.over():
+            return None
+        obs = self.session.observation()
+        hr = obs.last_result
+        if hr is None or len(hr.arrangements) <= HUMAN_SEAT:
+            return None  # a void hand: nothing was laid down
+        mine = list(obs.hand)
+        laid = tuple(c for c in hr.layoffs if c in mine)
+        return hr.arrangements[HUMAN_SEAT], laid
 
     def selected_card(self) -> Card | None:
         hand = self.hand_order()
@@ -221,7 +248,10 @@ class DeadwoodApp(App[None]):
         self.query_one("#table", Static).update(self._table(obs))
         self.query_one("#hand", Static).update(self._hand(obs))
         self.query_one("#prompt", Static).update(self._prompt(obs))
-        results = result_lines(s.name, obs, s.names, compact=self.compact)
+        # A small screen leaves out the cards, but two players' melds fit: a Gin defender
+        # sees the knocker's melds their cards were laid off on.
+        two = not s.game.facts.poker_split and len(s.names) == 2
+        results = result_lines(s.name, obs, s.names, compact=self.compact and not two)
         # A small screen shows the last result from the round's end to the person's next
         # move, or with Hand Focus on to their next key (then the hint has the room); a
         # roomy one keeps it up.
@@ -247,11 +277,22 @@ class DeadwoodApp(App[None]):
         top.update(focus_text)
         low = self.query_one("#focus-low", Static)
         low.display = focus and self.compact and not waiting
-        low.update(focus_text)
+        # A small screen keeps the log's newest lines above the hint (with the hint in the
+        # log's place the player no longer saw what the others had just done); the hint
+        # gets the rest, cut to fit it from its last ranked move up.
+        low.update(self._focus_fitted())
+        if low.display:
+            self.call_after_refresh(self._fit_focus)
         log = self.query_one("#log", Log)
-        log.display = not low.display
         # A layout change can leave the log scrolled off its end: bring the newest line back.
         self.call_after_refresh(log.scroll_end, animate=False)
+
+    def _fit_focus(self) -> None:
+        """Cut the small screen's hint to the rows the laid-out screen leaves it."""
+        low = self.query_one("#focus-low", Static)
+        if low.display:
+            low.update(self._focus_fitted())
+            self.call_after_refresh(self.query_one("#log", Log).scroll_end, animate=False)
 
     def _write_log(self) -> None:
         """Write the session's new log lines (wrapped to the log's width) to the widget."""
@@ -261,7 +302,10 @@ class DeadwoodApp(App[None]):
             return
         start = max(0, self._logged - s.log_dropped)
         log = self.query_one("#log", Log)
-        width = max(20, (log.content_size.width or self.size.width - 4) - 1)
+        # The scrollbar's columns are kept free (``scrollbar-gutter: stable``): a line wrapped
+        # to the whole width while the log did not scroll ran under the scrollbar once it
+        # did ("…, Luke Short +41, Lotti" at 80×24).
+        width = max(20, (log.scrollable_content_region.width or self.size.width - 6) - 1)
         lines: list[str] = []
         for line in s.log[start:]:
             # A wrapped line goes on indented under its start (a remark under its speaker).
@@ -322,7 +366,8 @@ class DeadwoodApp(App[None]):
                 if obs.palmed[seat]:
                     tags.append("palmed")
             tag = f" [{', '.join(tags)}]" if tags else ""
-            total = f" ({figure_text(obs.totals[seat])})" if self.compact else ""
+            # "(total 32)": a bare "(32)" read as a seat number ("Greedy (2) (32)").
+            total = f" (total {figure_text(obs.totals[seat])})" if self.compact else ""
             lines.append(
                 f"{mark}{s.names[seat]}{total}: {_count(obs.hand_sizes[seat])}{tag}, "
                 f"known: {cards_text(known)}"
@@ -342,17 +387,25 @@ class DeadwoodApp(App[None]):
             lines.append(f"Set aside (palm covers): {cards_text(obs.covers)}")
         if not s.game.facts.poker_split and obs.public_stock is not None:
             lines.append("The stock is the turned-over pile: its draws are public.")
+        if self.compact:
+            # A seat's row too long for the screen (a shown hand of eight with its tags)
+            # goes on indented under its start: "Joker" sat alone at the left edge.
+            lines = _fit(lines, self.size.width - 2)
         return "\n".join(lines)
 
     def _hand(self, obs: Any) -> Text:
         text = Text()
         mark = "▶ " if obs.to_act == HUMAN_SEAT else "  "
+        # Bare, so eleven Gin cards still sit beside it at 80 columns.
         mine = f" ({figure_text(obs.totals[HUMAN_SEAT])})" if self.compact else ""
         head = f"{mark}Your hand{mine}:"
         groups, rest = self.hand_groups()
+        settled = self.settled_hand()
+        laid = list(settled[1]) if settled is not None else []
         # The engine's groups (poker hand, melds) underlined, as on the web table; a bar
-        # between groups.
+        # between groups; the cards laid off on the knocker's melds last, dim.
         parts = [(group, "underline") for group in groups] + ([(rest, "")] if rest else [])
+        parts += [(laid, "dim")] if laid else []
         cards = self._hand_cards(parts)
         text.append(head)
         # An 80-column terminal cannot hold 11 Gin cards after the label: they go on a line
@@ -363,7 +416,13 @@ class DeadwoodApp(App[None]):
         text.append_text(cards)
         text.append("\n")
         width = self.size.width - 2 if self.compact else None
-        text.append("\n".join(evaluation_lines(self.session.name, obs, width)))
+        if settled is not None:
+            hr = obs.last_result
+            knocker = self.session.names[hr.ender] if hr.ender is not None else ""
+            lines = settled_lines(settled[0], settled[1], hr.counts[HUMAN_SEAT], knocker)
+        else:
+            lines = evaluation_lines(self.session.name, obs, width)
+        text.append("\n".join(lines))
         return text
 
     def _hand_cards(self, parts: list[tuple[list[Any], str]]) -> Text:
@@ -423,7 +482,7 @@ class DeadwoodApp(App[None]):
             return lead + f"{who} is thinking…"
         head = "Your final turn" if getattr(obs, "final_turn", False) else "Your turn"
         if getattr(obs, "phase", "") == "call":
-            head = f"{self.session.names[obs.knocker]} knocked: call or fold"
+            head = f"{self.session.names[obs.knocker]} knocked. Call or fold"
         # The compact banner shows "? help", and the help lists q.
         tail = "h hint" if self.compact else "h hint · ? help · q quit"
         # Each key keeps its words: the line breaks between controls or inside a long one,
@@ -509,19 +568,52 @@ class DeadwoodApp(App[None]):
         return pick_keys(len(self.hand_order()))
 
     def _focus_text(self) -> str:
+        return "\n".join(self._focus_parts())
+
+    def _focus_parts(self) -> list[str]:
         lines = ["Hand Focus (h hides)"]
         if self.hint is None or self._hint_for is not self.session.state:
             if self.session.legal():
                 lines.append("Thinking…")
             else:
                 lines.append("Hints come on your turn.")
-            return "\n".join(lines)
+            return lines
         h = self.hint
         lines.append(h.explanation)
         if h.knock_advice:
             lines.append(h.knock_advice)
         lines += h.ranking_lines(3 if self.compact else 4)
-        return "\n".join(lines)
+        return lines
+
+    def _focus_fitted(self) -> str:
+        """The small screen's hint, wrapped to its width and cut to the rows the log leaves
+        it (the log keeps ``LOG_ROWS`` of its newest lines): the lowest-ranked moves go
+        first, then the knock advice, then the explanation's end; the header, the best
+        move and the explanation's start always stay."""
+        parts = self._focus_parts()
+        low = self.query_one("#focus-low", Static)
+        rows = self.query_one("#bottom").size.height - LOG_ROWS
+        width = max(20, low.content_size.width or self.size.width - 2)
+        wrap = [textwrap.wrap(p, width, break_on_hyphens=False) or [""] for p in parts]
+        if rows > 0 and self.hint is not None and self._hint_for is self.session.state:
+            ranked = len(self.hint.ranking_lines(3 if self.compact else 4))
+            # Keep: the header, the explanation and the best move; drop from the end up.
+            first_rank = len(parts) - ranked
+            droppable = [*range(len(parts) - 1, first_rank, -1)]
+            if self.hint.knock_advice:
+                droppable.append(first_rank - 1)
+            for i in droppable:
+                if sum(len(w) for w in wrap) <= rows:
+                    break
+                wrap[i] = []
+            # Still too tall: the explanation is cut short, its last row ending in "…".
+            over = sum(len(w) for w in wrap) - rows
+            if over > 0 and len(wrap[1]) > 1:
+                keep = max(1, len(wrap[1]) - over)
+                cut = wrap[1][:keep]
+                cut[-1] = cut[-1][: width - 1].rstrip() + "…"
+                wrap[1] = cut
+        return "\n".join(line for w in wrap for line in w)
 
     # --- keys -----------------------------------------------------------------------------
 
@@ -570,12 +662,23 @@ class DeadwoodApp(App[None]):
             if action is not None:
                 self.message = ""
                 self._result_seen = self.session.observation().last_result
-                self.session.apply(action)
+                self._apply(action)
                 self.hint = None
                 self._start_bots()
             elif (len(key) == 1 and key in "sdpktcfr") or key == "enter":
                 self.message = "That move is not possible now."
         self.refresh_view()
+
+    def _apply(self, action: Any) -> None:
+        """Play an action; the picked card stays picked wherever the hand now holds it (a
+        draw regroups the hand: the pick stayed on its slot, so another card was picked)."""
+        card = self.selected_card()
+        self.session.apply(action)
+        hand = self.hand_order()
+        if card is not None and card in hand:
+            self.selected = hand.index(card)
+        else:  # the card has left the hand (discarded, a new deal): the slot stays
+            self.selected = min(self.selected, max(0, len(hand) - 1))
 
     def action_help(self) -> None:
         """? or F1: the rules and keys (the help screen's own ? and F1 close it)."""
@@ -634,8 +737,7 @@ class DeadwoodApp(App[None]):
                 await asyncio.sleep(self.bot_pause)
                 # The bot thinks in a thread so keys and redraws keep working meanwhile.
                 action = await asyncio.to_thread(self.session.choose_bot_action, seat)
-                self.session.apply(action)
-                self.selected = min(self.selected, max(0, len(self.hand_order()) - 1))
+                self._apply(action)
         finally:
             self.bots_running = False
         self.refresh_view()

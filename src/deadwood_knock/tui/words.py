@@ -23,7 +23,9 @@ __all__ = [
     "evaluation_lines",
     "game_over_line",
     "help_lines",
+    "knock_words",
     "result_lines",
+    "settled_lines",
 ]
 
 
@@ -155,6 +157,25 @@ def _score(value: float) -> str:
     return ("+" if value > 0 else "") + figure_text(value)
 
 
+def knock_words(observation: Any, limit: int | None) -> str:
+    """What the knock count allows, from the observation's own facts (DK2, DK4): a knock
+    only at the start of your turn, while nobody has knocked this round. "Low enough to
+    knock" stood alone while another seat was to act and after a knock, when no knock was
+    possible. The web client's Hand Focus says the same (``focus.js``, ``knockHint``)."""
+    knocker = getattr(observation, "knocker", None)
+    if knocker is not None:
+        mine = knocker == getattr(observation, "seat", None)
+        return "you knocked" if mine else "no more knocks this round"
+    if getattr(observation, "phase", "play") != "play":
+        return "no knock: the round is over"
+    if not observation.evaluation.can_knock:
+        return f"knocking needs {limit} or less"
+    legal = getattr(observation, "legal_actions", ())
+    if any(getattr(a, "kind", None) == "knock" for a in legal):
+        return "you may knock now"
+    return "low enough to knock on your turn"
+
+
 def evaluation_lines(game_name: str, observation: Any, width: int | None = None) -> list[str]:
     """The observation's own evaluation of the viewer's hand, in words. With a ``width``
     (a small screen) the poker hand and the deadwood share a line when they fit."""
@@ -162,10 +183,7 @@ def evaluation_lines(game_name: str, observation: Any, width: int | None = None)
     if rule_facts.poker_split:
         words = rule_facts.category_words
         ev = observation.evaluation
-        # Low enough to knock is a property of the hand; whether a knock is legal right
-        # now is shown by the controls (they come from the legal actions).
-        limit = rule_facts.knock_limit
-        knock = "low enough to knock" if ev.can_knock else f"knocking needs {limit} or less"
+        knock = knock_words(observation, rule_facts.knock_limit)
         poker = (
             f"Poker hand: {cards_text(reading_order(ev.poker_hand))} — "
             f"{words.get(ev.category, ev.category)}, {ev.hand_points} points"
@@ -198,6 +216,22 @@ def evaluation_lines(game_name: str, observation: Any, width: int | None = None)
         lines.append(f"Lowest count after a discard: {low} ({cards}).")
     if arr.rummy:
         lines.append("Every card is matched: rummy!")
+    return lines
+
+
+def settled_lines(
+    arrangement: Any, laid_off: Sequence[Card], count: int, knocker: str
+) -> list[str]:
+    """Your last Knock Rummy or Gin hand once the game is over, as the engine settled it
+    (``HandResult``): its melds, its deadwood and count after any lay-off, and the cards
+    laid off on the knocker's melds (no longer yours to count)."""
+    melds = " | ".join(cards_text(m) for m in arrangement.melds) or "none"
+    lines = [
+        f"Melds: {melds}",
+        f"Deadwood: {cards_text(arrangement.deadwood)} — count {count}",
+    ]
+    if laid_off:
+        lines.append(f"Laid off on {knocker}'s melds: {cards_text(laid_off)}")
     return lines
 
 
@@ -276,6 +310,8 @@ def result_lines(
         "gin": "went gin",
         "rummy": "went rummy",
     }.get(hr.outcome, hr.outcome)
+    if hr.ender == viewer and hr.outcome == "undercut":
+        verb = "knocked and were undercut"  # "you knocked and was undercut"
     if list(hr.winners) == [hr.ender]:
         head = f"{ender} {verb} and won the hand."
     else:
@@ -308,7 +344,15 @@ def result_lines(
             f" → total {figure_text(hr.totals[s])}"
         )
     if hr.layoffs:
-        lines.append(f"  Laid off: {cards_text(hr.layoffs)}")
+        # Who laid off on whose melds, from the hands the result holds ("Laid off: 2♠" did
+        # not say whose card it was).
+        laid = set(hr.layoffs)
+        by = next((s for s, h in enumerate(hr.hands) if laid <= set(h)), None)
+        if by is None or hr.ender is None:
+            lines.append(f"  Laid off: {cards_text(hr.layoffs)}")
+        else:
+            onto = "your" if hr.ender == viewer else f"{names[hr.ender]}'s"
+            lines.append(f"  {names[by]} laid off {cards_text(hr.layoffs)} on {onto} melds.")
     return lines
 
 

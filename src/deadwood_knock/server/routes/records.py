@@ -23,7 +23,7 @@ from deadwood_knock.server.deps import Me, Svc
 from deadwood_knock.server.errors import ApiError, conflict
 from deadwood_knock.server.live import ACTIVE, LiveMatch
 from deadwood_knock.server.views import seat_view
-from deadwood_knock.trail.progress import entry_of
+from deadwood_knock.trail.progress import entry_of, gunfight_aim
 from deadwood_knock.trail.views import place_at
 
 __all__ = ["router"]
@@ -47,7 +47,8 @@ def seat_name(content: Content, name: str, bot: str | None) -> str:
         if figure is not None:
             return figure.name
     if bot:
-        return bot.replace("-", " ").title()
+        # As the web writes a bot's id ("high_roller" → "High Roller"; it read "High_Roller").
+        return bot.replace("-", " ").replace("_", " ").title()
     return name
 
 
@@ -71,6 +72,7 @@ def where(content: Content, live: LiveMatch, seat: int) -> JSONDict:
             "against": against,
             "game_title": game,
             "score_to_beat": None,
+            "aim": None,
         }
     if entry is not None:
         poster = content.wanted_by_id[entry.id]
@@ -84,6 +86,7 @@ def where(content: Content, live: LiveMatch, seat: int) -> JSONDict:
             "against": against,
             "game_title": game,
             "score_to_beat": poster.gunfight.score_to_beat,
+            "aim": gunfight_aim(poster),
         }
     return {
         "kind": "quick",
@@ -94,13 +97,15 @@ def where(content: Content, live: LiveMatch, seat: int) -> JSONDict:
         "against": against,
         "game_title": game,
         "score_to_beat": None,
+        "aim": None,
     }
 
 
 @router.get("/matches/{match_id}/where")
 async def match_where(svc: Svc, me: Me, match_id: str) -> dict[str, Any]:
     """Where a match of the player's is played and for what, in names: the table's venue and
-    town, or the wanted outlaw and the poster's score to beat (the table's heading)."""
+    town, or the wanted outlaw, the poster's score to beat and the gunfight's aim in words
+    (the table's heading: "outscore Sam Bass and reach 40")."""
     live, seat = await svc.matches.get_for(me, match_id)
     return where(_content(), live, seat)
 

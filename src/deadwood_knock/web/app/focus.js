@@ -70,17 +70,31 @@ function afterKnock(obs) {
   return "Someone has knocked: the hands go to the showdown.";
 }
 
+/**
+ * What the knock count allows, from the observation's own facts (DK2, DK4): a knock only at
+ * the start of your turn, while nobody has knocked this round. The terminal says the same
+ * (tui/words.py, knock_words). A count low enough to knock while another seat was to act
+ * read "knocking needs 11 or less".
+ * @param {any} obs the seat's observation @param {boolean} canKnock a knock is legal now
+ * @param {number|null} limit the knock limit @returns {string}
+ */
+export function knockHint(obs, canKnock, limit) {
+  const ev = obs.evaluation;
+  const count = ev ? ev.knock_count : null;
+  if (obs.knocker != null) return afterKnock(obs);
+  if (count == null || limit == null) return "Keep deadwood low and build your poker hand.";
+  if (obs.phase !== "play") return `Knock count ${num(count)}: no knock, the round is over.`;
+  if (count > limit) return `Knock count ${num(count)}: knocking needs ${limit} or less.`;
+  if (canKnock) return `Knock count ${num(count)}: you may knock now.`;
+  return `Knock count ${num(count)}: low enough to knock on your turn.`;
+}
+
 export function HandFocus({ obs, canKnock, advice, open, onClose }) {
   const ev = obs.evaluation || null;
   const knockCount = ev ? ev.knock_count : null;
   const facts = gameFacts(obs.game);
   const limit = facts ? facts.knock_limit : null;
-  let hint;
-  if (!ev) hint = "Your hand's numbers appear here.";
-  else if (obs.knocker != null) hint = afterKnock(obs);
-  else if (canKnock) hint = `Knock count ${num(knockCount)}: you may knock now.`;
-  else if (knockCount != null && limit != null) hint = `Knock count ${num(knockCount)}: knocking needs ${limit} or less.`;
-  else hint = "Keep deadwood low and build your poker hand.";
+  const hint = ev ? knockHint(obs, canKnock, limit) : "Your hand's numbers appear here.";
   return html`<aside class=${`panel focus sheet${open ? " open" : ""}`} aria-label="Hand Focus" id="sheet-focus" tabindex="0">
     <${SheetHead} title="Hand Focus" onClose=${onClose} />
     <dl>

@@ -57,7 +57,7 @@ export function resultFromEvents(events) {
 export class Playback {
   constructor(store, hooks = {}) {
     this.store = store;
-    this.hooks = hooks; // onChange(), onEvent(ev, version, part), onPast(ev, version, part), names: (seat) => name
+    this.hooks = hooks; // onChange(), onEvent(ev, version, part, at), onPast(ev, version, part, at), names: (seat) => name
     this.shown = null;
     this.frozen = false; // a round has ended: the view behind the showdown takes no input
     this.log = [];
@@ -141,7 +141,7 @@ export class Playback {
     for (const v of versions) {
       const events = this.store.events.get(v) || [];
       // What the table did before the page opened: the talk can put its remarks in the log.
-      if (events.length && this.hooks.onPast) for (const ev of events) this.hooks.onPast(ev, v, this.parts);
+      if (events.length && this.hooks.onPast) events.forEach((ev, at) => this.hooks.onPast(ev, v, this.parts, at));
       this.addLog(v, events);
     }
     this.store.forget(view.version);
@@ -234,9 +234,10 @@ export class Playback {
     }
     this.lastActor = actor;
     // The moves go into the log next, as part `this.parts`: a remark they draw follows them.
-    for (const ev of moves) {
-      if (this.hooks.onEvent) this.hooks.onEvent(ev, version, this.parts);
-    }
+    // `at`: the event's index among `moves`, the events of the log part they make.
+    moves.forEach((ev, at) => {
+      if (this.hooks.onEvent) this.hooks.onEvent(ev, version, this.parts, at);
+    });
     this.sounds(moves, me);
 
     if (mine && end < 0 && view) {

@@ -70,8 +70,8 @@ function useTable(matchId, hooks) {
     const store = new MatchStore(matchId);
     const playback = new Playback(store, {
       onChange: () => setTick((t) => t + 1),
-      onEvent: (ev, version, part) => hooks.current.onEvent && hooks.current.onEvent(ev, version, part),
-      onPast: (ev, version, part) => hooks.current.onPast && hooks.current.onPast(ev, version, part),
+      onEvent: (ev, version, part, at) => hooks.current.onEvent && hooks.current.onEvent(ev, version, part, at),
+      onPast: (ev, version, part, at) => hooks.current.onPast && hooks.current.onPast(ev, version, part, at),
     });
     ref.current = { store, playback };
   }
@@ -149,17 +149,17 @@ function useKeptFocus() {
  * the log only, once the characters' lines are in. Returns the remarks and
  * `characterOf(seat)`, the seat's character as its lines are known so far.
  * @param {{v: any, me: number, players: any[], characters: any[] | null,
- *   hooks: {current: {onEvent?: (ev: any, version: number, part: number) => void,
- *     onPast?: (ev: any, version: number, part: number) => void}}}} args
+ *   hooks: {current: {onEvent?: (ev: any, version: number, part: number, at: number) => void,
+ *     onPast?: (ev: any, version: number, part: number, at: number) => void}}}} args
  */
 function useTableTalk({ v, me, players, characters, hooks }) {
   const [talk, setTalk] = useState(/** @type {Record<string, {text: string, at: number}>} */ ({}));
   // Every remark made while the table is open, for the table log: the bubble fades, the log
   // keeps what was said (the same words), after the move that drew it.
-  const [said, setSaid] = useState(/** @type {{part: number, seat: number, text: string}[]} */ ([]));
+  const [said, setSaid] = useState(/** @type {{part: number, at?: number, seat: number, text: string}[]} */ ([]));
   const [details, setDetails] = useState({});
   const characterOf = (seat) => characterFor(players[seat], characters, details);
-  const remember = (part, seat, text) => setSaid((all) => [...all, { part, seat, text }]);
+  const remember = (part, at, seat, text) => setSaid((all) => [...all, { part, at, seat, text }]);
   // The remark an event draws (a round's end: the round's one remark), or null. The line is
   // picked by the event's version, a fact of the event: the same remark whether the event is
   // played live or read again after a reload, and not the same line for every move of a
@@ -172,7 +172,7 @@ function useTableTalk({ v, me, players, characters, hooks }) {
     const text = kind === "say" ? ev.text || ev.line : lineFor(kind, ev.seat, version, of(ev.seat));
     return text ? { seat: ev.seat, text } : null;
   };
-  hooks.current.onEvent = (ev, version, part) => {
+  hooks.current.onEvent = (ev, version, part, at) => {
     const remark = remarkFor(ev, version, characterOf);
     if (ev.type === "round_result" || ev.type === "hand_result") {
       // The round is scored: one seat has its say (the showdown shows the same line), and
@@ -181,20 +181,20 @@ function useTableTalk({ v, me, players, characters, hooks }) {
     } else if (remark) {
       setTalk((t) => ({ ...t, [remark.seat]: { text: remark.text, at: Date.now() } }));
     }
-    if (remark) remember(part, remark.seat, remark.text);
+    if (remark) remember(part, at, remark.seat, remark.text);
   };
   // Moves made before the page opened wait for the characters' lines (a remark in a
   // character's words, not a stock line), then go into the log in order.
-  const past = useRef(/** @type {{ev: any, version: number, part: number}[] | null} */ ([]));
+  const past = useRef(/** @type {{ev: any, version: number, part: number, at: number}[] | null} */ ([]));
   const loaded = useRef(/** @type {Record<string, any>} */ ({}));
   const pastOf = (seat) => characterFor(players[seat], characters, loaded.current);
-  hooks.current.onPast = (ev, version, part) => {
+  hooks.current.onPast = (ev, version, part, at) => {
     if (past.current) {
-      past.current.push({ ev, version, part });
+      past.current.push({ ev, version, part, at });
       return;
     }
     const remark = remarkFor(ev, version, pastOf);
-    if (remark) setSaid((all) => [...all, { part, ...remark }].sort((a, b) => a.part - b.part));
+    if (remark) setSaid((all) => [...all, { part, at, ...remark }].sort((a, b) => a.part - b.part || (a.at ?? 0) - (b.at ?? 0)));
   };
 
   const playersKey = players.map((p) => p.bot || p.name).join("|");
@@ -214,9 +214,9 @@ function useTableTalk({ v, me, players, characters, hooks }) {
       const got = Object.fromEntries(pairs.filter(Boolean));
       setDetails(got);
       loaded.current = got;
-      const before = (past.current || []).flatMap(({ ev, version, part }) => {
+      const before = (past.current || []).flatMap(({ ev, version, part, at }) => {
         const remark = remarkFor(ev, version, pastOf);
-        return remark ? [{ part, ...remark }] : [];
+        return remark ? [{ part, at, ...remark }] : [];
       });
       past.current = null;
       /** @type {Record<string, {text: string, at: number}>} */
@@ -283,28 +283,41 @@ function useHint(matchId, version, myTurn, paused) {
 }
 
 /**
- * A wanted poster's score to beat, for a gunfight's heading ("Gunfight · reach 30"): the
- * server's account of where the match is played, asked once for a trail match.
+ * A gunfight's aim, for its heading ("Gunfight · outscore Sam Bass and reach 40"): the
+ * server's words for the poster's terms (`aim` of the match's `where`: `trail.gunfight_aim`,
+ * the terms `gunfight_won` checks), asked once for a trail match. `null` for a table.
  * @param {string} matchId
  * @param {boolean} onTrail the match was started from a trail table or poster
- * @returns {number | null}
+ * @returns {string | null}
  */
-function useScoreToBeat(matchId, onTrail) {
-  const [toBeat, setToBeat] = useState(/** @type {number | null} */ (null));
+function useGunfightAim(matchId, onTrail) {
+  const [aim, setAim] = useState(/** @type {string | null} */ (null));
   useEffect(() => {
     if (!onTrail) return undefined;
     let cancelled = false;
     api
       .get(`/api/matches/${encodeURIComponent(matchId)}/where`)
       .then((w) => {
-        if (!cancelled && w && typeof w.score_to_beat === "number") setToBeat(w.score_to_beat);
+        if (!cancelled && w && typeof w.aim === "string" && w.aim) setAim(w.aim);
       })
       .catch(() => {}); // offline: the heading names the game instead
     return () => {
       cancelled = true;
     };
   }, [matchId, onTrail]);
-  return toBeat;
+  return aim;
+}
+
+/**
+ * A heading's words in parts that wrap whole, "reach 40" never parted: the aim's words one
+ * part each (a long outlaw's name wraps between its words), its last two together.
+ * @param {string} aim
+ * @returns {string[]}
+ */
+export function aimParts(aim) {
+  const words = aim.split(" ").filter(Boolean);
+  if (words.length <= 2) return [words.join(" ")];
+  return [...words.slice(0, -2), words.slice(-2).join(" ")];
 }
 
 /**
@@ -423,7 +436,7 @@ function TableBar({ dk, obs, scored, me, advice, sheet, onToggle }) {
 }
 
 export function TableScreen({ matchId, characters }) {
-  /** @type {{current: {onEvent?: (ev: any, version: number, part: number) => void}}} */
+  /** @type {{current: {onEvent?: (ev: any, version: number, part: number, at: number) => void}}} */
   const hooks = useRef({});
   const { store, playback } = useTable(matchId, hooks);
   const [selected, setSelected] = useState(null);
@@ -480,7 +493,7 @@ export function TableScreen({ matchId, characters }) {
   const version = view ? view.version : -1;
   const advice = useHint(matchId, version, myTurn, leaving);
   const recorded = useRecordedResult(matchId, v, obs, view, version);
-  const toBeat = useScoreToBeat(matchId, !!(view && view.table_id));
+  const aim = useGunfightAim(matchId, !!(view && view.table_id));
 
   // A selection that left the hand (played, or a new round) is dropped.
   useEffect(() => {
@@ -558,8 +571,8 @@ export function TableScreen({ matchId, characters }) {
   const title = gameTitle(obs.game) || "Table";
   const roundText = `${unitWord(obs.game)} ${obs.round ?? 1}${obs.rounds ? ` of ${obs.rounds}` : ""}`;
   // In parts that wrap whole on a narrow head ("Knock Rummy ·" over "to 100"), never "to" over "100".
-  const subtitle = toBeat != null
-    ? ["Gunfight ·", `reach ${toBeat}`]
+  const subtitle = aim != null
+    ? ["Gunfight ·", ...aimParts(aim)]
     : !dk && obs.target ? [`${title} ·`, `to ${obs.target}`] : [title];
 
   const reveals = live.reveals;

@@ -40,8 +40,11 @@ export function listNames(names) {
 export function describeEvents(events, who, me) {
   const inside = (seat) => who(seat, true);
   const lines = [];
-  const add = (ev, text, tone = "move") => lines.push({ type: ev.type, seat: ev.seat ?? null, text, tone });
-  for (let i = 0; i < events.length; i += 1) {
+  // `at`: the index of the event the line tells of, so a remark drawn by that event can sit
+  // straight after it (withTalk).
+  let i = 0;
+  const add = (ev, text, tone = "move") => lines.push({ type: ev.type, seat: ev.seat ?? null, text, tone, at: i });
+  for (i = 0; i < events.length; i += 1) {
     const ev = events[i];
     const name = ev.seat != null ? who(ev.seat) : "";
     switch (ev.type) {
@@ -134,11 +137,14 @@ export function describeEvents(events, who, me) {
 }
 
 /**
- * The log with the remarks said at the table woven in, each straight after the log part
- * (the move) that drew it, greetings first: "King Fisher: “Knocking, and I like it.”". The
- * words are the ones the seat's bubble showed.
- * @param {any[]} lines the log's lines (each with its part)
- * @param {{part: number, seat: number, text: string}[]} said in the order they were said
+ * The log with the remarks said at the table woven in, each straight after the line of the
+ * event that drew it (its log part, and `at`, the event's index in that part: a knock's
+ * remark follows "… knocked." even when the discard and the hand's result came with it),
+ * greetings first: "King Fisher: “Knocking, and I like it.”". A remark without `at` follows
+ * its whole part. The words are the ones the seat's bubble showed.
+ * @param {any[]} lines the log's lines (each with its part, and `at` from describeEvents)
+ * @param {{part: number, at?: number, seat: number, text: string}[]} said in the order they
+ *   were said
  * @param {(seat: number) => string} name
  * @param {number} since the oldest part the log still keeps (it drops its oldest parts, and
  *   their remarks go with them)
@@ -153,7 +159,8 @@ export function withTalk(lines, said, name, since = 0) {
     text: `${name(s.seat)}: “${s.text}”`,
   });
   for (const line of lines) {
-    while (next < said.length && said[next].part < line.part) {
+    const before = (s) => s.part < line.part || (s.part === line.part && (s.at ?? Infinity) < (line.at ?? 0));
+    while (next < said.length && before(said[next])) {
       out.push(talk(said[next], next));
       next += 1;
     }
