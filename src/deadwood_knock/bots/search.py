@@ -229,6 +229,11 @@ KR_RIVAL_CHANCE: int = 1
 KR_CHANCE_BASE: float = -7.18
 KR_CHANCE_COUNT: float = 0.18
 KR_CHANCE_STOCK: float = 0.48
+#: Not kept (twenty-fourth pass, ``KR_FEED_PLAYOUTS``): both seats' playout discards
+#: thrown away from the other seat's sampled hand (a card that melds with two of its
+#: cards swapped for the lowest-count one that does not, within 5): +0.47 a hand against
+#: strong on the rule's fresh seeds 6100-6107 (dropped), +2.14 on 6108-6122 after the
+#: verdict; commit c208d50 has it, with its tests (docs/bots-experiments.md).
 #: A playout has at most 16 rival discards (``PLAYOUT_CAP`` 32 moves); the chance's draws
 #: for a stream come from ``random.Random(stream ^ _CHANCE_SALT)``, apart from the
 #: stock's shuffle.
