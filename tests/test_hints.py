@@ -365,7 +365,18 @@ def check_dk_claim(
         others = [c for c in now.poker_hand if c != mine[0]][:4]
         joker = not dk_hand.is_legal_poker_hand([mine[0], *others])
         assert claim["joker"] == joker
-        assert ("can never join the poker hand" in claim["text"]) == (joker and in_deadwood)
+        # The score before and without the card, from the engine; a joker's discard
+        # states its cost (its −2 raised the score), never a reason to throw it.
+        seven = dk_hand.evaluate(_without(hand, mine[0])).score
+        assert (claim["score"], claim["score_without"]) == (now.score, seven)
+        cost = (
+            f", so throwing it lowers your score by {now.score - seven} before the draw "
+            f"({_m(now.score)} → {_m(seven)})"
+        )
+        assert (cost in claim["text"]) == (joker and in_deadwood)
+        if joker:
+            assert now.score - seven == 2
+        assert "can never join the poker hand" not in claim["text"]
         if in_deadwood:
             assert f"counts {_m(dk_hand.card_value(mine[0]))} in your deadwood" in claim["text"]
         elif kicker:
@@ -722,6 +733,12 @@ def test_discarding_a_joker_is_never_said_to_cut_deadwood() -> None:
     text = explain("deadwood-knock", view, Draw(parse_card("JK"), "stock"))
     assert "Joker counts −2 in your deadwood" in text
     assert "cut" not in text
+    # Its cost, before the draw: the joker's −2 raised the score (issue 17, Deadwood Knock
+    # seventeenth pass; it said "and can never join the poker hand", read as a reason).
+    now = dk_hand.evaluate(_cards("As Ah 7c 7d Kd 2s JK 9h".split())).score
+    want = f"so throwing it lowers your score by 2 before the draw ({_m(now)} → {_m(now - 2)})"
+    assert want in text, text
+    assert "never join" not in text
 
 
 def test_a_kicker_is_named_as_one_and_a_kept_category_stays() -> None:

@@ -135,7 +135,10 @@ def test_a_bot_seat_reads_as_the_web_names_it() -> None:
     from deadwood_knock.server.routes.records import seat_name
 
     content = load_content()
-    assert seat_name(content, "x", "high_roller") == "High Roller"
-    assert seat_name(content, "x", "luke-short") == "Luke Short"
-    assert seat_name(content, "x", "figure:luke-short") == "Luke Short"
+    # A bot seat's name is its bot's (``SeatInfo``), or the table's own name for it.
+    assert seat_name(content, "high_roller", "high_roller") == "High Roller"
+    assert seat_name(content, "luke-short", "luke-short") == "Luke Short"
+    assert seat_name(content, "figure:luke-short", "figure:luke-short") == "Luke Short"
+    # A gunfight's outlaw without a character (``trail.bot_seat_name``) keeps that name.
+    assert seat_name(content, "Sam Bass", "regular") == "Sam Bass"
     assert seat_name(content, "Kit", None) == "Kit"

@@ -246,3 +246,32 @@ def test_progress_saved_before_the_content_change_carries_over(
     records = client.get("/api/records", headers=headers).json()["trail"]
     assert records["tables_won"] == len(content.venues_in("san-antonio"))
     assert records["posters_collected"] == 0 and records["matches"] == 6
+
+
+def test_an_outlaw_without_a_character_is_named_at_the_table(
+    make_client: Client, settings: Settings
+) -> None:
+    """Six of the seven posters' outlaws have no character: each plays as the town's
+    hardest ladder bot, and its seat used to be called by that bot ("Legend") under a
+    heading that says "outscore Sam Bass". The seat is the outlaw's, in the match's view,
+    in /where, and when the match is loaded again from the database (a second server on
+    the same database)."""
+    content = load_content()
+    poster = content.wanted_by_id["sam-bass"]
+    assert poster.figure is None
+    client = make_client(settings)
+    headers = new_player(client, "Kit")
+    _set_progress(client, headers, _reach_town_of(poster.id))
+    started = client.post("/api/matches", json={"wanted_id": poster.id}, headers=headers)
+    assert started.status_code == 201, started.text
+    match_id = started.json()["match_id"]
+    seat = started.json()["view"]["players"][1]
+    assert seat["name"] == "Sam Bass" and seat["kind"] == "bot"
+    assert seat["bot"] != "Sam Bass"  # the ladder bot still plays it
+    where = client.get(f"/api/matches/{match_id}/where", headers=headers)
+    assert where.status_code == 200, where.text
+    assert "Sam Bass" in where.json()["against"], where.json()
+    again = make_client(settings)
+    reloaded = again.get(f"/api/matches/{match_id}", headers=headers)
+    assert reloaded.status_code == 200, reloaded.text
+    assert reloaded.json()["players"][1]["name"] == "Sam Bass"

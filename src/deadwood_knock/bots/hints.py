@@ -43,7 +43,7 @@ from deadwood_knock.bots.inference import (
     HiddenDealer,
 )
 from deadwood_knock.bots.kr import count, discard_card, options_of
-from deadwood_knock.bots.search import SearchBot
+from deadwood_knock.bots.search import SearchBot, keep_the_joker
 from deadwood_knock.bots.strong import ActionValue
 from deadwood_knock.bots.view import TableView, view_of, with_card, without
 from deadwood_knock.cards import Card, parse_card
@@ -341,7 +341,12 @@ def hand_focus(
         stop = Deadline(started + budget.seconds, reserve, wall, cpu)
     if pot:
         return _pot_hint(game.name, view, legal, rng, unit, pot_deals, stop)
-    values = SearchBot().evaluate(game, observation, legal, rng, budget, cull=False, stop=stop)
+    weighed: Sequence[A] = legal
+    if game.facts.poker_split:
+        # A joker discard is weighed only where it scores more after the draw than every
+        # other discard with its source (``keep_the_joker``: the playouts overrate it).
+        weighed = keep_the_joker(view, legal)
+    values = SearchBot().evaluate(game, observation, weighed, rng, budget, cull=False, stop=stop)
     ranked, best = _rank(values, legal)
     claims = _checked(view, explain_claims(game.name, view, best))
     lead = _lead_claim(game.name, claims, values, best)
@@ -718,16 +723,20 @@ def _dk_role_facts(view: TableView, inputs: Mapping[str, Any]) -> Mapping[str, A
     if not in_hand:
         raise ValueError("not in the hand")
     deadwood = any(c in now.deadwood for c in in_hand)
+    seven = _evaluate(without(view.hand, in_hand[0]))
     return {
         "in_deadwood": deadwood,
         "worth": card_value(in_hand[0]),
         "category": now.category,
         # What the hand is without the card, before the draw: the reason a card of the
         # poker hand can go (a high card's five, say, leave it high card).
-        "category_without": _evaluate(without(view.hand, in_hand[0])).category,
+        "category_without": seven.category,
         "kicker": not deadwood and _is_kicker(in_hand[0], now),
-        # DK3: a joker is never in the poker hand, which is why throwing one can pay.
+        # DK3: a joker is never in the poker hand and counts −2 as deadwood, so throwing
+        # one lowers the score before the draw (by 2): the cost a joker discard states.
         "joker": in_hand[0].is_joker,
+        "score": now.score,
+        "score_without": seven.score,
     }
 
 
@@ -956,7 +965,13 @@ def _dk_claims(view: TableView, action: Action) -> list[Claim | None]:
     if role["in_deadwood"]:
         role_text = f"{select.pretty()} counts {figure_text(role['worth'])} in your deadwood"
         if role["joker"]:
-            role_text += " and can never join the poker hand"
+            # Its cost, not a reason: a joker's −2 raises the score, so throwing it lowers
+            # the score before the draw; the draw's mean follows in its own sentence.
+            role_text += (
+                f", so throwing it lowers your score by {role['score'] - role['score_without']}"
+                f" before the draw ({figure_text(role['score'])} → "
+                f"{figure_text(role['score_without'])})"
+            )
     elif role["kicker"]:
         role_text = (
             f"{select.pretty()} is a kicker in your poker hand ({_category(role['category'])})"

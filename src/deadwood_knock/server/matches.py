@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from deadwood_knock.bots import resolve_bot_name
+from deadwood_knock.content.loader import load_content
 from deadwood_knock.games import get_game
 from deadwood_knock.games.base import Event, Game, GameError
 from deadwood_knock.persistence import Database, Player
@@ -31,6 +32,7 @@ from deadwood_knock.server.settings import Settings
 from deadwood_knock.server.store import FinishHook, MatchStore
 from deadwood_knock.server.views import Shown, seat_messages, shown
 from deadwood_knock.server.workers import FairScheduler
+from deadwood_knock.trail.progress import bot_seat_name
 
 log = logging.getLogger("deadwood_knock.server.matches")
 
@@ -123,7 +125,10 @@ class MatchService:
             raise invalid("bad_options", f"invalid options: {exc}") from None
         seats = (
             SeatInfo(0, player.id, None, player.name or "Player"),
-            *(SeatInfo(i, None, bot, bot) for i, bot in enumerate(opponents, 1)),
+            *(
+                SeatInfo(i, None, bot, bot_seat_name(load_content(), table_id, bot))
+                for i, bot in enumerate(opponents, 1)
+            ),
         )
         live = LiveMatch(
             id=secrets.token_hex(16),

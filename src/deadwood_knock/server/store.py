@@ -25,6 +25,7 @@ from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from deadwood_knock.content.loader import load_content
 from deadwood_knock.games import get_game
 from deadwood_knock.games.base import Action, Event, GameRecord, JSONDict, replay
 from deadwood_knock.persistence import Database, Match, MatchAction, MatchLease, MatchSeat, Player
@@ -32,6 +33,7 @@ from deadwood_knock.server.answers import MatchSummary
 from deadwood_knock.server.errors import conflict
 from deadwood_knock.server.live import ACTIVE, FINISHED, LiveMatch, SeatInfo
 from deadwood_knock.server.settings import Settings
+from deadwood_knock.trail.progress import bot_seat_name
 
 log = logging.getLogger("deadwood_knock.server.store")
 
@@ -450,7 +452,13 @@ class MatchStore:
                 f"match {match_id}: version {row.version} but {len(actions)} actions"
             )
         seats = tuple(
-            SeatInfo(s.seat, s.player_id, s.bot, s.bot or name or "Player") for s, name in seat_rows
+            SeatInfo(
+                s.seat,
+                s.player_id,
+                s.bot,
+                bot_seat_name(load_content(), row.table_id, s.bot) if s.bot else name or "Player",
+            )
+            for s, name in seat_rows
         )
         if row.result and row.result.get("reason") == "forfeit":
             # A forfeit is not an engine action; its event is rebuilt from the result.

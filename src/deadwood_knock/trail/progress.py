@@ -50,6 +50,7 @@ __all__ = [
     "TrailProgress",
     "TrailUpdate",
     "apply_match",
+    "bot_seat_name",
     "clear_announcements",
     "current_table",
     "entry_of",
@@ -405,6 +406,25 @@ def entry_of(content: Content, table_id: str | None) -> Entry | None:
 
 def table_id_of(entry: Entry) -> str:
     return entry.id if entry.kind == "table" else WANTED_PREFIX + entry.id
+
+
+def bot_seat_name(content: Content, table_id: str | None, bot: str) -> str:
+    """What a bot's seat is called at its table: at a gunfight whose outlaw has no
+    character of its own (the outlaw plays as the town's hardest ladder bot), the poster's
+    outlaw, so the player faces "Sam Bass" and not "Legend"; otherwise the bot's name.
+    Read from ``matches.table_id``, so a match loaded from the database names it the same.
+
+    >>> from deadwood_knock.content.loader import load_content
+    >>> c = load_content()
+    >>> bot_seat_name(c, "wanted:sam-bass", "legend"), bot_seat_name(c, None, "legend")
+    ('Sam Bass', 'legend')
+    """
+    entry = entry_of(content, table_id)
+    if entry is not None and entry.kind == "gunfight":
+        poster = content.wanted_by_id[entry.id]
+        if poster.figure is None:
+            return poster.outlaw
+    return bot
 
 
 # ----- milestones ----------------------------------------------------------------------

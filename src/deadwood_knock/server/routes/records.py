@@ -41,11 +41,14 @@ def _content() -> Content:
 
 
 def seat_name(content: Content, name: str, bot: str | None) -> str:
-    """A seat as a player reads it: a character's name, never its bot id."""
+    """A seat as a player reads it: a character's name, never its bot id; a bot seat the
+    table names otherwise (a gunfight's outlaw: ``bot_seat_name``) by that name."""
     if bot and bot.startswith(FIGURE_PREFIX):
         figure = content.figure_by_id.get(bot[len(FIGURE_PREFIX) :])
         if figure is not None:
             return figure.name
+    if bot and name and name != bot:
+        return name
     if bot:
         # As the web writes a bot's id ("high_roller" → "High Roller"; it read "High_Roller").
         return bot.replace("-", " ").replace("_", " ").title()
