@@ -16,7 +16,7 @@ from typing import Any
 from deadwood_knock.games import GAME_NAMES, get_game
 from deadwood_knock.games.base import Game, GameError, GameRecord, IllegalActionError, JSONDict
 from deadwood_knock.games.points import figure_text
-from deadwood_knock.tui.words import cards_text, describe_event
+from deadwood_knock.tui.words import cards_text, describe_event, melds_text, whose_melds
 
 __all__ = ["MAX_ACTIONS", "replay_steps", "replay_text"]
 
@@ -137,14 +137,13 @@ def replay_text(replay: Mapping[str, Any]) -> list[str]:
         # Knock Rummy / Gin: the hand as settled, the cards laid off on the knocker's melds
         # apart (they read as still held, 2♠ among a count they no longer made).
         laid = [c for c in settled.get("layoffs") or [] if c in hand]
-        melds = " | ".join(cards_text(m) for m in layouts[seat]["melds"]) or "none"
         line = (
-            f"  {names[seat]}: melds {melds}; deadwood {cards_text(layouts[seat]['deadwood'])}"
-            f", count {settled['counts'][seat]}"
+            f"  {names[seat]}: melds {melds_text(layouts[seat]['melds'])}; deadwood "
+            f"{cards_text(layouts[seat]['deadwood'])}, count {settled['counts'][seat]}"
         )
         ender = settled.get("ender")
         if laid and ender is not None:
-            onto = "your" if ender == replay["seat"] else f"{names[ender]}'s"
+            onto = whose_melds(ender, replay["seat"], names)
             line += f"; laid off {cards_text(laid)} on {onto} melds"
         out.append(line)
     out.append(

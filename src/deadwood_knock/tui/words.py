@@ -24,8 +24,10 @@ __all__ = [
     "game_over_line",
     "help_lines",
     "knock_words",
+    "melds_text",
     "result_lines",
     "settled_lines",
+    "whose_melds",
 ]
 
 
@@ -38,6 +40,22 @@ def cards_text(cards: Sequence[Any] | None) -> str:
     if not cards:
         return "-"
     return " ".join(_card(c).pretty() for c in cards)
+
+
+def melds_text(melds: Sequence[Sequence[Any]]) -> str:
+    """Melds as ``3♠ 3♦ 3♣ | J♦ Q♦ K♦``; ``none`` for none."""
+    return " | ".join(cards_text(m) for m in melds) or "none"
+
+
+def whose_melds(ender: int, viewer: int | None, names: Sequence[str]) -> str:
+    """The knocker's melds as the viewer reads them, for the cards laid off on them:
+    "your", "Luke Short's"."""
+    return "your" if ender == viewer else f"{names[ender]}'s"
+
+
+def _arrangement_lines(melds: Sequence[Sequence[Any]], deadwood: Any, count: int) -> list[str]:
+    """A Knock Rummy or Gin hand's melds and deadwood with its count, one line each."""
+    return [f"Melds: {melds_text(melds)}", f"Deadwood: {cards_text(deadwood)} — count {count}"]
 
 
 def _poker_text(poker_hand: Sequence[Card], category: str) -> str:
@@ -201,11 +219,7 @@ def evaluation_lines(game_name: str, observation: Any, width: int | None = None)
             return [together, score]
         return [poker, dead, score]
     arr = observation.arrangement
-    melds = " | ".join(cards_text(m) for m in arr.melds) or "none"
-    lines = [
-        f"Melds: {melds}",
-        f"Deadwood: {cards_text(arr.deadwood)} — count {arr.deadwood_points}",
-    ]
+    lines = _arrangement_lines(arr.melds, arr.deadwood, arr.deadwood_points)
     limit = observation.options.knock_limit
     if limit is not None:
         lines.append(f"Knocking needs a count of {limit} or less after the discard.")
@@ -225,11 +239,7 @@ def settled_lines(
     """Your last Knock Rummy or Gin hand once the game is over, as the engine settled it
     (``HandResult``): its melds, its deadwood and count after any lay-off, and the cards
     laid off on the knocker's melds (no longer yours to count)."""
-    melds = " | ".join(cards_text(m) for m in arrangement.melds) or "none"
-    lines = [
-        f"Melds: {melds}",
-        f"Deadwood: {cards_text(arrangement.deadwood)} — count {count}",
-    ]
+    lines = _arrangement_lines(arrangement.melds, arrangement.deadwood, count)
     if laid_off:
         lines.append(f"Laid off on {knocker}'s melds: {cards_text(laid_off)}")
     return lines
@@ -321,7 +331,7 @@ def result_lines(
     low = min(hr.counts[w] for w in hr.winners) if hr.winners else 0
     for s in range(len(hr.totals)):
         arr = hr.arrangements[s] if s < len(hr.arrangements) else None
-        melds = " | ".join(cards_text(m) for m in arr.melds) if arr else ""
+        melds = melds_text(arr.melds) if arr else "none"
         dead = cards_text(arr.deadwood) if arr else cards_text(hr.hands[s])
         why = ""
         if observation.options.gin and s in hr.winners:
@@ -337,7 +347,7 @@ def result_lines(
                 bonus = f" + {figures['knock_penalty']} for a failed knock"
             why = f" (pays {hr.counts[s]} − {low}{bonus}"
             why += ", shared)" if len(hr.winners) > 1 else ")"
-        shown = "" if compact else f"melds {melds or 'none'}; deadwood {dead}; "
+        shown = "" if compact else f"melds {melds}; deadwood {dead}; "
         lines.append(
             f"  {names[s]}: {shown}count {hr.counts[s]};"
             f" score {'+' if hr.scores[s] > 0 else ''}{figure_text(hr.scores[s])}{why}"
@@ -351,7 +361,7 @@ def result_lines(
         if by is None or hr.ender is None:
             lines.append(f"  Laid off: {cards_text(hr.layoffs)}")
         else:
-            onto = "your" if hr.ender == viewer else f"{names[hr.ender]}'s"
+            onto = whose_melds(hr.ender, viewer, names)
             lines.append(f"  {names[by]} laid off {cards_text(hr.layoffs)} on {onto} melds.")
     return lines
 
