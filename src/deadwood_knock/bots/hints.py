@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from deadwood_knock.bots import search as search_module
 from deadwood_knock.bots.base import A, Budget, Deadline, O
 from deadwood_knock.bots.dk import PotOutlook, pot_outlook, source_of
 from deadwood_knock.bots.inference import (
@@ -43,7 +44,7 @@ from deadwood_knock.bots.inference import (
     HiddenDealer,
 )
 from deadwood_knock.bots.kr import count, discard_card, options_of
-from deadwood_knock.bots.search import SearchBot, keep_the_joker
+from deadwood_knock.bots.search import SearchBot, keep_the_joker, throws_a_joker
 from deadwood_knock.bots.strong import ActionValue
 from deadwood_knock.bots.view import TableView, view_of, with_card, without
 from deadwood_knock.cards import Card, parse_card
@@ -342,9 +343,11 @@ def hand_focus(
     if pot:
         return _pot_hint(game.name, view, legal, rng, unit, pot_deals, stop)
     weighed: Sequence[A] = legal
-    if game.facts.poker_split:
+    if game.facts.poker_split and not search_module.JOKER_KEEP and throws_a_joker(legal):
         # A joker discard is weighed only where it scores more after the draw than every
-        # other discard with its source (``keep_the_joker``: the playouts overrate it).
+        # other discard with its source (``keep_the_joker``: the playouts overrate it),
+        # whatever the bot's switch; with the switch on, ``SearchBot.evaluate`` does it
+        # (here too, it read the hand and the unseen cards twice a hint).
         weighed = keep_the_joker(view, legal)
     values = SearchBot().evaluate(game, observation, weighed, rng, budget, cull=False, stop=stop)
     ranked, best = _rank(values, legal)

@@ -343,6 +343,12 @@ class InferredKrSearch(MeldKrSearch):
 JOKER_KEEP = True
 
 
+def throws_a_joker(legal: Sequence[A]) -> bool:
+    """Whether any of ``legal`` throws a joker: only then can ``keep_the_joker`` drop one,
+    so the view it reads is built only then (most decisions hold no joker)."""
+    return any(getattr(a, "select", -1) >= 52 for a in legal)
+
+
 def keep_the_joker(view: TableView, legal: Sequence[A]) -> list[A]:
     """``legal`` less each joker discard matched or beaten by a non-joker discard with the
     same source on the score after the draw: a known card's (the top discard, the buried
@@ -450,7 +456,7 @@ class SearchBot(StrongBot):
         cull: bool = True,
         stop: Deadline | None = None,
     ) -> list[ActionValue[A]]:
-        if JOKER_KEEP and game.facts.poker_split and len(legal) > 1:
+        if JOKER_KEEP and game.facts.poker_split and throws_a_joker(legal):
             legal = keep_the_joker(view_of(observation, game.name), legal)
         if not game.facts.poker_split:
             # StrongBot.evaluate reads the view again and its priors count each knock
