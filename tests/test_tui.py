@@ -30,6 +30,13 @@ async def settle(pilot: Any, app: DeadwoodApp) -> None:
     raise AssertionError("the bots never handed the turn back")
 
 
+async def play_by_keys(pilot: Any, app: DeadwoodApp, action: Any) -> None:
+    """Play ``action`` as a person would, by its keys, and let the screen settle."""
+    for key in keys_for(app, action):
+        await pilot.press(key)
+    await settle(pilot, app)
+
+
 def keys_for(app: DeadwoodApp, action: Any) -> list[str]:
     """The key presses that mean ``action`` on this screen."""
     hand = app.hand_order()
@@ -117,9 +124,7 @@ async def test_deadwood_knock_round_by_keys_shows_hand_and_result() -> None:
             else:
                 assert "k knock" not in app.screen_text()
             action = dk_choice(legal, moves)
-            for key in keys_for(app, action):
-                await pilot.press(key)
-            await settle(pilot, app)
+            await play_by_keys(pilot, app, action)
             moves += 1
             assert moves < 60
         assert moves >= 3
@@ -147,9 +152,7 @@ async def test_knock_rummy_hand_to_its_end_without_leaking_hands() -> None:
         while session.observation().last_result is None:
             assert not hidden_cards_shown(app), "another seat's hidden card is on screen"
             action = kr_choice(app, turn)
-            for key in keys_for(app, action):
-                await pilot.press(key)
-            await settle(pilot, app)
+            await play_by_keys(pilot, app, action)
             turn += 1
             assert turn < 120
         hr = session.observation().last_result
@@ -513,9 +516,7 @@ async def test_80x24_plays_a_round_with_the_newest_log_line_in_view(
             legal = session.legal()
             dk = game == "deadwood-knock"
             action = dk_choice(legal, moves) if dk else kr_choice(app, moves)
-            for key in keys_for(app, action):
-                await pilot.press(key)
-            await settle(pilot, app)
+            await play_by_keys(pilot, app, action)
             moves += 1
             assert moves < 150
         # The round's end: its result is on screen in full, and the log is at its end.
@@ -555,9 +556,7 @@ async def test_80x24_shows_the_result_with_hand_focus_on(game: str, bots: list[s
         while session.observation().last_result is start and not session.over():
             dk = game == "deadwood-knock"
             action = dk_choice(session.legal(), moves) if dk else kr_choice(app, moves)
-            for key in keys_for(app, action):
-                await pilot.press(key)
-            await settle(pilot, app)
+            await play_by_keys(pilot, app, action)
             moves += 1
             assert moves < 150
         assert app.show_focus
@@ -645,9 +644,7 @@ async def test_prompts_say_what_call_fold_stand_and_palm_do() -> None:
                 seen.add("palm")
             plain = [a for a in legal if a.kind in ("call", "stand")]
             action = plain[0] if plain else next(a for a in legal if a.kind == "draw")
-            for key in keys_for(app, action):
-                await pilot.press(key)
-            await settle(pilot, app)
+            await play_by_keys(pilot, app, action)
             if seen >= {"stand", "call", "palm"}:
                 break
     assert seen == {"stand", "call", "palm"}
@@ -1237,9 +1234,7 @@ async def test_the_prompt_never_parts_a_key_from_what_it_does() -> None:
             for row in rows:
                 assert not lone_key.search(row), rows
             action = dk_choice(session.legal(), moves)
-            for key in keys_for(app, action):
-                await pilot.press(key)
-            await settle(pilot, app)
+            await play_by_keys(pilot, app, action)
             if session.over():
                 break
         assert seen  # the prompt did wrap
@@ -1262,9 +1257,7 @@ async def test_the_prompt_says_which_card_a_knock_needs() -> None:
             action = kr_choice(app, moves)
             if action.kind == "knock":  # play on, to reach a knock with a card picked
                 action = next(a for a in legal if a.kind == "discard")
-            for key in keys_for(app, action):
-                await pilot.press(key)
-            await settle(pilot, app)
+            await play_by_keys(pilot, app, action)
         else:
             raise AssertionError("no knock came")
         i = app.hand_order().index(others[0])
@@ -1369,9 +1362,7 @@ async def test_hand_focus_leaves_the_latest_moves_in_view(
             legal = session.legal()
             dk = game == "deadwood-knock"
             action = dk_choice(legal, 0) if dk else kr_choice(app, turn)
-            for key in keys_for(app, action):
-                await pilot.press(key)
-            await settle(pilot, app)
+            await play_by_keys(pilot, app, action)
 
 
 @pytest.mark.asyncio
@@ -1553,9 +1544,7 @@ async def test_the_call_prompt_reads_as_two_sentences() -> None:
             if obs.phase == "call" and session.legal():
                 break
             action = dk_choice(session.legal(), 0)  # never a knock: a bot knocks
-            for key in keys_for(app, action):
-                await pilot.press(key)
-            await settle(pilot, app)
+            await play_by_keys(pilot, app, action)
         assert session.observation().phase == "call" and session.legal()
         knocker = session.names[session.observation().knocker]
         prompt = " ".join(" ".join(app.widget_lines(app.query_one("#prompt"))).split())
